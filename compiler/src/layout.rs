@@ -1,0 +1,67 @@
+//! A resolved dungeon layout: the loader's output for one seed, in the shape of
+//! `layout-json.md` (schema 1). Field order is the canonical JSON order.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layout {
+    pub seed: u64,
+    /// `glibc` or `isaac64`.
+    pub rng: String,
+    pub wizard: bool,
+    pub dungeons: Vec<LayoutDungeon>,
+    pub levels: Vec<LayoutLevel>,
+    pub branches: Vec<LayoutBranch>,
+    pub tune: String,
+    /// Every draw as `rn2(n)=r`; present only when tracing.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub rng_calls: Option<Vec<String>>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayoutDungeon {
+    pub name: String,
+    pub proto: String,
+    /// One character, or empty for none.
+    pub bones: String,
+    pub num_levels: i32,
+    pub ledger_start: i32,
+    pub depth_start: i32,
+    pub entry_level: i32,
+    pub hellish: bool,
+    pub mazelike: bool,
+    pub roguelike: bool,
+    /// Alignment mask: 0 none, 1 chaotic, 2 neutral, 4 lawful.
+    pub align: u32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayoutLevel {
+    pub name: String,
+    pub bones: String,
+    pub dungeon: i32,
+    pub level: i32,
+    pub town: bool,
+    pub hellish: bool,
+    pub mazelike: bool,
+    pub roguelike: bool,
+    pub align: u32,
+    pub rndlevs: i32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelRef {
+    pub dungeon: i32,
+    pub level: i32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayoutBranch {
+    pub id: i32,
+    /// `stair`, `no_end1`, `no_end2` or `portal`.
+    #[serde(rename = "type")]
+    pub branch_type: String,
+    pub end1: LevelRef,
+    pub end2: LevelRef,
+    pub end1_up: bool,
+}
