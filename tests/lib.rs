@@ -6,13 +6,19 @@ use std::path::PathBuf;
 /// `../shared` beside the checkout, or `None` (with a message) when absent.
 /// Under `DGNKIT_REQUIRE_SHARED=1` (CI) a missing folder is a failure.
 pub fn shared_dir() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("..").join("shared");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("..")
+        .join("shared");
     if root.join("corpus").is_dir() {
         return Some(root);
     }
     if std::env::var("DGNKIT_REQUIRE_SHARED").as_deref() == Ok("1") {
         panic!("DGNKIT_REQUIRE_SHARED=1 but {} is missing", root.display());
     }
-    eprintln!("skipping: {} is absent (tests against NetHack's outputs need it)", root.display());
+    eprintln!(
+        "skipping: {} is absent (tests against NetHack's outputs need it)",
+        root.display()
+    );
     None
 }

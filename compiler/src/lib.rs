@@ -6,9 +6,23 @@
 //! model -> checks -> lowered [`script::Script`] -> binary formats / loader ->
 //! [`layout::Layout`] -> views.
 
+pub mod binary;
+pub mod bones;
+pub mod check;
 pub mod cli;
+pub mod decompile;
+pub mod dialect;
+pub mod frontend;
 pub mod layout;
+pub mod lint;
+pub mod loader;
+pub mod lower;
+pub mod model;
 pub mod options;
+pub mod render;
+pub mod rng;
 pub mod script;
+pub mod stats;
+pub mod views;
 
 pub use dgnkit_grammar as grammar;

@@ -131,7 +131,10 @@ pub struct StrLit {
 impl StrLit {
     /// Span of the contents, without the quotes.
     pub fn inner_span(&self) -> Span {
-        Span::new(self.span.start + 1, self.span.end.saturating_sub(1).max(self.span.start + 1))
+        Span::new(
+            self.span.start + 1,
+            self.span.end.saturating_sub(1).max(self.span.start + 1),
+        )
     }
 
     /// Lossy text for messages.
@@ -242,11 +245,17 @@ pub struct LevelStmt {
 
 impl LevelStmt {
     pub fn is_random(&self) -> bool {
-        matches!(self.keyword.kind, KeywordKind::RndLevel | KeywordKind::RndChLevel | KeywordKind::RndChainLevel)
+        matches!(
+            self.keyword.kind,
+            KeywordKind::RndLevel | KeywordKind::RndChLevel | KeywordKind::RndChainLevel
+        )
     }
 
     pub fn is_chained(&self) -> bool {
-        matches!(self.keyword.kind, KeywordKind::ChainLevel | KeywordKind::RndChLevel | KeywordKind::RndChainLevel)
+        matches!(
+            self.keyword.kind,
+            KeywordKind::ChainLevel | KeywordKind::RndChLevel | KeywordKind::RndChainLevel
+        )
     }
 }
 
@@ -270,5 +279,100 @@ pub struct BranchStmt {
 impl BranchStmt {
     pub fn is_chained(&self) -> bool {
         self.keyword.kind == KeywordKind::ChainBranch
+    }
+}
+
+impl SourceFile {
+    /// Sets every span in the tree to the empty span at 0, so that two trees
+    /// compare equal when they differ only in layout (spacing, line breaks,
+    /// comment positions).
+    pub fn clear_spans(&mut self) {
+        for s in &mut self.statements {
+            s.clear_spans();
+        }
+        for c in &mut self.comments {
+            c.span = Span::default();
+        }
+        for f in &mut self.flag_lines {
+            f.span = Span::default();
+        }
+    }
+}
+
+impl Statement {
+    /// Sets every span of the statement to the empty span at 0.
+    pub fn clear_spans(&mut self) {
+        fn couple(c: &mut Couple) {
+            c.span = Span::default();
+            c.base.span = Span::default();
+            c.rand.span = Span::default();
+        }
+        fn num(n: Option<&mut Num>) {
+            if let Some(n) = n {
+                n.span = Span::default();
+            }
+        }
+        fn string(s: Option<&mut StrLit>) {
+            if let Some(s) = s {
+                s.span = Span::default();
+            }
+        }
+        fn word(w: Option<&mut Word>) {
+            if let Some(w) = w {
+                w.span = Span::default();
+            }
+        }
+        self.span = Span::default();
+        match &mut self.kind {
+            StmtKind::Dungeon(d) => {
+                d.keyword.span = Span::default();
+                string(Some(&mut d.name));
+                string(Some(&mut d.bones));
+                couple(&mut d.size);
+                num(d.chance.as_mut());
+            }
+            StmtKind::Entry(e) => {
+                e.keyword.span = Span::default();
+                num(Some(&mut e.level));
+            }
+            StmtKind::Protofile(p) => {
+                p.keyword.span = Span::default();
+                string(Some(&mut p.name));
+            }
+            StmtKind::Description(w)
+            | StmtKind::Alignment(w)
+            | StmtKind::LevelDesc(w)
+            | StmtKind::LevAlign(w) => {
+                w.keyword.span = Span::default();
+                word(Some(&mut w.word));
+            }
+            StmtKind::Tileset(t) => {
+                t.keyword.span = Span::default();
+                match &mut t.value {
+                    TilesetValue::Word(w) => word(Some(w)),
+                    TilesetValue::Num(n) => num(Some(n)),
+                }
+            }
+            StmtKind::Level(l) => {
+                l.keyword.span = Span::default();
+                string(l.display.as_mut());
+                string(Some(&mut l.name));
+                string(l.bones.as_mut());
+                string(l.chain.as_mut());
+                couple(&mut l.placement);
+                num(l.chance.as_mut());
+                num(l.rndlevs.as_mut());
+            }
+            StmtKind::Branch(b) => {
+                b.keyword.span = Span::default();
+                string(Some(&mut b.target));
+                string(b.chain.as_mut());
+                couple(&mut b.placement);
+                word(b.branch_type.as_mut());
+                word(b.direction.as_mut());
+                num(b.entry.as_mut());
+            }
+            StmtKind::Error => {}
+        }
     }
 }

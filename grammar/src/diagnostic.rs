@@ -62,7 +62,12 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(code: &'static str, lint: &'static str, span: Span, message: impl Into<String>) -> Self {
+    pub fn warning(
+        code: &'static str,
+        lint: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             severity: Severity::Warning,
             code,
@@ -76,7 +81,10 @@ impl Diagnostic {
     }
 
     pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label { span, message: message.into() });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
 
@@ -86,7 +94,10 @@ impl Diagnostic {
     }
 
     pub fn with_fix(mut self, message: impl Into<String>, edits: Vec<Edit>) -> Self {
-        self.fix = Some(Fix { message: message.into(), edits });
+        self.fix = Some(Fix {
+            message: message.into(),
+            edits,
+        });
         self
     }
 

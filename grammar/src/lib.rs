@@ -3,10 +3,122 @@
 //! and a syntax tree with byte spans on every node and token.
 //!
 //! Parsing never fails: [`parse`] always returns a tree plus diagnostics.
+//! The pipeline is `lexer::lex` (bytes to tokens, comments and `%NAME`
+//! prefixes included), `preprocess::preprocess` (makedefs' `%FLAG` rule,
+//! comments set aside), then the grammar in `parser.lalrpop`, whose error
+//! alternative resynchronises at the next statement keyword so that every bad
+//! statement is reported and kept as a [`ast::StmtKind::Error`] placeholder.
 
 pub mod ast;
+pub mod codes;
 pub mod diagnostic;
+pub mod format;
+pub mod lexer;
+pub mod preprocess;
+pub mod printer;
 pub mod span;
+mod syntax;
+mod syntax_errors;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, clippy::pedantic, unused_parens, dead_code)]
+    parser
+);
 
 pub use diagnostic::{Diagnostic, Edit, Fix, Label, Severity};
 pub use span::Span;
+pub use syntax_errors::statement_syntax;
+
+use lexer::TokenKind;
+use syntax::{Ctx, Tok};
+
+/// Preprocessing options: `-D NAME` and `-U NAME`. REINCARNATION and MULDGN
+/// are defined unless undefined; an undefine wins over a define.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ParseOptions {
+    pub defines: Vec<String>,
+    pub undefines: Vec<String>,
+}
+
+/// A syntax tree and what the frontend found wrong: syntax errors (`E01xx`)
+/// and unknown `%FLAG` warnings, ordered by position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Parsed {
+    pub file: ast::SourceFile,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// Whether any diagnostic is an error (every error here is a syntax error).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Parses `src` (raw bytes, any encoding). Never fails and never panics;
+/// linear in the input.
+pub fn parse(src: &[u8], opts: &ParseOptions) -> Parsed {
+    let tokens = lexer::lex(src);
+    let pp = preprocess::preprocess(src, &tokens, opts);
+    let mut diagnostics = pp.diagnostics;
+    if src.len() > lexer::MAX_SOURCE_LEN {
+        let end = lexer::MAX_SOURCE_LEN as u32;
+        diagnostics.push(Diagnostic::error(
+            codes::FILE_TOO_LARGE,
+            Span::new(end, end),
+            "the file is 4 GiB or larger; only the part before this point is read",
+        ));
+    }
+
+    let mut grammar_tokens = Vec::with_capacity(pp.tokens.len());
+    for tok in &pp.tokens {
+        if let Some(d) = syntax_errors::lexical(src, tok) {
+            diagnostics.push(d);
+        }
+        let t = match tok.kind {
+            TokenKind::Keyword(k) => Tok::Kw(k),
+            TokenKind::Word => Tok::Word,
+            TokenKind::Num => Tok::Num(
+                std::str::from_utf8(&src[tok.span.range()])
+                    .ok()
+                    .and_then(|s| s.parse().ok()),
+            ),
+            TokenKind::Str { .. } => Tok::Str,
+            TokenKind::Colon => Tok::Colon,
+            TokenKind::At => Tok::At,
+            TokenKind::LParen => Tok::LParen,
+            TokenKind::RParen => Tok::RParen,
+            TokenKind::Comma => Tok::Comma,
+            TokenKind::Plus => Tok::Plus,
+            TokenKind::Error(_) => Tok::Error,
+            // Preprocessing removed these.
+            TokenKind::Comment | TokenKind::TrailingComment | TokenKind::Flag => continue,
+        };
+        grammar_tokens.push((tok.span.start, t, tok.span.end));
+    }
+
+    let mut ctx = Ctx::new(src);
+    if let Err(error) = parser::FileParser::new().parse(&mut ctx, grammar_tokens) {
+        // The error alternative accepts anything up to the end of the file,
+        // so this is not expected; report it rather than lose it.
+        ctx.recoveries.push(syntax::Recovery {
+            span: Span::new(0, 0),
+            error,
+        });
+    }
+    let statements = std::mem::take(&mut ctx.statements);
+    diagnostics.append(&mut ctx.diagnostics);
+    for rec in &ctx.recoveries {
+        diagnostics.extend(syntax_errors::recovery(src, &pp.tokens, rec));
+    }
+    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+
+    Parsed {
+        file: ast::SourceFile {
+            statements,
+            comments: pp.comments,
+            flag_lines: pp.flag_lines,
+        },
+        diagnostics,
+    }
+}

@@ -1,6 +1,15 @@
 //! The `dgn` command line: argument parsing and dispatch only. Each command's
 //! module turns library results into human or JSON output.
 
+pub mod bones;
+pub mod check;
+pub mod compile;
+pub mod decompile;
+pub mod explain;
+pub mod layout;
+pub mod lsp;
+pub mod stats;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
@@ -12,14 +21,37 @@ pub const EXIT_INPUT: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
 #[derive(Parser, Debug)]
-#[command(name = "dgn", version, about = "dgnkit: compile, check, lay out and analyse NetHack dungeon.def files")]
+#[command(
+    name = "dgn",
+    version,
+    about = "dgnkit: compile, check, lay out and analyse NetHack dungeon.def files"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// Check files for errors and warnings.
+    Check(check::CheckArgs),
+    /// Compile a dungeon.def file for NetHack 3.4.3, 3.6 or dgnkit's native format.
+    Compile(compile::CompileArgs),
+    /// Turn a compiled dungeon file back into dungeon.def text.
+    Decompile(decompile::DecompileArgs),
+    /// Explain a diagnostic code or lint (`dgn explain E0406`).
+    Explain(explain::ExplainArgs),
+    /// Resolve a dungeon for a seed as NetHack's loader does, and show it.
+    Layout(layout::LayoutArgs),
+    /// Which levels can leave and load bones: for one seed's layout, or
+    /// over every layout.
+    Bones(bones::BonesArgs),
+    /// Exact statistics over every layout: where levels end up, how likely
+    /// loading fails, which levels can hold bones.
+    Stats(stats::StatsArgs),
+    /// Run the language server (`dgn-lsp`) over standard input/output.
+    Lsp(lsp::LspArgs),
+}
 
 /// Options that mean the same in every command.
 #[derive(Args, Debug, Clone, Default)]
@@ -33,10 +65,28 @@ pub struct CommonOpts {
     /// Undefine a %FLAG option (repeatable).
     #[arg(short = 'U', value_name = "FLAG")]
     pub undefine: Vec<String>,
+    /// The variant whose language the file is in (`dgn explain --dialects`).
+    #[arg(long, default_value = "vanilla", value_parser = parse_dialect)]
+    pub dialect: crate::dialect::Dialect,
+}
+
+fn parse_dialect(s: &str) -> Result<crate::dialect::Dialect, String> {
+    crate::dialect::Dialect::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = crate::dialect::Dialect::ALL
+            .iter()
+            .map(|d| d.name())
+            .collect();
+        format!(
+            "unknown dialect `{s}` (expected one of: {})",
+            names.join(", ")
+        )
+    })
 }
 
 fn parse_target(s: &str) -> Result<crate::options::Target, String> {
-    crate::options::Target::parse(s).ok_or_else(|| format!("unknown target `{s}` (expected nethack-3.4.3, nethack-3.6 or native)"))
+    crate::options::Target::parse(s).ok_or_else(|| {
+        format!("unknown target `{s}` (expected nethack-3.4.3, nethack-3.6 or native)")
+    })
 }
 
 /// `--format` values shared by commands; each command accepts the subset it
@@ -57,5 +107,14 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    match cli.command {}
+    match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Compile(args) => compile::run(args),
+        Command::Decompile(args) => decompile::run(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Layout(args) => layout::run(args),
+        Command::Bones(args) => bones::run(args),
+        Command::Stats(args) => stats::run(args),
+        Command::Lsp(args) => lsp::run(args),
+    }
 }

@@ -1,0 +1,323 @@
+//! Compiled dungeon scripts: NetHack's own layout (what `dgn_comp` writes,
+//! for 3.4.3 and 3.6) and dgnkit's native format. Readers take untrusted
+//! bytes and either return a [`Script`] whose chains are valid or an error
+//! naming the byte offset and what was found there; writers refuse values
+//! the chosen layout cannot hold instead of truncating them.
+
+mod checksum;
+#[cfg(test)]
+mod mutation_tests;
+pub mod native;
+pub mod nethack;
+
+pub use checksum::crc32;
+
+use crate::options::Target;
+use crate::script::{flags, Script};
+use std::fmt;
+
+/// The layouts a compiled file can have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BinaryFormat {
+    /// NetHack 3.4.3's `dgn_comp` output: 32-byte version header.
+    NetHack343,
+    /// NetHack 3.6's `dgn_comp` output: 40-byte version header.
+    NetHack36,
+    /// dgnkit's own versioned, checksummed postcard format.
+    Native,
+}
+
+impl BinaryFormat {
+    pub const ALL: [BinaryFormat; 3] = [
+        BinaryFormat::NetHack343,
+        BinaryFormat::NetHack36,
+        BinaryFormat::Native,
+    ];
+
+    /// The name `--format`/`--target` use for this layout.
+    pub fn name(self) -> &'static str {
+        self.target().name()
+    }
+
+    pub fn parse(s: &str) -> Option<BinaryFormat> {
+        Target::parse(s).map(BinaryFormat::from_target)
+    }
+
+    pub fn target(self) -> Target {
+        match self {
+            BinaryFormat::NetHack343 => Target::NetHack343,
+            BinaryFormat::NetHack36 => Target::NetHack36,
+            BinaryFormat::Native => Target::Native,
+        }
+    }
+
+    pub fn from_target(target: Target) -> BinaryFormat {
+        match target {
+            Target::NetHack343 => BinaryFormat::NetHack343,
+            Target::NetHack36 => BinaryFormat::NetHack36,
+            Target::Native => BinaryFormat::Native,
+        }
+    }
+}
+
+impl fmt::Display for BinaryFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A file read back into memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadScript {
+    pub script: Script,
+    pub format: BinaryFormat,
+    /// NetHack layouts: the raw version header (32 or 40 bytes), reusable as
+    /// `header_from`. Native: empty.
+    pub header: Vec<u8>,
+    /// Native only: the dialect the source was compiled with.
+    pub dialect: Option<String>,
+}
+
+/// Why bytes are not a valid compiled file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    /// Byte offset of the offending field (or of the end of the data).
+    pub offset: usize,
+    pub message: String,
+}
+
+impl ReadError {
+    pub(crate) fn new(offset: usize, message: impl Into<String>) -> Self {
+        ReadError {
+            offset,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at byte {}: {}", self.offset, self.message)
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Why a script cannot be written in the chosen layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteError {
+    pub message: String,
+}
+
+impl WriteError {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        WriteError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+/// Recognises the layout from the first bytes: the native magic, or a
+/// NetHack version header whose incarnation names 3.0-3.5 (32-byte header)
+/// or 3.6 (40-byte header).
+pub fn detect(bytes: &[u8]) -> Result<BinaryFormat, ReadError> {
+    if native::has_magic(bytes) {
+        return Ok(BinaryFormat::Native);
+    }
+    nethack::detect(bytes)
+}
+
+/// Reads a compiled file, detecting its layout unless `forced`.
+pub fn read(bytes: &[u8], forced: Option<BinaryFormat>) -> Result<ReadScript, ReadError> {
+    let format = match forced {
+        Some(f) => f,
+        None => detect(bytes)?,
+    };
+    match format {
+        BinaryFormat::Native => native::read(bytes),
+        BinaryFormat::NetHack343 | BinaryFormat::NetHack36 => nethack::read(bytes, format),
+    }
+}
+
+/// Validates a compiled file without building the script (no allocation for
+/// NetHack layouts). Accepts exactly the inputs [`read`] accepts.
+pub fn check(bytes: &[u8], forced: Option<BinaryFormat>) -> Result<BinaryFormat, ReadError> {
+    let format = match forced {
+        Some(f) => f,
+        None => detect(bytes)?,
+    };
+    match format {
+        BinaryFormat::Native => native::read(bytes).map(|r| r.format),
+        BinaryFormat::NetHack343 | BinaryFormat::NetHack36 => {
+            nethack::check(bytes, format).map(|()| format)
+        }
+    }
+}
+
+/// Options of [`write_with`].
+#[derive(Clone, Copy, Debug)]
+pub struct WriteOptions<'a> {
+    /// NetHack targets: a compiled file (or its first bytes) whose version
+    /// header is copied instead of the default one.
+    pub header_from: Option<&'a [u8]>,
+    /// Native target: the dialect recorded in the file.
+    pub dialect: &'a str,
+}
+
+impl Default for WriteOptions<'_> {
+    fn default() -> Self {
+        WriteOptions {
+            header_from: None,
+            dialect: "vanilla",
+        }
+    }
+}
+
+/// Writes `script` for `target`; the header is the target's default unless
+/// copied from `header_from`. The native file records the dialect `vanilla`;
+/// use [`write_with`] to record another.
+pub fn write(
+    script: &Script,
+    target: Target,
+    header_from: Option<&[u8]>,
+) -> Result<Vec<u8>, WriteError> {
+    write_with(
+        script,
+        target,
+        &WriteOptions {
+            header_from,
+            ..WriteOptions::default()
+        },
+    )
+}
+
+pub fn write_with(
+    script: &Script,
+    target: Target,
+    opts: &WriteOptions<'_>,
+) -> Result<Vec<u8>, WriteError> {
+    match target {
+        Target::NetHack343 | Target::NetHack36 => {
+            nethack::write(script, BinaryFormat::from_target(target), opts.header_from)
+        }
+        Target::Native => {
+            if opts.header_from.is_some() {
+                return Err(WriteError::new(
+                    "a version header (--header-from) applies only to the nethack-3.4.3 and nethack-3.6 targets",
+                ));
+            }
+            native::write(script, opts.dialect)
+        }
+    }
+}
+
+/// Every flag bit the script model knows (vanilla bits plus the variant
+/// descriptors).
+pub const KNOWN_FLAGS: u32 = flags::TOWN
+    | flags::HELLISH
+    | flags::MAZELIKE
+    | flags::ROGUELIKE
+    | flags::ALIGN_MASK
+    | flags::EXT_ICEQ
+    | flags::EXT_VECNAD
+    | flags::EXT_GTOWN
+    | flags::EXT_PURG
+    | flags::EXT_HDGN;
+
+/// The flag bits NetHack's own layout can hold.
+pub const NETHACK_FLAGS: u32 =
+    flags::TOWN | flags::HELLISH | flags::MAZELIKE | flags::ROGUELIKE | flags::ALIGN_MASK;
+
+/// Where a chain may point: `-1`, or a level of the same dungeon defined
+/// earlier (levels) or anywhere in it (branches). `first` is the file-global
+/// index of the dungeon's first level, `limit` one past the last allowed.
+pub(crate) fn chain_ok(chain: i32, first: usize, limit: usize) -> bool {
+    if chain == -1 {
+        return true;
+    }
+    match usize::try_from(chain) {
+        Ok(c) => c >= first && c < limit,
+        Err(_) => false,
+    }
+}
+
+/// Describes the allowed chain values for an error message.
+pub(crate) fn chain_expectation(first: usize, limit: usize) -> String {
+    if limit > first {
+        format!(
+            "expected -1 (none) or a level of the same dungeon defined before it ({}..={})",
+            first,
+            limit - 1
+        )
+    } else {
+        "expected -1 (none): no level of the same dungeon is defined before it".to_string()
+    }
+}
+
+/// Checks the chain indices of a whole script (what the readers guarantee
+/// and the writers require).
+pub fn validate_chains(script: &Script) -> Result<(), String> {
+    let mut first = 0usize;
+    for d in &script.dungeons {
+        for (i, l) in d.levels.iter().enumerate() {
+            let global = first + i;
+            if !chain_ok(l.chain, first, global) {
+                return Err(format!(
+                    "level {} (\"{}\") of dungeon \"{}\" has chain {}: {}",
+                    global,
+                    lossy(&l.name),
+                    lossy(&d.name),
+                    l.chain,
+                    chain_expectation(first, global)
+                ));
+            }
+        }
+        let end = first + d.levels.len();
+        for (i, b) in d.branches.iter().enumerate() {
+            if !chain_ok(b.chain, first, end) {
+                return Err(format!(
+                    "branch {} (to \"{}\") of dungeon \"{}\" has chain {}: {}",
+                    i,
+                    lossy(&b.target),
+                    lossy(&d.name),
+                    b.chain,
+                    chain_expectation(first, end)
+                ));
+            }
+        }
+        first = end;
+    }
+    Ok(())
+}
+
+/// Bytes shown in a message: UTF-8 where valid, escapes elsewhere.
+pub(crate) fn lossy(bytes: &[u8]) -> String {
+    // Plain printable names are by far the most common case.
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        if !text.bytes().any(|b| b < 0x20 || b == 0x7f) {
+            return text.to_string();
+        }
+    }
+    let mut s = String::new();
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() {
+                s.extend(c.escape_default());
+            } else {
+                s.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            s.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    s
+}

@@ -1,0 +1,65 @@
+//! Bones: which levels can leave and load bones files (`bones.md`).
+//!
+//! - [`rules`]: the rules as one decision over a level's facts;
+//! - [`names`]: bones file names;
+//! - [`layout`]: the verdict for every level of one resolved layout;
+//! - [`verdict`]: the verdict per special level and per dungeon from the
+//!   source alone, over every layout the loader can produce (from
+//!   [`crate::stats`]).
+
+pub mod layout;
+pub mod names;
+pub mod rules;
+pub mod verdict;
+
+pub use layout::{layout_verdicts, level_facts, level_verdict, LevelBones, Verdict};
+pub use names::file_name;
+pub use rules::{decide, depth_chance, Decision, LevelFacts, Rule};
+pub use verdict::{static_verdicts, DungeonVerdict, SpecialVerdict, StaticKind, StaticReport};
+
+/// The levels that hold a magic portal in vanilla NetHack (the fake
+/// Wizard's tower level with the portal into the tower, and the tower's
+/// top). Portals come from the level files, so variants may list others.
+pub const DEFAULT_PORTAL_LEVELS: [&str; 2] = ["fakewiz1", "wizard3"];
+
+/// Level numbers beyond this are not listed (NetHack keeps them in a signed
+/// byte; our loader clamps sizes to 32).
+pub const MAX_LEVEL_NUMBER: i32 = 127;
+
+/// What the rules need beyond the dungeon description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BonesOptions {
+    /// Special levels (by name, compared without case) whose level file
+    /// places a magic portal (rule 6).
+    pub portal_levels: Vec<String>,
+    /// The role whose Quest bones files to name (`Valkyrie` or `Val`); the
+    /// names use `*` for the role code without one.
+    pub role: Option<String>,
+}
+
+impl Default for BonesOptions {
+    fn default() -> Self {
+        BonesOptions {
+            portal_levels: DEFAULT_PORTAL_LEVELS
+                .iter()
+                .map(|s| (*s).to_string())
+                .collect(),
+            role: None,
+        }
+    }
+}
+
+impl BonesOptions {
+    pub fn is_portal_level(&self, name: &str) -> bool {
+        self.portal_levels
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case(name))
+    }
+
+    /// As [`Self::is_portal_level`], for a name as the script holds it.
+    pub fn is_portal_level_bytes(&self, name: &[u8]) -> bool {
+        self.portal_levels
+            .iter()
+            .any(|p| p.as_bytes().eq_ignore_ascii_case(name))
+    }
+}

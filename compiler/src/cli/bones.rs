@@ -1,0 +1,264 @@
+//! `dgn bones`: which levels can leave and load bones files.
+//!
+//! With `--seed`, for every level of every dungeon of that seed's layout:
+//! the verdict, the rule that decides it, the chance of leaving bones on
+//! death and the bones file name. Without it, the verdict per special level
+//! and per dungeon over every layout the loader can produce.
+
+use super::stats::{pct, read_script, rng_of, RngArg};
+use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use crate::bones::{self, BonesOptions, StaticReport, DEFAULT_PORTAL_LEVELS};
+use crate::loader::{Resolver, Rules};
+use crate::rng::RngKind;
+use crate::stats::{chart, StatsOptions};
+use clap::Args;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `dgn bones [OPTIONS] [FILE]`
+#[derive(Args, Debug, Clone)]
+pub struct BonesArgs {
+    #[command(flatten)]
+    pub common: CommonOpts,
+    /// The seed whose layout to judge; without it, the verdicts over every
+    /// layout.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Random number generator (default: glibc for nethack-3.4.3, isaac64
+    /// otherwise).
+    #[arg(long, value_enum)]
+    pub rng: Option<RngArg>,
+    /// Wizard mode: skip every chance roll.
+    #[arg(long)]
+    pub wizard: bool,
+    /// The role whose Quest bones files to name (`Valkyrie` or `Val`);
+    /// without it the Quest's names have `*` for the role code.
+    #[arg(long)]
+    pub role: Option<String>,
+    /// Special levels whose level file places a magic portal (rule 6),
+    /// comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_PORTAL_LEVELS.map(String::from))]
+    pub portal_levels: Vec<String>,
+    /// human (default) or json.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: OutputFormat,
+    /// A dungeon.def or compiled file (`-` reads standard input); default:
+    /// the built-in NetHack 3.6 description.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// Parses `dgn bones` arguments (`argv[0]` is the command name).
+pub fn parse_args<I, T>(argv: I) -> Result<BonesArgs, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches =
+        BonesArgs::augment_args(clap::Command::new("bones")).try_get_matches_from(argv)?;
+    <BonesArgs as clap::FromArgMatches>::from_arg_matches(&matches)
+}
+
+pub fn run(args: BonesArgs) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let stderr = std::io::stderr();
+    let color = super::check::use_color(stderr.is_terminal());
+    let code = execute(&args, &mut out, &mut stderr.lock(), color);
+    if out.flush().is_err() {
+        return ExitCode::from(EXIT_USAGE);
+    }
+    ExitCode::from(code)
+}
+
+#[derive(Serialize)]
+struct LayoutJson<'a> {
+    levels: &'a [bones::LevelBones],
+}
+
+/// The command on explicit streams; returns the exit status.
+pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color: bool) -> u8 {
+    if args.format == OutputFormat::Short {
+        let _ = writeln!(err, "dgn bones: --format is human or json");
+        return EXIT_USAGE;
+    }
+    let (name, script) = match read_script(args.file.as_ref(), &args.common, "bones", err, color) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let opts = BonesOptions {
+        portal_levels: args.portal_levels.clone(),
+        role: args.role.clone(),
+    };
+    let target = args.common.target;
+    let text = match args.seed {
+        Some(seed) => {
+            let rng = rng_of(args.rng).unwrap_or_else(|| RngKind::for_target(target));
+            let resolver = match Resolver::with_rules(&script, Rules::for_target(target)) {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = writeln!(err, "dgn bones: `{name}`: {e}");
+                    return EXIT_INPUT;
+                }
+            };
+            let layout = match resolver.resolve(seed, rng, args.wizard, false) {
+                Ok(l) => l,
+                Err(e) => {
+                    let _ = writeln!(err, "dgn bones: `{name}`, seed {seed}: {e}");
+                    return EXIT_INPUT;
+                }
+            };
+            let rows = bones::layout_verdicts(&layout, &opts);
+            if args.format == OutputFormat::Json {
+                match serde_json::to_string(&LayoutJson { levels: &rows }) {
+                    Ok(s) => s + "\n",
+                    Err(e) => {
+                        let _ = writeln!(err, "dgn bones: cannot write JSON: {e}");
+                        return EXIT_USAGE;
+                    }
+                }
+            } else {
+                layout_human(
+                    &rows,
+                    &format!(
+                        "{name}, seed {seed} ({}, {} loader)",
+                        rng.name(),
+                        target.name()
+                    ),
+                )
+            }
+        }
+        None => {
+            let sopts = StatsOptions {
+                target,
+                wizard: args.wizard,
+                bones: opts,
+                ..StatsOptions::default()
+            };
+            let report = bones::static_verdicts(&script, &sopts);
+            if args.format == OutputFormat::Json {
+                match serde_json::to_string(&report) {
+                    Ok(s) => s + "\n",
+                    Err(e) => {
+                        let _ = writeln!(err, "dgn bones: cannot write JSON: {e}");
+                        return EXIT_USAGE;
+                    }
+                }
+            } else {
+                static_human(
+                    &report,
+                    &format!("{name} ({} loader, every layout)", target.name()),
+                )
+            }
+        }
+    };
+    if out.write_all(text.as_bytes()).is_err() {
+        return EXIT_USAGE;
+    }
+    EXIT_OK
+}
+
+fn layout_human(rows: &[bones::LevelBones], title: &str) -> String {
+    let mut o = format!("Bones on {title}\n");
+    let mut current = None;
+    for r in rows {
+        if current != Some(r.dungeon_index) {
+            current = Some(r.dungeon_index);
+            let _ = writeln!(o, "\n{}", r.dungeon);
+            let _ = writeln!(
+                o,
+                "  {:>5}  {:>5}  {:<10}  {:<4}  {:>5}  {:<12}  rule",
+                "level", "depth", "special", "load", "leave", "file"
+            );
+        }
+        let leave = if r.leave_chance > 0.0 {
+            format!("{}/{}", r.verdict.chance.0, r.verdict.chance.1)
+        } else {
+            "-".into()
+        };
+        let _ = writeln!(
+            o,
+            "  {:>5}  {:>5}  {:<10}  {:<4}  {:>5}  {:<12}  {}",
+            r.level,
+            r.depth,
+            r.special.as_deref().unwrap_or(""),
+            if r.can_load { "yes" } else { "no" },
+            leave,
+            r.file.as_deref().unwrap_or("-"),
+            r.rule
+        );
+    }
+    o
+}
+
+fn static_human(r: &StaticReport, title: &str) -> String {
+    let mut o = format!(
+        "Bones verdicts for {title}\n{}\n",
+        chart::method_line(&r.method)
+    );
+    let _ = writeln!(o, "\nSpecial levels (given that they exist)");
+    for v in &r.levels {
+        let rules = if v.rules.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (rule {})",
+                v.rules
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let exists = if v.exists < 1.0 {
+            format!(", exists {}", pct(v.exists))
+        } else {
+            String::new()
+        };
+        let depth = v.depth.map_or_else(String::new, |(a, b)| {
+            if a == b {
+                format!(", depth {a}")
+            } else {
+                format!(", depth {a}..{b}")
+            }
+        });
+        let _ = writeln!(
+            o,
+            "  {:<10} {:<22} {}{rules}{exists}{depth}",
+            v.name,
+            format!("[{}]", v.dungeon),
+            v.verdict.name()
+        );
+        for reason in &v.reasons {
+            let _ = writeln!(o, "      {reason}");
+        }
+    }
+    let _ = writeln!(o, "\nDungeons (their levels)");
+    for v in &r.dungeons {
+        let rules = if v.rules.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (rule {})",
+                v.rules
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let exists = if v.exists < 1.0 {
+            format!(", exists {}", pct(v.exists))
+        } else {
+            String::new()
+        };
+        let _ = writeln!(o, "  {:<24} {}{rules}{exists}", v.name, v.verdict.name());
+        for reason in &v.reasons {
+            let _ = writeln!(o, "      {reason}");
+        }
+    }
+    o
+}

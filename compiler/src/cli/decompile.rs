@@ -1,0 +1,104 @@
+//! `dgn decompile`: a compiled dungeon script (NetHack 3.4.3, 3.6 or
+//! native) back to dungeon.def text that compiles to the same bytes.
+
+use super::compile::{read_input, write_output, Output};
+use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use crate::binary::{self, BinaryFormat};
+use crate::decompile::decompile;
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Layout of the input.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Detect from the first bytes.
+    Auto,
+    /// NetHack 3.4.3's dgn_comp output (32-byte header).
+    #[value(name = "nethack-3.4.3")]
+    NetHack343,
+    /// NetHack 3.6's dgn_comp output (40-byte header).
+    #[value(name = "nethack-3.6")]
+    NetHack36,
+    /// dgnkit's native format.
+    Native,
+}
+
+impl InputFormat {
+    fn forced(self) -> Option<BinaryFormat> {
+        match self {
+            InputFormat::Auto => None,
+            InputFormat::NetHack343 => Some(BinaryFormat::NetHack343),
+            InputFormat::NetHack36 => Some(BinaryFormat::NetHack36),
+            InputFormat::Native => Some(BinaryFormat::Native),
+        }
+    }
+}
+
+/// `dgn decompile [--format F] FILE [-o OUT]`
+#[derive(Args, Debug, Clone)]
+pub struct DecompileArgs {
+    /// Layout of the compiled file.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: InputFormat,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// The compiled file (`-` reads standard input).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+/// A comment line naming what the text came from; `dgn_comp` and dgnkit
+/// both skip lines that start with `#`.
+fn banner(read: &binary::ReadScript) -> String {
+    match read.dialect.as_deref() {
+        None => format!("# Decompiled from a {} dungeon file\n", read.format),
+        Some("vanilla") => "# Decompiled from a dgnkit native file\n".to_string(),
+        Some(d) => format!(
+            "# Decompiled from a dgnkit native file (dialect {d}): compile with --dialect {d}\n"
+        ),
+    }
+}
+
+pub fn run(args: DecompileArgs) -> ExitCode {
+    let name = args.file.display().to_string();
+    let bytes = match read_input(&args.file) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("dgn decompile: cannot read `{name}`: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let read = match binary::read(&bytes, args.format.forced()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("dgn decompile: `{name}` is not a valid compiled dungeon file: {e}");
+            if let (Some(forced), Ok(found)) = (args.format.forced(), binary::detect(&bytes)) {
+                if forced != found {
+                    eprintln!("  note: its first bytes say {found}; try --format {found} or --format auto");
+                }
+            }
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    let text = match decompile(&read.script) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("dgn decompile: `{name}` cannot be written as dungeon.def: {e}");
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    let mut out = banner(&read).into_bytes();
+    out.extend_from_slice(&text);
+    let target = match &args.output {
+        None => Output::Stdout,
+        Some(p) if p.as_os_str() == "-" => Output::Stdout,
+        Some(p) => Output::File(p.clone()),
+    };
+    if let Err(e) = write_output(&target, &out) {
+        eprintln!("dgn decompile: cannot write the output: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    ExitCode::from(EXIT_OK)
+}

@@ -1,0 +1,401 @@
+//! `dgn layout`: resolve a dungeon file for a seed, as NetHack's loader
+//! would, and show the layout.
+//!
+//! FILE may be a `dungeon.def` source (compiled in memory), any compiled
+//! file (NetHack 3.4.3 or 3.6 layout, or native), or `-` for standard
+//! input; without FILE the built-in description of NetHack 3.6's dungeon
+//! (`corpus/nethack-3.6.def`) is used. The seed defaults to 0 so that the
+//! output is reproducible (glibc treats 0 as 1, as `srandom` does).
+
+use super::{CommonOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use crate::frontend::{analyze, CheckOptions};
+use crate::layout::Layout;
+use crate::loader::{LoadError, Resolved, Resolver, Rules};
+use crate::options::Target;
+use crate::render;
+use crate::rng::{Draw, RngKind};
+use crate::script::Script;
+use crate::views::{self, OverviewStyle};
+use clap::{Args, ValueEnum};
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The built-in dungeon: our description of NetHack 3.6's.
+pub const DEFAULT_DEF: &[u8] = include_bytes!("../../../corpus/nethack-3.6.def");
+pub const DEFAULT_NAME: &str = "nethack-3.6.def (built in)";
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutFormat {
+    /// NetHack's wizard-mode dungeon overview, as the target version prints it.
+    Overview,
+    /// The canonical layout JSON (one line per seed).
+    Json,
+    /// A picture of the dungeon tree.
+    Svg,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RngArg {
+    Glibc,
+    Isaac64,
+}
+
+/// `dgn layout [OPTIONS] [FILE]`
+#[derive(Args, Debug, Clone)]
+pub struct LayoutArgs {
+    #[command(flatten)]
+    pub common: CommonOpts,
+    /// Random number generator (default: glibc for nethack-3.4.3, isaac64
+    /// otherwise).
+    #[arg(long, value_enum)]
+    pub rng: Option<RngArg>,
+    /// Wizard mode: skip every chance roll (all optional dungeons and
+    /// levels exist).
+    #[arg(long)]
+    pub wizard: bool,
+    /// The seed the generator is seeded with.
+    #[arg(long, default_value_t = 0, conflicts_with = "seeds")]
+    pub seed: u64,
+    /// Many seeds as JSON lines: `A..B` (B excluded) or `A..=B`.
+    #[arg(long, value_name = "A..B", value_parser = parse_seeds)]
+    pub seeds: Option<(u64, u64)>,
+    /// Output format (default: overview for one seed, json for --seeds).
+    #[arg(long, value_enum)]
+    pub format: Option<LayoutFormat>,
+    /// Log every draw: `rng_calls` in JSON, the log on stderr otherwise.
+    #[arg(long)]
+    pub trace: bool,
+    /// A dungeon.def or compiled file (`-` reads standard input).
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// Parses `layout`'s arguments (`argv[0]` is the command name), as
+/// `dgn layout` does.
+pub fn parse_args<I, T>(argv: I) -> Result<LayoutArgs, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches =
+        LayoutArgs::augment_args(clap::Command::new("layout")).try_get_matches_from(argv)?;
+    <LayoutArgs as clap::FromArgMatches>::from_arg_matches(&matches)
+}
+
+/// `A..B` (half-open) or `A..=B` (inclusive) into `[start, end)`.
+pub fn parse_seeds(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("expected a seed range such as 0..100 or 0..=99, found `{s}`");
+    let (a, b, inclusive) = if let Some((a, b)) = s.split_once("..=") {
+        (a, b, true)
+    } else if let Some((a, b)) = s.split_once("..") {
+        (a, b, false)
+    } else {
+        return Err(bad());
+    };
+    let a: u64 = a.trim().parse().map_err(|_| bad())?;
+    let b: u64 = b.trim().parse().map_err(|_| bad())?;
+    let end = if inclusive {
+        b.checked_add(1).ok_or_else(bad)?
+    } else {
+        b
+    };
+    if end < a {
+        return Err(format!(
+            "the seed range `{s}` is empty backwards (its end comes before its start)"
+        ));
+    }
+    Ok((a, end))
+}
+
+/// Where the script came from, for messages and titles.
+struct Input {
+    name: String,
+    script: Script,
+}
+
+fn read_input(args: &LayoutArgs, err: &mut dyn Write, color: bool) -> Result<Input, u8> {
+    let (name, bytes) = match &args.file {
+        None => (DEFAULT_NAME.to_string(), DEFAULT_DEF.to_vec()),
+        Some(p) if p.as_os_str() == "-" => {
+            let mut buf = Vec::new();
+            if let Err(e) = std::io::stdin().read_to_end(&mut buf) {
+                let _ = writeln!(err, "dgn layout: cannot read standard input: {e}");
+                return Err(EXIT_USAGE);
+            }
+            ("<stdin>".to_string(), buf)
+        }
+        Some(p) => match std::fs::read(p) {
+            Ok(b) => (p.display().to_string(), b),
+            Err(e) => {
+                let _ = writeln!(err, "dgn layout: cannot read `{}`: {e}", p.display());
+                return Err(EXIT_USAGE);
+            }
+        },
+    };
+    // A compiled file announces itself (native magic or a NetHack version
+    // header); anything else is source.
+    if crate::binary::detect(&bytes).is_ok() {
+        return match crate::binary::read(&bytes, None) {
+            Ok(r) => Ok(Input {
+                name,
+                script: r.script,
+            }),
+            Err(e) => {
+                let _ = writeln!(
+                    err,
+                    "dgn layout: `{name}` is not a valid compiled file: {e}"
+                );
+                Err(EXIT_INPUT)
+            }
+        };
+    }
+    let opts = CheckOptions {
+        target: args.common.target,
+        dialect: args.common.dialect,
+        defines: args.common.define.clone(),
+        undefines: args.common.undefine.clone(),
+        lints: Default::default(),
+    };
+    let analysis = analyze(&bytes, &opts);
+    match analysis.script {
+        Some(script) => Ok(Input { name, script }),
+        None => {
+            let errors: Vec<_> = analysis
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .cloned()
+                .collect();
+            let _ = write!(err, "{}", render::human(&name, &bytes, &errors, color));
+            let _ = writeln!(
+                err,
+                "dgn layout: `{name}` has errors; fix them to lay it out (`dgn check {name}`)"
+            );
+            Err(EXIT_INPUT)
+        }
+    }
+}
+
+fn error_json(seed: u64, e: &LoadError) -> String {
+    let mut v = serde_json::json!({ "seed": seed, "error": { "code": e.code(), "message": e.to_string() } });
+    if let Some(p) = e.nethack_panic() {
+        v["error"]["nethack"] = serde_json::Value::String(p);
+    }
+    v.to_string()
+}
+
+/// A one-line progress bar on a terminal's stderr.
+struct Progress {
+    on: bool,
+    total: u64,
+    shown: u64,
+    last: std::time::Instant,
+}
+
+impl Progress {
+    fn new(total: u64, on: bool) -> Progress {
+        Progress {
+            on: on && total > 1,
+            total,
+            shown: 0,
+            last: std::time::Instant::now(),
+        }
+    }
+
+    fn tick(&mut self, done: u64) {
+        if !self.on
+            || (self.last.elapsed().as_millis() < 100 && done != self.total)
+            || done == self.shown
+        {
+            return;
+        }
+        self.shown = done;
+        self.last = std::time::Instant::now();
+        let width = 40u64;
+        let filled = (done * width).checked_div(self.total).unwrap_or(width) as usize;
+        let pct = (done * 100).checked_div(self.total).unwrap_or(100);
+        eprint!(
+            "\r[{}{}] {pct:3}% {done}/{} seeds",
+            "#".repeat(filled),
+            ".".repeat(width as usize - filled),
+            self.total
+        );
+    }
+
+    fn finish(&self) {
+        if self.on {
+            eprint!("\r{}\r", " ".repeat(70));
+        }
+    }
+}
+
+pub fn run(args: LayoutArgs) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let stderr = std::io::stderr();
+    let color = super::check::use_color(stderr.is_terminal());
+    let progress = stderr.is_terminal();
+    let code = execute(
+        &args,
+        &mut out,
+        &mut stderr.lock(),
+        Terminal { color, progress },
+    );
+    if out.flush().is_err() {
+        return ExitCode::from(EXIT_USAGE);
+    }
+    ExitCode::from(code)
+}
+
+/// What the error stream is.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Terminal {
+    /// Colour diagnostics.
+    pub color: bool,
+    /// Draw a progress bar for `--seeds`.
+    pub progress: bool,
+}
+
+/// The command on explicit streams; returns the exit status.
+pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term: Terminal) -> u8 {
+    let target = args.common.target;
+    let rng = match args.rng {
+        Some(RngArg::Glibc) => RngKind::Glibc,
+        Some(RngArg::Isaac64) => RngKind::Isaac64,
+        None => RngKind::for_target(target),
+    };
+    if args.seeds.is_some()
+        && matches!(
+            args.format,
+            Some(LayoutFormat::Overview | LayoutFormat::Svg)
+        )
+    {
+        let _ = writeln!(err, "dgn layout: --seeds writes JSON lines; --format overview and svg show one seed (use --seed)");
+        return EXIT_USAGE;
+    }
+    let input = match read_input(args, err, term.color) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let resolver = match Resolver::with_rules(&input.script, Rules::for_target(target)) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(err, "dgn layout: `{}`: {e}", input.name);
+            return EXIT_INPUT;
+        }
+    };
+    match args.seeds {
+        Some((a, b)) => many(&resolver, args, rng, a, b, out, term.progress),
+        None => one(&resolver, args, &input.name, target, rng, out, err),
+    }
+}
+
+fn one(
+    resolver: &Resolver,
+    args: &LayoutArgs,
+    name: &str,
+    target: Target,
+    rng: RngKind,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let format = args.format.unwrap_or(LayoutFormat::Overview);
+    let mut buf = Resolved::default();
+    let mut log = Vec::new();
+    let result = resolver.resolve_traced(args.seed, rng, args.wizard, &mut buf, &mut log);
+    if args.trace && format != LayoutFormat::Json {
+        for d in &log {
+            let _ = writeln!(err, "{d} @ {}", resolver.describe_site(d.site));
+        }
+    }
+    if let Err(e) = result {
+        let _ = writeln!(err, "dgn layout: `{name}`, seed {}: {e}", args.seed);
+        if format == LayoutFormat::Json && writeln!(out, "{}", error_json(args.seed, &e)).is_err() {
+            return EXIT_USAGE;
+        }
+        return EXIT_INPUT;
+    }
+    let calls = (args.trace && format == LayoutFormat::Json)
+        .then(|| log.iter().map(Draw::to_string).collect());
+    let layout: Layout = buf.to_layout(resolver, calls);
+    let text = match format {
+        LayoutFormat::Overview => views::overview(&layout, OverviewStyle::for_target(target)),
+        LayoutFormat::Json => format!("{}\n", views::json_line(&layout)),
+        LayoutFormat::Svg => views::svg(&layout, &format!("{name}, {} loader", target.name())),
+    };
+    if out.write_all(text.as_bytes()).is_err() {
+        return EXIT_USAGE;
+    }
+    EXIT_OK
+}
+
+fn many(
+    resolver: &Resolver,
+    args: &LayoutArgs,
+    rng: RngKind,
+    a: u64,
+    b: u64,
+    out: &mut dyn Write,
+    bar: bool,
+) -> u8 {
+    let mut buf = Resolved::default();
+    let mut log = Vec::new();
+    let mut progress = Progress::new(b - a, bar);
+    let mut failed = false;
+    for seed in a..b {
+        log.clear();
+        let line = match resolver.resolve_traced(seed, rng, args.wizard, &mut buf, &mut log) {
+            Ok(()) => {
+                let calls = args
+                    .trace
+                    .then(|| log.iter().map(Draw::to_string).collect());
+                views::json_line(&buf.to_layout(resolver, calls))
+            }
+            Err(e) => {
+                failed = true;
+                error_json(seed, &e)
+            }
+        };
+        if writeln!(out, "{line}").is_err() {
+            progress.finish();
+            return EXIT_USAGE;
+        }
+        progress.tick(seed - a + 1);
+    }
+    progress.finish();
+    if failed {
+        EXIT_INPUT
+    } else {
+        EXIT_OK
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_ranges() {
+        assert_eq!(parse_seeds("0..10"), Ok((0, 10)));
+        assert_eq!(parse_seeds("5..=9"), Ok((5, 10)));
+        assert_eq!(parse_seeds("3..3"), Ok((3, 3)));
+        assert!(parse_seeds("9..2").is_err());
+        assert!(parse_seeds("x..2").is_err());
+        assert!(parse_seeds("12").is_err());
+        assert!(parse_seeds("0..=18446744073709551615").is_err());
+    }
+
+    #[test]
+    fn the_built_in_file_compiles_and_resolves() {
+        let analysis = analyze(DEFAULT_DEF, &CheckOptions::default());
+        assert!(
+            analysis.diagnostics.is_empty(),
+            "{:?}",
+            analysis.diagnostics
+        );
+        let script = analysis.script.unwrap();
+        let r = Resolver::new(&script).unwrap();
+        assert!(r.resolve(0, RngKind::Isaac64, false, false).is_ok());
+    }
+}

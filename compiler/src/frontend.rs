@@ -1,0 +1,243 @@
+//! The pipeline entry point: bytes in, syntax tree, model, diagnostics and
+//! (when there are no errors) the lowered script out. Every command and the
+//! language server go through [`analyze`].
+
+use crate::check::{self, codes};
+use crate::dialect::Dialect;
+use crate::grammar::{self, ast, Diagnostic, ParseOptions, Severity};
+use crate::lint::LintLevels;
+use crate::lower::lower;
+use crate::model::{self, Model};
+use crate::options::Target;
+use crate::script::Script;
+
+/// How to read and check a file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// What the output is for; decides the limits (none for `native`).
+    pub target: Target,
+    /// Which variant's language the file is in.
+    pub dialect: Dialect,
+    /// `%FLAG` options defined (`-D`).
+    pub defines: Vec<String>,
+    /// `%FLAG` options undefined (`-U`).
+    pub undefines: Vec<String>,
+    pub lints: LintLevels,
+}
+
+/// Everything known about one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    pub file: ast::SourceFile,
+    pub model: Model,
+    /// Syntax and semantic diagnostics, lint levels applied, sorted by
+    /// position (then errors before warnings before notes).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The lowered script; `None` exactly when a diagnostic is an error.
+    pub script: Option<Script>,
+}
+
+impl Analysis {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count()
+    }
+}
+
+/// Parses, resolves and checks `src` (raw bytes, any encoding). Never
+/// panics; the script is produced only for a file without errors.
+pub fn analyze(src: &[u8], opts: &CheckOptions) -> Analysis {
+    let parsed = grammar::parse(
+        src,
+        &ParseOptions {
+            defines: opts.defines.clone(),
+            undefines: opts.undefines.clone(),
+        },
+    );
+    let (model, checked) = check_tree(src, &parsed.file, opts.target, opts.dialect);
+    let mut diagnostics = parsed.diagnostics;
+    diagnostics.extend(checked);
+    let mut diagnostics = opts.lints.apply(diagnostics);
+    if let Some(note) = dialect_suggestion(src, &parsed.file, opts, &diagnostics) {
+        diagnostics.push(note);
+    }
+    sort(&mut diagnostics);
+    let script = if diagnostics.iter().any(Diagnostic::is_error) {
+        None
+    } else {
+        Some(lower(&model, opts.dialect))
+    };
+    Analysis {
+        file: parsed.file,
+        model,
+        diagnostics,
+        script,
+    }
+}
+
+/// The model and the checks' diagnostics for an already parsed tree.
+pub fn check_tree(
+    src: &[u8],
+    file: &ast::SourceFile,
+    target: Target,
+    dialect: Dialect,
+) -> (Model, Vec<Diagnostic>) {
+    let model = model::build(file, dialect);
+    let ctx = check::Ctx::new(src, file, &model, target, dialect);
+    let diagnostics = check::run(&ctx);
+    (model, diagnostics)
+}
+
+/// Sorts diagnostics by position, errors first among equals.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.severity, a.code).cmp(&(
+            b.span.start,
+            b.span.end,
+            b.severity,
+            b.code,
+        ))
+    });
+}
+
+/// Errors that some dialect does not report: limits, names, variant
+/// syntax, repeated dungeons, branches SLASH'EM allows, and what follows
+/// from a larger MAXLEVEL.
+const DIALECT_SENSITIVE: &[&str] = &[
+    codes::DUPLICATE_DUNGEON,
+    codes::NAME_TOO_LONG,
+    codes::BASE_OUT_OF_RANGE,
+    codes::RANGE_PAST_MAXLEVEL,
+    codes::BAD_RNDLEVS,
+    codes::NEVER_FITS,
+    codes::BRANCH_REVERSE,
+    codes::BRANCH_SECOND,
+    codes::DUNGEON_UNREACHED,
+    codes::UNKNOWN_DESCRIPTOR,
+    codes::TOO_MANY_DUNGEONS,
+    codes::TOO_MANY_LEVELS,
+    codes::TOO_MANY_BRANCHES,
+    codes::TOO_MANY_LEVELS_IN_ALL,
+    codes::DISPLAY_NAME,
+    codes::TILESET,
+    codes::BRANCH_ENTRY,
+    codes::ENTRY_OBSOLETE,
+];
+
+/// When a file checked in the default (vanilla) dialect has errors that a
+/// known variant's dialect does not have, a note naming that dialect (at
+/// the first such error). A dialect whose
+/// syntax the file uses ([`Dialect::guess`]) is preferred; otherwise, when
+/// only limits are exceeded, the dialect with the smallest limits that
+/// accepts the file, and the others that do.
+fn dialect_suggestion(
+    src: &[u8],
+    file: &ast::SourceFile,
+    opts: &CheckOptions,
+    diags: &[Diagnostic],
+) -> Option<Diagnostic> {
+    // Syntax errors are the same in every dialect.
+    let semantic = |d: &&Diagnostic| d.is_error() && !d.code.starts_with("E01");
+    let ours: Vec<&Diagnostic> = diags.iter().filter(semantic).collect();
+    // Only the default dialect suggests: a chosen dialect was chosen. And
+    // only errors that some dialect treats differently are worth re-checking.
+    if opts.dialect != Dialect::Vanilla || !ours.iter().any(|d| DIALECT_SENSITIVE.contains(&d.code))
+    {
+        return None;
+    }
+    let errors_with = |dialect: Dialect| -> Vec<Diagnostic> {
+        let (_, theirs) = check_tree(src, file, opts.target, dialect);
+        opts.lints
+            .apply(theirs)
+            .into_iter()
+            .filter(|d| d.is_error())
+            .collect()
+    };
+    let syntax = Dialect::guess(file).filter(|&g| g != opts.dialect);
+    let mut choice: Option<(Dialect, Vec<Diagnostic>, Vec<Dialect>)> = None;
+    if let Some(g) = syntax {
+        let remaining = errors_with(g);
+        if remaining.len() < ours.len() {
+            choice = Some((g, remaining, Vec::new()));
+        }
+    }
+    if choice.is_none() {
+        let limits_key = |d: Dialect| {
+            let l = d.info().limits;
+            (l.max_level, l.max_dungeons, l.max_levels, l.max_branches)
+        };
+        let mut results: Vec<(Dialect, Vec<Diagnostic>)> = Dialect::ALL
+            .into_iter()
+            .filter(|&d| d != opts.dialect)
+            .map(|d| (d, errors_with(d)))
+            .filter(|(_, r)| r.len() < ours.len())
+            .collect();
+        results.sort_by_key(|(d, r)| (r.len(), limits_key(*d)));
+        let mut it = results.into_iter();
+        let (best, remaining) = it.next()?;
+        let also: Vec<Dialect> = if remaining.is_empty() {
+            it.filter(|(_, r)| r.is_empty()).map(|(d, _)| d).collect()
+        } else {
+            Vec::new()
+        };
+        choice = Some((best, remaining, also));
+    }
+    let (guess, remaining, also) = choice?;
+    let fixed = ours
+        .iter()
+        .filter(|e| {
+            !remaining
+                .iter()
+                .any(|r| r.code == e.code && r.span == e.span)
+        })
+        .min_by_key(|e| (e.span.start, e.span.end))?;
+    let how = if remaining.is_empty() {
+        "checks without errors".to_string()
+    } else {
+        format!("has {} of the {} errors", remaining.len(), ours.len())
+    };
+    let message = if syntax == Some(guess) {
+        format!(
+            "this looks like a {} file; try `--dialect {}`",
+            guess.title(),
+            guess.name()
+        )
+    } else {
+        let what = if remaining.is_empty() {
+            "this file"
+        } else {
+            "more of this file"
+        };
+        format!(
+            "{}'s compiler accepts {what}; try `--dialect {}`",
+            guess.title(),
+            guess.name()
+        )
+    };
+    let mut note = Diagnostic {
+        severity: Severity::Note,
+        code: codes::DIALECT_SUGGESTION,
+        lint: None,
+        message,
+        span: fixed.span,
+        labels: Vec::new(),
+        notes: Vec::new(),
+        fix: None,
+    }
+    .with_note(format!("with `--dialect {}` it {how}", guess.name()));
+    if !also.is_empty() {
+        let names: Vec<&str> = also.iter().map(|d| d.name()).collect();
+        note = note.with_note(format!("so do the dialects {}", names.join(", ")));
+    }
+    Some(note.with_note(guess.doc()))
+}

@@ -1,0 +1,167 @@
+//! Why a layout could not be resolved. Each variant is one of the conditions
+//! on which NetHack's `init_dungeons()` aborts the game (its `panic()`), or a
+//! limit of our own that keeps the search bounded.
+
+use std::fmt;
+
+/// What a range belongs to, for messages: a level or the branch into a
+/// dungeon.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RangeOwner {
+    Level { name: String },
+    BranchTo { dungeon: String },
+    DungeonSize { dungeon: String },
+}
+
+impl fmt::Display for RangeOwner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RangeOwner::Level { name } => write!(f, "level \"{name}\""),
+            RangeOwner::BranchTo { dungeon } => write!(f, "the branch to \"{dungeon}\""),
+            RangeOwner::DungeonSize { dungeon } => write!(f, "the size of \"{dungeon}\""),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// The file has more dungeons than NetHack's table (`MAXDUNGEON`).
+    TooManyDungeons { count: usize, max: usize },
+    /// The dungeons that exist have more level records than `LEV_LIMIT`.
+    TooManyLevels { count: usize, max: usize },
+    /// The dungeons that exist have more branch records than `BRANCH_LIMIT`.
+    TooManyBranches { count: usize, max: usize },
+    /// No branch of an earlier (existing) dungeon leads to this dungeon.
+    BranchNotFound { dungeon: String },
+    /// The branch into this dungeon belongs to no dungeon before the first
+    /// one of the same name.
+    ParentNotResolved { dungeon: String },
+    /// A range's base lies outside its dungeon (`1 ..= num_levels`).
+    BaseOutOfRange {
+        owner: RangeOwner,
+        dungeon: String,
+        base: i32,
+        num_levels: i32,
+    },
+    /// A random part below -1, which NetHack's loader cannot draw from.
+    BadRandom { owner: RangeOwner, rand: i32 },
+    /// A chained range refers to a level that lost its chance roll.
+    EmptyChain { owner: RangeOwner, chain: i32 },
+    /// A chain index names no level that is placed at that point: it was
+    /// shifted by a dropped dungeon (NetHack's chain indices are file-global)
+    /// or points forward.
+    ChainShifted { owner: RangeOwner, chain: i32 },
+    /// The levels of a dungeon cannot all be placed in their ranges.
+    CouldntPlace { dungeon: String },
+    /// The placement search of a dungeon took more draws than the budget;
+    /// NetHack would keep searching for a very long time.
+    PlacementTooCostly { dungeon: String, draws: u64 },
+    /// Fort Ludios: a level named `knox` exists but no branch ends on it.
+    KnoxNotReachable,
+    /// A dungeon the game looks up by name after loading is missing.
+    MissingDungeon { name: String },
+}
+
+impl LoadError {
+    /// NetHack's own abort message for this condition, when the game has one
+    /// (as it prints it, minus the dungeon file name).
+    pub fn nethack_panic(&self) -> Option<String> {
+        Some(match self {
+            LoadError::TooManyDungeons { .. } => "init_dungeons: too many dungeons".into(),
+            LoadError::TooManyLevels { .. } => "init_dungeon: too many special levels".into(),
+            LoadError::TooManyBranches { .. } => "init_dungeon: too many branches".into(),
+            LoadError::BranchNotFound { dungeon } => format!("find_branch: can't find {dungeon}"),
+            LoadError::ParentNotResolved { .. } => "parent_dnum: couldn't resolve branch.".into(),
+            LoadError::BaseOutOfRange { .. } => "level_range: base value out of range".into(),
+            LoadError::EmptyChain { .. } => "level_range: empty chain level!".into(),
+            LoadError::CouldntPlace { .. } => "init_dungeon:  couldn't place levels".into(),
+            LoadError::KnoxNotReachable => "insert_branch: not found".into(),
+            LoadError::MissingDungeon { name } => {
+                format!("Couldn't resolve dungeon number for name \"{name}\".")
+            }
+            LoadError::BadRandom { .. }
+            | LoadError::ChainShifted { .. }
+            | LoadError::PlacementTooCostly { .. } => return None,
+        })
+    }
+
+    /// A stable short name of the condition (for JSON output and tests).
+    pub fn code(&self) -> &'static str {
+        match self {
+            LoadError::TooManyDungeons { .. } => "too-many-dungeons",
+            LoadError::TooManyLevels { .. } => "too-many-levels",
+            LoadError::TooManyBranches { .. } => "too-many-branches",
+            LoadError::BranchNotFound { .. } => "branch-not-found",
+            LoadError::ParentNotResolved { .. } => "parent-not-resolved",
+            LoadError::BaseOutOfRange { .. } => "base-out-of-range",
+            LoadError::BadRandom { .. } => "bad-random",
+            LoadError::EmptyChain { .. } => "empty-chain",
+            LoadError::ChainShifted { .. } => "chain-shifted",
+            LoadError::CouldntPlace { .. } => "couldnt-place",
+            LoadError::PlacementTooCostly { .. } => "placement-too-costly",
+            LoadError::KnoxNotReachable => "knox-not-reachable",
+            LoadError::MissingDungeon { .. } => "missing-dungeon",
+        }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::TooManyDungeons { count, max } => write!(
+                f,
+                "the file has {count} dungeons; NetHack's loader holds fewer than {max} (remove dungeons or target native)"
+            ),
+            LoadError::TooManyLevels { count, max } => write!(
+                f,
+                "the dungeons that exist have {count} special levels; NetHack's loader holds at most {max}"
+            ),
+            LoadError::TooManyBranches { count, max } => write!(
+                f,
+                "the dungeons that exist have {count} branches; NetHack's loader holds at most {max}"
+            ),
+            LoadError::BranchNotFound { dungeon } => write!(
+                f,
+                "no existing dungeon before \"{dungeon}\" has a BRANCH to it, so it cannot be entered; add a BRANCH \"{dungeon}\" to an earlier dungeon"
+            ),
+            LoadError::ParentNotResolved { dungeon } => write!(
+                f,
+                "the branch to \"{dungeon}\" comes after another dungeon of the same name, so NetHack cannot tell which dungeon it leaves from; rename one of them"
+            ),
+            LoadError::BaseOutOfRange { owner, dungeon, base, num_levels } => write!(
+                f,
+                "{owner}: base level {base} is outside \"{dungeon}\", which has {num_levels} levels in this layout (NetHack: \"level_range: base value out of range\")"
+            ),
+            LoadError::BadRandom { owner, rand } => write!(
+                f,
+                "{owner}: random part {rand} is below -1; NetHack's loader cannot draw from it"
+            ),
+            LoadError::EmptyChain { owner, chain } => write!(
+                f,
+                "{owner}: the level it is chained to (level record {chain}) does not exist in this layout (it lost its chance roll)"
+            ),
+            LoadError::ChainShifted { owner, chain } => write!(
+                f,
+                "{owner}: chain reference shifted by a dropped dungeon: level record {chain} is not a placed level at this point (NetHack counts chain indices over the whole file, and a dungeon that loses its chance roll moves the later records)"
+            ),
+            LoadError::CouldntPlace { dungeon } => write!(
+                f,
+                "couldn't place the levels of \"{dungeon}\": their ranges leave no room for all of them (NetHack: \"init_dungeon: couldn't place levels\")"
+            ),
+            LoadError::PlacementTooCostly { dungeon, draws } => write!(
+                f,
+                "gave up placing the levels of \"{dungeon}\" after {draws} draws: the ranges overlap so much that NetHack's search would run for a very long time; widen the ranges"
+            ),
+            LoadError::KnoxNotReachable => write!(
+                f,
+                "a level named \"knox\" exists but no branch ends on it, so Fort Ludios cannot be entered (NetHack: \"insert_branch: not found\")"
+            ),
+            LoadError::MissingDungeon { name } => write!(
+                f,
+                "NetHack needs a dungeon named \"{name}\" and aborts without it (or use --target native)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}

@@ -1,0 +1,271 @@
+//! `place_level()`: NetHack's depth-first placement of a dungeon's special
+//! levels, draw for draw, with a bound on the work.
+//!
+//! NetHack searches every combination before it gives up, and the draws of
+//! abandoned tries are consumed, so the search has to be replayed exactly.
+//! A file whose ranges overlap badly makes that search exponential (the
+//! game hangs). We count the draws of one dungeon's search; past the
+//! resolver's budget we stop and decide, without drawing, whether any
+//! placement exists at all: an interval (Hall) count first, then an
+//! exhaustive search over occupied-level sets with memoised failures. No
+//! placement -> [`LoadError::CouldntPlace`]; otherwise (or when even that
+//! search is too large) -> [`LoadError::PlacementTooCostly`].
+
+use super::error::{LoadError, RangeOwner};
+use super::resolve::Run;
+use super::Resolver;
+use crate::rng::{Site, Source, Trace};
+use std::collections::HashSet;
+
+enum Stop {
+    Error(LoadError),
+    Budget,
+}
+
+impl From<LoadError> for Stop {
+    fn from(e: LoadError) -> Self {
+        Stop::Error(e)
+    }
+}
+
+/// The `nth` (0-based) set bit of `mask`, counting from bit 0.
+#[inline(always)]
+fn nth_bit(mut mask: u64, nth: u32) -> i32 {
+    for _ in 0..nth {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros() as i32
+}
+
+#[inline(always)]
+fn range_mask(start: i32, count: i32) -> u64 {
+    // start >= 1 and start + count - 1 <= MAXLEVEL (32): bits 1..=32.
+    ((1u64 << count) - 1) << start
+}
+
+struct Dungeon {
+    dnum: usize,
+    /// First slot of this dungeon's levels.
+    start: usize,
+    /// One past the last slot.
+    end: usize,
+    budget: u64,
+    draws: u64,
+}
+
+/// Places the levels in slots `start..` (the dungeon just loaded, index
+/// `dnum`).
+pub(crate) fn place_dungeon<S: Source, T: Trace>(
+    run: &mut Run<'_, '_, S, T>,
+    dnum: usize,
+    start: usize,
+) -> Result<(), LoadError> {
+    let mut dg = Dungeon {
+        dnum,
+        start,
+        end: run.out.slots.len(),
+        budget: run.res.placement_budget,
+        draws: 0,
+    };
+    let (res, record) = (run.res, run.out.dungeons[dnum].record as usize);
+    let name = || res.dungeons[record].name.clone();
+    match place(run, &mut dg, start) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(LoadError::CouldntPlace { dungeon: name() }),
+        Err(Stop::Error(e)) => Err(e),
+        Err(Stop::Budget) => {
+            let dungeon = name();
+            if possible(run, &dg) == Some(false) {
+                Err(LoadError::CouldntPlace { dungeon })
+            } else {
+                Err(LoadError::PlacementTooCostly {
+                    dungeon,
+                    draws: dg.draws,
+                })
+            }
+        }
+    }
+}
+
+fn level_owner(res: &Resolver, record: u32) -> impl FnOnce() -> RangeOwner + '_ {
+    move || RangeOwner::Level {
+        name: res.levels[record as usize].name.clone(),
+    }
+}
+
+/// Candidate levels of slot `k` given the levels placed before it:
+/// `(mask, count)` exactly as `possible_places` computes them.
+fn candidates<S: Source, T: Trace>(
+    run: &Run<'_, '_, S, T>,
+    dg: &Dungeon,
+    k: usize,
+) -> Result<(u64, i32), LoadError> {
+    let lrec = &run.res.levels[run.out.slots[k].record as usize];
+    let (base, count) = run.level_range(
+        dg.dnum,
+        lrec.range.base,
+        lrec.range.rand,
+        lrec.chain,
+        k,
+        level_owner(run.res, run.out.slots[k].record),
+    )?;
+    let mut mask = range_mask(base, count);
+    let mut n = count;
+    for s in &run.out.slots[dg.start..k] {
+        if s.exists && mask & (1u64 << s.dlevel) != 0 {
+            mask &= !(1u64 << s.dlevel);
+            n -= 1;
+        }
+    }
+    Ok((mask, n))
+}
+
+fn place<S: Source, T: Trace>(
+    run: &mut Run<'_, '_, S, T>,
+    dg: &mut Dungeon,
+    k: usize,
+) -> Result<bool, Stop> {
+    let mut k = k;
+    while k < dg.end && !run.out.slots[k].exists {
+        k += 1;
+    }
+    if k == dg.end {
+        return Ok(true);
+    }
+    let (mut mask, mut n) = candidates(run, dg, k)?;
+    let record = run.out.slots[k].record;
+    while n > 0 {
+        dg.draws += 1;
+        if dg.draws > dg.budget {
+            return Err(Stop::Budget);
+        }
+        let r = run.draw.rn2(n as u32, Site::Place { level: record });
+        let level = nth_bit(mask, r);
+        run.out.slots[k].dlevel = level;
+        if place(run, dg, k + 1)? {
+            return Ok(true);
+        }
+        mask &= !(1u64 << level);
+        n -= 1;
+    }
+    Ok(false)
+}
+
+/// Whether any placement of the dungeon's levels exists (`None`: could
+/// not tell within the work limit). Draws nothing; uses the slots as
+/// scratch (the resolution fails either way).
+fn possible<S: Source, T: Trace>(run: &mut Run<'_, '_, S, T>, dg: &Dungeon) -> Option<bool> {
+    let lmax = run.out.dungeons[dg.dnum].num_levels;
+    // Hall's condition on the ranges that do not depend on this search
+    // (chains inside the dungeon relax to the whole dungeon).
+    let mut intervals = Vec::new();
+    for k in dg.start..dg.end {
+        let s = run.out.slots[k];
+        if !s.exists {
+            continue;
+        }
+        let lrec = &run.res.levels[s.record as usize];
+        let inside = lrec.chain >= 0 && (lrec.chain as usize) >= dg.start;
+        let iv = if inside {
+            (1, lmax)
+        } else {
+            match run.level_range(
+                dg.dnum,
+                lrec.range.base,
+                lrec.range.rand,
+                lrec.chain,
+                k,
+                level_owner(run.res, run.out.slots[k].record),
+            ) {
+                Ok((b, c)) => (b, b + c - 1),
+                Err(_) => (1, lmax),
+            }
+        };
+        intervals.push(iv);
+    }
+    for a in 1..=lmax {
+        for b in a..=lmax {
+            let inside = intervals
+                .iter()
+                .filter(|&&(lo, hi)| a <= lo && hi <= b)
+                .count() as i32;
+            if inside > b - a + 1 {
+                return Some(false);
+            }
+        }
+    }
+    // Chain targets inside the dungeon: their levels are part of a state.
+    let targets: Vec<usize> = (dg.start..dg.end)
+        .filter_map(|m| {
+            let c = run.res.levels[run.out.slots[m].record as usize].chain;
+            (c >= 0 && (c as usize) >= dg.start && (c as usize) < m).then_some(c as usize)
+        })
+        .collect();
+    let mut search = Search {
+        failed: HashSet::new(),
+        states: 0,
+        limit: 1_000_000,
+        targets,
+    };
+    search.run(run, dg, dg.start, 0)
+}
+
+struct Search {
+    failed: HashSet<(usize, u64, Vec<i32>)>,
+    states: usize,
+    limit: usize,
+    targets: Vec<usize>,
+}
+
+impl Search {
+    fn key<S: Source, T: Trace>(
+        &self,
+        run: &Run<'_, '_, S, T>,
+        k: usize,
+        occupied: u64,
+    ) -> (usize, u64, Vec<i32>) {
+        let chained: Vec<i32> = self
+            .targets
+            .iter()
+            .filter(|&&t| t < k)
+            .map(|&t| run.out.slots[t].dlevel)
+            .collect();
+        (k, occupied, chained)
+    }
+
+    fn run<S: Source, T: Trace>(
+        &mut self,
+        run: &mut Run<'_, '_, S, T>,
+        dg: &Dungeon,
+        k: usize,
+        occupied: u64,
+    ) -> Option<bool> {
+        let mut k = k;
+        while k < dg.end && !run.out.slots[k].exists {
+            k += 1;
+        }
+        if k == dg.end {
+            return Some(true);
+        }
+        let key = self.key(run, k, occupied);
+        if self.failed.contains(&key) {
+            return Some(false);
+        }
+        self.states += 1;
+        if self.states > self.limit {
+            return None;
+        }
+        // A range error here is a dead end for this question.
+        let (mut mask, _) = candidates(run, dg, k).unwrap_or((0, 0));
+        while mask != 0 {
+            let level = mask.trailing_zeros() as i32;
+            mask &= mask - 1;
+            run.out.slots[k].dlevel = level;
+            if self.run(run, dg, k + 1, occupied | (1u64 << level))? {
+                return Some(true);
+            }
+        }
+        self.failed.insert(key);
+        Some(false)
+    }
+}

@@ -1,0 +1,655 @@
+//! `init_dungeons()` step by step (`loader.md`), on the precomputed records
+//! of a [`Resolver`], into a reusable [`Resolved`] buffer.
+
+use super::error::{LoadError, RangeOwner};
+use super::{place, IsaacBox, Resolver, MAXLEVEL};
+use crate::layout::{Layout, LayoutBranch, LayoutDungeon, LayoutLevel, LevelRef};
+use crate::rng::{Drawer, Isaac64, RngKind, Site, Source, Trace};
+use crate::script::flags;
+
+/// A branch's type as the game stores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BranchKind {
+    Stair,
+    /// No stair at `end1`: one-way from the child.
+    NoEnd1,
+    /// No stair at `end2`: one-way from the parent.
+    NoEnd2,
+    Portal,
+}
+
+impl BranchKind {
+    /// The name layouts use.
+    pub fn name(self) -> &'static str {
+        match self {
+            BranchKind::Stair => "stair",
+            BranchKind::NoEnd1 => "no_end1",
+            BranchKind::NoEnd2 => "no_end2",
+            BranchKind::Portal => "portal",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<BranchKind> {
+        [
+            BranchKind::Stair,
+            BranchKind::NoEnd1,
+            BranchKind::NoEnd2,
+            BranchKind::Portal,
+        ]
+        .into_iter()
+        .find(|k| k.name() == s)
+    }
+}
+
+/// A dungeon that exists, in index order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolvedDungeon {
+    /// Its dungeon record in the script.
+    pub record: u32,
+    pub num_levels: i32,
+    pub ledger_start: i32,
+    pub depth_start: i32,
+    pub entry_level: i32,
+}
+
+/// A special level that exists, in special-level-chain order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolvedLevel {
+    /// Its level record in the script (file order over all dungeons).
+    pub record: u32,
+    pub dungeon: i32,
+    pub level: i32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolvedBranch {
+    pub id: i32,
+    pub kind: BranchKind,
+    pub end1: (i32, i32),
+    pub end2: (i32, i32),
+    pub end1_up: bool,
+}
+
+impl ResolvedBranch {
+    /// `insert_branch`'s sort key (`MAXLEVEL + 1 = 33`, `MAXDUNGEON + 1 = 17`).
+    fn key(&self) -> i64 {
+        let end = |(d, l): (i32, i32)| i64::from(d) * 33 + i64::from(l);
+        end(self.end1) * 17 * 33 + end(self.end2)
+    }
+}
+
+/// One special-level record of a dungeon that exists (NetHack's
+/// `pd.final_lev[]`, indexed like it: records of dropped dungeons take no
+/// slot).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Slot {
+    pub record: u32,
+    pub dungeon: i32,
+    pub exists: bool,
+    pub dlevel: i32,
+}
+
+/// A resolved layout in compact form, plus the scratch space the loader
+/// reuses between seeds.
+#[derive(Debug)]
+pub struct Resolved {
+    pub seed: u64,
+    pub rng: RngKind,
+    pub wizard: bool,
+    pub dungeons: Vec<ResolvedDungeon>,
+    pub levels: Vec<ResolvedLevel>,
+    pub branches: Vec<ResolvedBranch>,
+    pub tune: [u8; 5],
+    pub(crate) slots: Vec<Slot>,
+    /// Dungeon record -> dungeon index, or -1 when it does not exist.
+    pub(crate) index_of: Vec<i32>,
+    isaac: Option<IsaacBox>,
+}
+
+impl Default for Resolved {
+    fn default() -> Self {
+        Resolved {
+            seed: 0,
+            rng: RngKind::Isaac64,
+            wizard: false,
+            dungeons: Vec::new(),
+            levels: Vec::new(),
+            branches: Vec::new(),
+            tune: *b"AAAAA",
+            slots: Vec::new(),
+            index_of: Vec::new(),
+            isaac: None,
+        }
+    }
+}
+
+impl Clone for Resolved {
+    fn clone(&self) -> Self {
+        Resolved {
+            seed: self.seed,
+            rng: self.rng,
+            wizard: self.wizard,
+            dungeons: self.dungeons.clone(),
+            levels: self.levels.clone(),
+            branches: self.branches.clone(),
+            tune: self.tune,
+            slots: Vec::new(),
+            index_of: Vec::new(),
+            isaac: None,
+        }
+    }
+}
+
+impl PartialEq for Resolved {
+    /// Compares the layouts (not the scratch space).
+    fn eq(&self, other: &Self) -> bool {
+        self.seed == other.seed
+            && self.rng == other.rng
+            && self.wizard == other.wizard
+            && self.dungeons == other.dungeons
+            && self.levels == other.levels
+            && self.branches == other.branches
+            && self.tune == other.tune
+    }
+}
+
+impl Resolved {
+    pub(crate) fn take_isaac(&mut self, seed: u64) -> IsaacBox {
+        match self.isaac.take() {
+            Some(mut g) => {
+                g.reseed(seed);
+                g
+            }
+            None => Box::new(Isaac64::new(seed)),
+        }
+    }
+
+    pub(crate) fn put_isaac(&mut self, g: IsaacBox) {
+        self.isaac = Some(g);
+    }
+
+    fn clear(&mut self, dungeon_records: usize) {
+        self.dungeons.clear();
+        self.levels.clear();
+        self.branches.clear();
+        self.slots.clear();
+        self.index_of.clear();
+        self.index_of.resize(dungeon_records, -1);
+        self.tune = *b"AAAAA";
+    }
+
+    /// `insert_branch`: before the first node whose key is `>=` the new key
+    /// while its predecessor's key is below it; else at the end.
+    fn insert_branch(&mut self, b: ResolvedBranch) {
+        let new = b.key();
+        let mut prev = -1i64;
+        let mut at = self.branches.len();
+        for (i, cur) in self.branches.iter().enumerate() {
+            let k = cur.key();
+            if prev < new && new <= k {
+                at = i;
+                break;
+            }
+            prev = k;
+        }
+        self.branches.insert(at, b);
+    }
+
+    /// `add_level`: before the first level of the same dungeon that lies
+    /// deeper, else at the end.
+    fn add_level(&mut self, l: ResolvedLevel) {
+        let at = self
+            .levels
+            .iter()
+            .position(|c| c.dungeon == l.dungeon && c.level > l.level)
+            .unwrap_or(self.levels.len());
+        self.levels.insert(at, l);
+    }
+
+    /// The canonical layout, with names from `resolver` (the one that
+    /// filled this buffer).
+    pub fn to_layout(&self, resolver: &Resolver, rng_calls: Option<Vec<String>>) -> Layout {
+        let dungeons = self
+            .dungeons
+            .iter()
+            .map(|d| {
+                let rec = &resolver.dungeons[d.record as usize];
+                LayoutDungeon {
+                    name: rec.name.clone(),
+                    proto: rec.proto.clone(),
+                    bones: rec.bones.clone(),
+                    num_levels: d.num_levels,
+                    ledger_start: d.ledger_start,
+                    depth_start: d.depth_start,
+                    entry_level: d.entry_level,
+                    hellish: rec.flags & flags::HELLISH != 0,
+                    mazelike: rec.flags & flags::MAZELIKE != 0,
+                    roguelike: rec.flags & flags::ROGUELIKE != 0,
+                    align: (rec.flags & flags::ALIGN_MASK) >> flags::ALIGN_SHIFT,
+                }
+            })
+            .collect();
+        let levels = self
+            .levels
+            .iter()
+            .map(|l| {
+                let rec = &resolver.levels[l.record as usize];
+                LayoutLevel {
+                    name: rec.name.clone(),
+                    bones: rec.bones.clone(),
+                    dungeon: l.dungeon,
+                    level: l.level,
+                    town: rec.flags & flags::TOWN != 0,
+                    hellish: rec.flags & flags::HELLISH != 0,
+                    mazelike: rec.flags & flags::MAZELIKE != 0,
+                    roguelike: rec.flags & flags::ROGUELIKE != 0,
+                    align: resolver.level_align(rec),
+                    rndlevs: rec.rndlevs,
+                }
+            })
+            .collect();
+        let branches = self
+            .branches
+            .iter()
+            .map(|b| LayoutBranch {
+                id: b.id,
+                branch_type: b.kind.name().to_string(),
+                end1: LevelRef {
+                    dungeon: b.end1.0,
+                    level: b.end1.1,
+                },
+                end2: LevelRef {
+                    dungeon: b.end2.0,
+                    level: b.end2.1,
+                },
+                end1_up: b.end1_up,
+            })
+            .collect();
+        Layout {
+            seed: self.seed,
+            rng: self.rng.name().to_string(),
+            wizard: self.wizard,
+            dungeons,
+            levels,
+            branches,
+            tune: self.tune.iter().map(|&c| char::from(c)).collect(),
+            rng_calls,
+        }
+    }
+}
+
+/// The loader's state for one resolution.
+pub(crate) struct Run<'r, 'd, S: Source, T: Trace> {
+    pub res: &'r Resolver,
+    pub draw: Drawer<'d, S, T>,
+    pub out: &'r mut Resolved,
+    pub wizard: bool,
+    /// Branches created so far (NetHack's `branch_id`).
+    next_branch_id: i32,
+    /// Branch records of the dungeons that exist so far (`pd.n_brs`).
+    loaded_branches: usize,
+}
+
+impl<S: Source, T: Trace> Run<'_, '_, S, T> {
+    /// Narrows to NetHack's signed byte fields when the rules say so.
+    #[inline(always)]
+    pub fn byte(&self, v: i32) -> i32 {
+        if self.res.rules.byte_fields {
+            v as i8 as i32
+        } else {
+            v
+        }
+    }
+
+    /// `level_range`: `(start, count)` of a level or branch range in
+    /// dungeon `dnum`. `placed` is the number of leading slots whose level
+    /// is placed at this point; a chain must land on one of them.
+    pub fn level_range(
+        &self,
+        dnum: usize,
+        base: i32,
+        rand: i32,
+        chain: i32,
+        placed: usize,
+        owner: impl FnOnce() -> RangeOwner,
+    ) -> Result<(i32, i32), LoadError> {
+        let lmax = self.out.dungeons[dnum].num_levels;
+        let mut base = base;
+        if chain >= 0 {
+            let c = chain as usize;
+            if c >= placed {
+                return Err(LoadError::ChainShifted {
+                    owner: owner(),
+                    chain,
+                });
+            }
+            let slot = self.out.slots[c];
+            if !slot.exists {
+                return Err(LoadError::EmptyChain {
+                    owner: owner(),
+                    chain,
+                });
+            }
+            base = base.wrapping_add(slot.dlevel);
+        } else if base < 0 {
+            base = base.wrapping_add(lmax + 1);
+        }
+        if base < 1 || base > lmax {
+            let dungeon = self.res.dungeons[self.out.dungeons[dnum].record as usize]
+                .name
+                .clone();
+            return Err(LoadError::BaseOutOfRange {
+                owner: owner(),
+                dungeon,
+                base,
+                num_levels: lmax,
+            });
+        }
+        let count = match rand {
+            -1 => lmax - base + 1,
+            0 => 1,
+            r if r > 0 => {
+                if i64::from(base) + i64::from(r) - 1 > i64::from(lmax) {
+                    lmax - base + 1
+                } else {
+                    r
+                }
+            }
+            r => {
+                return Err(LoadError::BadRandom {
+                    owner: owner(),
+                    rand: r,
+                })
+            }
+        };
+        Ok((base, count))
+    }
+
+    /// `add_branch` plus the depth computation for dungeon index `i`.
+    fn add_branch(&mut self, i: usize, rec: usize) -> Result<(), LoadError> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        // find_branch: the first branch record of an existing dungeon that
+        // names this one.
+        let Some(&(brec, owner)) = d
+            .incoming
+            .iter()
+            .find(|(_, owner)| self.out.index_of[*owner as usize] >= 0)
+        else {
+            return Err(LoadError::BranchNotFound {
+                dungeon: d.name.clone(),
+            });
+        };
+        // parent_dnum walks the dungeons up to the first one named like
+        // this one; an earlier namesake hides the owner.
+        if d.same_name_before
+            .iter()
+            .any(|&j| j <= owner && self.out.index_of[j as usize] >= 0)
+        {
+            return Err(LoadError::ParentNotResolved {
+                dungeon: d.name.clone(),
+            });
+        }
+        let parent = self.out.index_of[owner as usize] as usize;
+        let b = &res.branches[brec as usize];
+        let placed = self.out.slots.len();
+        let (base, count) =
+            self.level_range(parent, b.range.base, b.range.rand, b.chain, placed, || {
+                RangeOwner::BranchTo {
+                    dungeon: d.name.clone(),
+                }
+            })?;
+        let site = Site::BranchLevel {
+            dungeon: rec as u32,
+        };
+        let level = if res.rules.avoid_branch_levels {
+            // parent_dlevel (3.6): start looking at j + 1, wrap, stop on a
+            // level that ends no branch of the parent yet, or back at j.
+            let j = self.draw.rn2(count as u32, site) as i32;
+            let mut k = j;
+            loop {
+                k += 1;
+                if k >= count {
+                    k = 0;
+                }
+                let lvl = base + k;
+                let taken = self
+                    .out
+                    .branches
+                    .iter()
+                    .any(|c| c.end1 == (parent as i32, lvl) || c.end2 == (parent as i32, lvl));
+                if !taken || k == j {
+                    break;
+                }
+            }
+            base + k
+        } else {
+            self.draw.rn2(count as u32, site) as i32 + base
+        };
+        let level = self.byte(level);
+        let entry = self.out.dungeons[i].entry_level;
+        let branch = ResolvedBranch {
+            id: self.next_branch_id,
+            kind: b.kind,
+            end1: (parent as i32, level),
+            end2: (i as i32, entry),
+            end1_up: b.up,
+        };
+        self.next_branch_id += 1;
+        self.out.insert_branch(branch);
+        let from_depth = self.byte(
+            self.out.dungeons[parent]
+                .depth_start
+                .wrapping_add(level - 1),
+        );
+        let step = match b.kind {
+            BranchKind::Portal => 0,
+            _ if b.up => -1,
+            _ => 1,
+        };
+        self.out.dungeons[i].depth_start = self.byte(
+            from_depth
+                .wrapping_add(step)
+                .wrapping_sub(entry.wrapping_sub(1)),
+        );
+        Ok(())
+    }
+
+    fn dungeon(&mut self, rec: usize) -> Result<(), LoadError> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        if !self.wizard && d.chance != 0 {
+            let r = self.draw.rn2(
+                100,
+                Site::DungeonChance {
+                    dungeon: rec as u32,
+                },
+            ) as i32;
+            if d.chance <= r {
+                return Ok(());
+            }
+        }
+        let i = self.out.dungeons.len();
+        let num = if d.size.rand != 0 {
+            if d.size.rand < 0 {
+                return Err(LoadError::BadRandom {
+                    owner: RangeOwner::DungeonSize {
+                        dungeon: d.name.clone(),
+                    },
+                    rand: d.size.rand,
+                });
+            }
+            (self.draw.rn2(
+                d.size.rand as u32,
+                Site::DungeonSize {
+                    dungeon: rec as u32,
+                },
+            ) as i32)
+                .wrapping_add(d.size.base)
+        } else {
+            d.size.base
+        };
+        let num = self.byte(num);
+        let ledger_start = match self.out.dungeons.last() {
+            Some(prev) => self.byte(prev.ledger_start.wrapping_add(prev.num_levels)),
+            None => 0,
+        };
+        // The entry level is stored (as a byte) before it is checked.
+        let entry = if d.entry < 0 {
+            let e = self.byte(num.wrapping_add(d.entry).wrapping_add(1));
+            if e <= 0 {
+                1
+            } else {
+                e
+            }
+        } else if d.entry > 0 {
+            let e = self.byte(d.entry);
+            if e > num && self.res.rules.clamp_entry {
+                num
+            } else {
+                e
+            }
+        } else {
+            1
+        };
+        self.out.dungeons.push(ResolvedDungeon {
+            record: rec as u32,
+            num_levels: num,
+            ledger_start,
+            depth_start: 1,
+            entry_level: entry,
+        });
+        self.out.index_of[rec] = i as i32;
+        if i > 0 {
+            self.add_branch(i, rec)?;
+        }
+        if self.out.dungeons[i].num_levels > MAXLEVEL {
+            self.out.dungeons[i].num_levels = MAXLEVEL;
+        }
+
+        let start = self.out.slots.len();
+        let (l0, l1) = d.levels;
+        if let Some(limits) = res.rules.limits {
+            let count = start + (l1 - l0) as usize;
+            if count > limits.max_levels {
+                return Err(LoadError::TooManyLevels {
+                    count,
+                    max: limits.max_levels,
+                });
+            }
+        }
+        for l in l0..l1 {
+            let exists = self.wizard || {
+                let r = self.draw.rn2(100, Site::LevelChance { level: l }) as i32;
+                res.levels[l as usize].chance > r
+            };
+            self.out.slots.push(super::resolve::Slot {
+                record: l,
+                dungeon: i as i32,
+                exists,
+                dlevel: 0,
+            });
+        }
+        place::place_dungeon(self, i, start)?;
+        for k in start..self.out.slots.len() {
+            let s = self.out.slots[k];
+            if s.exists {
+                self.out.add_level(ResolvedLevel {
+                    record: s.record,
+                    dungeon: s.dungeon,
+                    level: s.dlevel,
+                });
+            }
+        }
+
+        self.loaded_branches += (d.branches.1 - d.branches.0) as usize;
+        if let Some(limits) = res.rules.limits {
+            if self.loaded_branches > limits.max_branches {
+                return Err(LoadError::TooManyBranches {
+                    count: self.loaded_branches,
+                    max: limits.max_branches,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), LoadError> {
+        let res = self.res;
+        for note in 0..5 {
+            self.out.tune[note] = b'A' + self.draw.rn2(7, Site::Tune) as u8;
+        }
+        // Fort Ludios: its branch gets the "floating" marker and moves.
+        if let Some(knox) = self
+            .out
+            .levels
+            .iter()
+            .find(|l| res.levels[l.record as usize].is_knox)
+            .copied()
+        {
+            let Some(at) = self
+                .out
+                .branches
+                .iter()
+                .position(|b| b.end2 == (knox.dungeon, knox.level))
+            else {
+                return Err(LoadError::KnoxNotReachable);
+            };
+            let mut b = self.out.branches.remove(at);
+            b.end1.0 = self.out.dungeons.len() as i32;
+            self.out.insert_branch(b);
+        }
+        for name in res.rules.required_dungeons {
+            if !self
+                .out
+                .dungeons
+                .iter()
+                .any(|d| res.dungeons[d.record as usize].name == *name)
+            {
+                return Err(LoadError::MissingDungeon {
+                    name: (*name).to_string(),
+                });
+            }
+        }
+        // The dummy surface level lifts the endgame by one.
+        if let Some(dummy) = self
+            .out
+            .levels
+            .iter()
+            .find(|l| res.levels[l.record as usize].is_dummy)
+            .copied()
+        {
+            let d = dummy.dungeon as usize;
+            let (num, depth) = (
+                self.out.dungeons[d].num_levels,
+                self.out.dungeons[d].depth_start,
+            );
+            if i64::from(num) > 1 - i64::from(depth) {
+                self.out.dungeons[d].depth_start = self.byte(depth.wrapping_sub(1));
+            }
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn run<S: Source, T: Trace>(
+    res: &Resolver,
+    source: &mut S,
+    trace: &mut T,
+    wizard: bool,
+    out: &mut Resolved,
+) -> Result<(), LoadError> {
+    out.clear(res.dungeons.len());
+    let mut run = Run {
+        res,
+        draw: Drawer { source, trace },
+        out,
+        wizard,
+        next_branch_id: 0,
+        loaded_branches: 0,
+    };
+    for rec in 0..res.dungeons.len() {
+        run.dungeon(rec)?;
+    }
+    run.finish()
+}

@@ -1,0 +1,720 @@
+//! Loader tests on hand-built scripts. Parity with NetHack's own layouts is
+//! tested end to end in `tests/tests/layout_parity.rs`.
+
+use super::*;
+use crate::rng::{Draw, Site};
+use crate::script::{Branch, Dungeon, Level};
+
+fn dungeon(name: &str, base: i32, rand: i32) -> Dungeon {
+    Dungeon {
+        name: name.into(),
+        bones: b'D',
+        size: Range { base, rand },
+        ..Dungeon::default()
+    }
+}
+
+fn level(name: &str, base: i32, rand: i32) -> Level {
+    Level {
+        name: name.into(),
+        range: Range { base, rand },
+        chance: 100,
+        chain: -1,
+        ..Level::default()
+    }
+}
+
+fn branch(target: &str, base: i32, rand: i32) -> Branch {
+    Branch {
+        target: target.into(),
+        range: Range { base, rand },
+        chain: -1,
+        ..Branch::default()
+    }
+}
+
+fn native(script: &Script) -> Resolver {
+    Resolver::with_rules(script, Rules::native()).unwrap()
+}
+
+/// The draws of a resolution, as `(n, r)`.
+fn draws(
+    res: &Resolver,
+    seed: u64,
+    rng: RngKind,
+    wizard: bool,
+) -> (Result<Resolved, LoadError>, Vec<Draw>) {
+    let mut out = Resolved::default();
+    let mut log = Vec::new();
+    let r = res
+        .resolve_traced(seed, rng, wizard, &mut out, &mut log)
+        .map(|()| out);
+    (r, log)
+}
+
+#[test]
+fn one_dungeon_one_level() {
+    let mut d = dungeon("Top", 5, 0);
+    d.levels.push(level("start", 2, 0));
+    let script = Script { dungeons: vec![d] };
+    let res = native(&script);
+    let (out, log) = draws(&res, 1, RngKind::Glibc, false);
+    let out = out.unwrap();
+    assert_eq!(
+        out.dungeons,
+        vec![ResolvedDungeon {
+            record: 0,
+            num_levels: 5,
+            ledger_start: 0,
+            depth_start: 1,
+            entry_level: 1
+        }]
+    );
+    assert_eq!(
+        out.levels,
+        vec![ResolvedLevel {
+            record: 0,
+            dungeon: 0,
+            level: 2
+        }]
+    );
+    // level chance, one placement try (rn2(1)), five notes.
+    let ns: Vec<u32> = log.iter().map(|d| d.n).collect();
+    assert_eq!(ns, [100, 1, 7, 7, 7, 7, 7]);
+    let mut g = crate::rng::Glibc::new(1);
+    let notes: Vec<u8> = (0..7)
+        .map(|i| g.rn2([100, 1, 7, 7, 7, 7, 7][i]) as u8)
+        .skip(2)
+        .map(|r| b'A' + r)
+        .collect();
+    assert_eq!(out.tune.to_vec(), notes);
+}
+
+#[test]
+fn wizard_mode_skips_every_chance_roll() {
+    let mut d = dungeon("Top", 5, 2);
+    let mut l = level("maybe", 1, 0);
+    l.chance = 1;
+    d.levels.push(l);
+    let mut opt = dungeon("Optional", 2, 0);
+    opt.chance = 1;
+    d.branches.push(branch("Optional", 3, 0));
+    let script = Script {
+        dungeons: vec![d, opt],
+    };
+    let res = native(&script);
+    for seed in 0..20 {
+        let (out, log) = draws(&res, seed, RngKind::Isaac64, true);
+        let out = out.unwrap();
+        assert!(log.iter().all(|d| d.n != 100), "seed {seed}: {log:?}");
+        assert_eq!(out.dungeons.len(), 2);
+        assert_eq!(out.levels.len(), 1);
+    }
+}
+
+#[test]
+fn a_dropped_dungeon_compacts_the_indices() {
+    let mut top = dungeon("Top", 10, 0);
+    top.branches.push(branch("Gone", 2, 0));
+    top.branches.push(branch("Kept", 4, 0));
+    let mut gone = dungeon("Gone", 3, 0);
+    gone.chance = 50;
+    gone.levels.push(level("ghost", 1, 0));
+    let mut kept = dungeon("Kept", 2, 0);
+    kept.levels.push(level("here", 1, 0));
+    let script = Script {
+        dungeons: vec![top, gone, kept],
+    };
+    let res = native(&script);
+    let (mut dropped, mut present) = (0, 0);
+    for seed in 0..200 {
+        let (out, log) = draws(&res, seed, RngKind::Glibc, false);
+        let out = out.unwrap();
+        let chance = log
+            .iter()
+            .find(|d| d.site == Site::DungeonChance { dungeon: 1 })
+            .unwrap();
+        if 50 <= chance.r {
+            dropped += 1;
+            assert_eq!(out.dungeons.len(), 2);
+            assert_eq!(out.dungeons[1].record, 2);
+            assert_eq!(out.dungeons[1].ledger_start, 10);
+            assert_eq!(
+                out.levels,
+                vec![ResolvedLevel {
+                    record: 1,
+                    dungeon: 1,
+                    level: 1
+                }]
+            );
+            // No draw at all for the dropped dungeon's level.
+            assert!(!log.iter().any(|d| d.site == Site::LevelChance { level: 0 }));
+        } else {
+            present += 1;
+            assert_eq!(out.dungeons.len(), 3);
+            assert_eq!(out.dungeons[2].ledger_start, 13);
+        }
+    }
+    assert!(dropped > 50 && present > 50, "{dropped} {present}");
+}
+
+#[test]
+fn branch_placement_starts_at_j_plus_one() {
+    let mut top = dungeon("Top", 10, 0);
+    top.branches.push(branch("Side", 3, 4));
+    let script = Script {
+        dungeons: vec![top, dungeon("Side", 2, 0)],
+    };
+    let pre_33 = Rules {
+        avoid_branch_levels: false,
+        ..Rules::nethack_343()
+    };
+    for (rules, quirk) in [
+        (Rules::nethack_36(), true),
+        (Rules::nethack_343(), true),
+        (pre_33, false),
+    ] {
+        let rules = Rules {
+            required_dungeons: &[],
+            ..rules
+        };
+        let res = Resolver::with_rules(&script, rules).unwrap();
+        for seed in 0..30 {
+            let (out, log) = draws(&res, seed, RngKind::Glibc, true);
+            let out = out.unwrap();
+            let j = log
+                .iter()
+                .find(|d| matches!(d.site, Site::BranchLevel { .. }))
+                .unwrap()
+                .r as i32;
+            let want = if quirk { 3 + (j + 1) % 4 } else { 3 + j };
+            assert_eq!(out.branches[0].end1, (0, want), "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn a_second_branch_avoids_a_level_that_ends_one() {
+    // Both branches may only use levels 2..=3 of Top; under 3.6 rules they
+    // never share a level.
+    let mut top = dungeon("Top", 4, 0);
+    top.branches.push(branch("A", 2, 2));
+    top.branches.push(branch("B", 2, 2));
+    let script = Script {
+        dungeons: vec![top, dungeon("A", 1, 0), dungeon("B", 1, 0)],
+    };
+    let res = native(&script);
+    for seed in 0..30 {
+        let out = res.resolve(seed, RngKind::Isaac64, false, false).unwrap();
+        assert_ne!(
+            out.branches[0].end1.level, out.branches[1].end1.level,
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn branches_are_kept_sorted_by_their_ends() {
+    let mut top = dungeon("Top", 10, 0);
+    top.branches.push(branch("Deep", 9, 0));
+    top.branches.push(branch("Shallow", 2, 0));
+    top.branches.push(branch("Middle", 5, 0));
+    let script = Script {
+        dungeons: vec![
+            top,
+            dungeon("Deep", 1, 0),
+            dungeon("Shallow", 1, 0),
+            dungeon("Middle", 1, 0),
+        ],
+    };
+    let res = native(&script);
+    let out = res.resolve(3, RngKind::Isaac64, false, false).unwrap();
+    let order: Vec<(i32, i32)> = out.branches.iter().map(|b| (b.id, b.end1.level)).collect();
+    assert_eq!(order, [(1, 2), (2, 5), (0, 9)]);
+}
+
+#[test]
+fn depth_follows_the_branch_direction_and_entry() {
+    let mut top = dungeon("Top", 10, 0);
+    let mut up = branch("Up", 4, 0);
+    up.up = true;
+    top.branches.push(up);
+    let mut portal = branch("Portal", 6, 0);
+    portal.branch_type = BranchType::Portal;
+    top.branches.push(portal);
+    top.branches.push(branch("Down", 8, 0));
+    let mut up_d = dungeon("Up", 3, 0);
+    up_d.entry = -1;
+    let script = Script {
+        dungeons: vec![top, up_d, dungeon("Portal", 2, 0), dungeon("Down", 2, 0)],
+    };
+    let res = native(&script);
+    let out = res.resolve(0, RngKind::Isaac64, false, false).unwrap();
+    // Up: from depth 4 one up, entering at its level 3 -> top at depth 1.
+    assert_eq!(
+        (out.dungeons[1].entry_level, out.dungeons[1].depth_start),
+        (3, 1)
+    );
+    assert_eq!(out.dungeons[2].depth_start, 6);
+    assert_eq!(out.dungeons[3].depth_start, 9);
+}
+
+#[test]
+fn entry_beyond_the_bottom_is_clamped_only_by_36() {
+    let mut top = dungeon("Top", 10, 0);
+    top.branches.push(branch("Low", 5, 0));
+    let mut low = dungeon("Low", 3, 0);
+    low.entry = 7;
+    let script = Script {
+        dungeons: vec![top, low],
+    };
+    let r36 = Resolver::with_rules(&script, Rules::native()).unwrap();
+    let r343 = Resolver::with_rules(
+        &script,
+        Rules {
+            required_dungeons: &[],
+            ..Rules::nethack_343()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        r36.resolve(0, RngKind::Glibc, false, false)
+            .unwrap()
+            .dungeons[1]
+            .entry_level,
+        3
+    );
+    assert_eq!(
+        r343.resolve(0, RngKind::Glibc, false, false)
+            .unwrap()
+            .dungeons[1]
+            .entry_level,
+        7
+    );
+}
+
+#[test]
+fn fort_ludios_floats_and_moves_to_the_end() {
+    let mut top = dungeon("Top", 10, 0);
+    let mut p = branch("Fort", 2, 0);
+    p.branch_type = BranchType::Portal;
+    top.branches.push(p);
+    top.branches.push(branch("Other", 5, 0));
+    let mut fort = dungeon("Fort", 1, 0);
+    fort.levels.push(level("KNOX", 1, 0));
+    let script = Script {
+        dungeons: vec![top, fort, dungeon("Other", 1, 0)],
+    };
+    let out = native(&script)
+        .resolve(0, RngKind::Isaac64, false, false)
+        .unwrap();
+    let last = out.branches.last().unwrap();
+    assert_eq!(
+        (
+            last.end1.dungeon,
+            last.end2.dungeon,
+            last.branch_type.as_str()
+        ),
+        (3, 1, "portal")
+    );
+    assert_eq!(out.branches[0].end2.dungeon, 2);
+}
+
+#[test]
+fn knox_without_a_branch_is_an_error() {
+    let mut top = dungeon("Top", 10, 0);
+    top.levels.push(level("knox", 3, 0));
+    let script = Script {
+        dungeons: vec![top],
+    };
+    let err = native(&script)
+        .resolve(0, RngKind::Isaac64, false, false)
+        .unwrap_err();
+    assert_eq!(err, LoadError::KnoxNotReachable);
+    assert_eq!(
+        err.nethack_panic().as_deref(),
+        Some("insert_branch: not found")
+    );
+}
+
+#[test]
+fn the_dummy_level_lifts_its_dungeon() {
+    let mut top = dungeon("Top", 10, 0);
+    let mut b = branch("Planes", 1, 0);
+    b.up = true;
+    b.branch_type = BranchType::NoDown;
+    top.branches.push(b);
+    let mut planes = dungeon("Planes", 6, 0);
+    planes.entry = -2;
+    for (i, n) in ["astral", "water", "fire", "air", "earth", "Dummy"]
+        .iter()
+        .enumerate()
+    {
+        planes.levels.push(level(n, i as i32 + 1, 0));
+    }
+    let script = Script {
+        dungeons: vec![top, planes],
+    };
+    let out = native(&script)
+        .resolve(5, RngKind::Glibc, false, false)
+        .unwrap();
+    // 1 - 1 - (5 - 1) = -4, then one more for the dummy level.
+    assert_eq!(out.dungeons[1].depth_start, -5);
+}
+
+#[test]
+fn required_dungeons_follow_the_version() {
+    let script = Script {
+        dungeons: vec![dungeon("Top", 3, 0)],
+    };
+    let e36 = Resolver::with_rules(&script, Rules::nethack_36())
+        .unwrap()
+        .resolve(0, RngKind::Isaac64, false, false);
+    assert_eq!(
+        e36.unwrap_err(),
+        LoadError::MissingDungeon {
+            name: "The Quest".into()
+        }
+    );
+    assert!(native(&script)
+        .resolve(0, RngKind::Isaac64, false, false)
+        .is_ok());
+    // Looked up in order: the first one missing is reported.
+    let mut top = dungeon("Top", 10, 0);
+    for (i, n) in ["The Quest", "The Gnomish Mines", "Vlad's Tower"]
+        .iter()
+        .enumerate()
+    {
+        top.branches.push(branch(n, i as i32 + 2, 0));
+    }
+    let mut ds = vec![top];
+    ds.extend(
+        ["The Quest", "The Gnomish Mines", "Vlad's Tower"]
+            .iter()
+            .map(|n| dungeon(n, 2, 0)),
+    );
+    let script = Script { dungeons: ds };
+    for rules in [Rules::nethack_343(), Rules::nethack_36()] {
+        let e =
+            Resolver::with_rules(&script, rules)
+                .unwrap()
+                .resolve(0, RngKind::Glibc, false, false);
+        assert_eq!(
+            e.unwrap_err().nethack_panic().as_deref(),
+            Some("Couldn't resolve dungeon number for name \"Sokoban\".")
+        );
+    }
+}
+
+#[test]
+fn levels_that_do_not_fit_fail_with_couldnt_place() {
+    let mut top = dungeon("Top", 5, 0);
+    top.levels.push(level("a", 2, 0));
+    top.levels.push(level("b", 2, 0));
+    let script = Script {
+        dungeons: vec![top],
+    };
+    let err = native(&script)
+        .resolve(0, RngKind::Isaac64, true, false)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        LoadError::CouldntPlace {
+            dungeon: "Top".into()
+        }
+    );
+}
+
+#[test]
+fn an_exponential_search_fails_fast() {
+    // 14 levels for 13 places: NetHack would try 13! orders before giving up.
+    let mut top = dungeon("Top", 13, 0);
+    for i in 0..14 {
+        top.levels.push(level(&format!("l{i}"), 1, -1));
+    }
+    let script = Script {
+        dungeons: vec![top],
+    };
+    let mut res = native(&script);
+    res.set_placement_budget(100_000);
+    let t = std::time::Instant::now();
+    let err = res.resolve(0, RngKind::Isaac64, true, false).unwrap_err();
+    assert_eq!(
+        err,
+        LoadError::CouldntPlace {
+            dungeon: "Top".into()
+        }
+    );
+    assert!(t.elapsed().as_secs() < 5);
+}
+
+#[test]
+fn an_impossible_chain_is_found_without_exhausting_the_search() {
+    // Thirteen levels for thirteen places, so the interval count passes,
+    // but "next" is chained to "anchor" + 0 and can never be placed. The
+    // draw-for-draw search would try 13!/2 orders; the memoised one sees it.
+    let mut top = dungeon("Top", 13, 0);
+    for i in 0..11 {
+        top.levels.push(level(&format!("l{i}"), 1, -1));
+    }
+    top.levels.push(level("anchor", 1, -1));
+    let mut chained = level("next", 0, 0);
+    chained.chain = 11;
+    top.levels.push(chained);
+    let script = Script {
+        dungeons: vec![top],
+    };
+    let mut res = native(&script);
+    res.set_placement_budget(50_000);
+    let t = std::time::Instant::now();
+    let err = res.resolve(0, RngKind::Isaac64, true, false).unwrap_err();
+    assert_eq!(
+        err,
+        LoadError::CouldntPlace {
+            dungeon: "Top".into()
+        }
+    );
+    assert!(t.elapsed().as_secs() < 5);
+}
+
+#[test]
+fn a_costly_but_possible_search_is_reported_as_such() {
+    let mut top = dungeon("Top", 13, 0);
+    top.levels.push(level("a", 1, -1));
+    top.levels.push(level("b", 1, -1));
+    let script = Script {
+        dungeons: vec![top],
+    };
+    let mut res = native(&script);
+    res.set_placement_budget(0);
+    let err = res.resolve(0, RngKind::Isaac64, true, false).unwrap_err();
+    assert_eq!(
+        err,
+        LoadError::PlacementTooCostly {
+            dungeon: "Top".into(),
+            draws: 1
+        }
+    );
+}
+
+#[test]
+fn base_out_of_range_is_an_error() {
+    let mut top = dungeon("Top", 5, 0);
+    top.levels.push(level("deep", 9, 0));
+    let script = Script {
+        dungeons: vec![top],
+    };
+    let err = native(&script)
+        .resolve(0, RngKind::Isaac64, false, false)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            LoadError::BaseOutOfRange {
+                base: 9,
+                num_levels: 5,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_missing_branch_is_an_error() {
+    let script = Script {
+        dungeons: vec![dungeon("Top", 5, 0), dungeon("Orphan", 2, 0)],
+    };
+    let err = native(&script)
+        .resolve(0, RngKind::Isaac64, false, false)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        LoadError::BranchNotFound {
+            dungeon: "Orphan".into()
+        }
+    );
+}
+
+#[test]
+fn a_chain_shifted_by_a_dropped_dungeon_is_an_error() {
+    // Top's branches lead to Optional (2 levels) and Later; Later's second
+    // level is chained to its first by file-global index 3, which names
+    // nothing placed once Optional is dropped.
+    let mut top = dungeon("Top", 10, 0);
+    top.branches.push(branch("Optional", 2, 0));
+    top.branches.push(branch("Later", 4, 0));
+    let mut opt = dungeon("Optional", 3, 0);
+    opt.chance = 50;
+    opt.levels.push(level("o1", 1, 0));
+    opt.levels.push(level("o2", 2, 0));
+    let mut later = dungeon("Later", 5, 0);
+    later.levels.push(level("first", 1, 0));
+    let mut second = level("second", 1, 0);
+    second.chain = 2;
+    later.levels.push(second);
+    let script = Script {
+        dungeons: vec![top, opt, later],
+    };
+    let res = native(&script);
+    let (mut ok, mut shifted) = (0, 0);
+    for seed in 0..100 {
+        match res.resolve(seed, RngKind::Glibc, false, false) {
+            Ok(out) => {
+                ok += 1;
+                assert_eq!(
+                    out.levels
+                        .iter()
+                        .find(|l| l.name == "second")
+                        .unwrap()
+                        .level,
+                    2
+                );
+            }
+            Err(LoadError::ChainShifted { chain: 2, .. }) => shifted += 1,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert!(ok > 20 && shifted > 20, "{ok} {shifted}");
+}
+
+#[test]
+fn a_chain_to_a_level_that_lost_its_roll_is_an_error() {
+    let mut top = dungeon("Top", 10, 0);
+    let mut rare = level("rare", 2, 0);
+    rare.chance = 1;
+    top.levels.push(rare);
+    let mut next = level("next", 1, 0);
+    next.chain = 0;
+    top.levels.push(next);
+    let script = Script {
+        dungeons: vec![top],
+    };
+    let res = native(&script);
+    let errs = (0..50)
+        .filter(|&s| res.resolve(s, RngKind::Isaac64, false, false).is_err())
+        .count();
+    assert!(errs > 40);
+    let e = (0..50)
+        .find_map(|s| res.resolve(s, RngKind::Isaac64, false, false).err())
+        .unwrap();
+    assert_eq!(
+        e.nethack_panic().as_deref(),
+        Some("level_range: empty chain level!")
+    );
+}
+
+#[test]
+fn too_many_dungeons_for_nethack() {
+    let script = Script {
+        dungeons: (0..16).map(|i| dungeon(&format!("d{i}"), 1, 0)).collect(),
+    };
+    assert!(matches!(
+        Resolver::new(&script).unwrap_err(),
+        LoadError::TooManyDungeons { count: 16, max: 16 }
+    ));
+    assert!(Resolver::with_rules(&script, Rules::native()).is_ok());
+}
+
+#[test]
+fn the_buffer_is_reused_without_changing_results() {
+    let mut top = dungeon("Top", 20, 5);
+    top.branches.push(branch("Side", 2, 5));
+    for i in 0..6 {
+        top.levels.push(level(&format!("l{i}"), 2 + 2 * i, 4));
+    }
+    let script = Script {
+        dungeons: vec![top, dungeon("Side", 4, 2)],
+    };
+    let res = native(&script);
+    let mut buf = Resolved::default();
+    for rng in RngKind::ALL {
+        for seed in 0..50 {
+            res.resolve_into(seed, rng, false, &mut buf).unwrap();
+            let fresh = res.resolve(seed, rng, false, false).unwrap();
+            assert_eq!(buf.to_layout(&res, None), fresh);
+        }
+    }
+}
+
+mod arbitrary {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn any_range() -> impl Strategy<Value = Range> {
+        let edge = prop_oneof![
+            Just(i32::MIN),
+            Just(i32::MAX),
+            Just(-1),
+            Just(0),
+            Just(1),
+            Just(127),
+            Just(128)
+        ];
+        let base = prop_oneof![4 => -12..40i32, 1 => edge.clone()];
+        let rand = prop_oneof![4 => -3..12i32, 1 => edge];
+        (base, rand).prop_map(|(base, rand)| Range { base, rand })
+    }
+
+    fn any_script() -> impl Strategy<Value = Script> {
+        let level = (any_range(), 0..=100i32, -2..12i32, "[a-z]{1,6}").prop_map(
+            |(range, chance, chain, name)| Level {
+                name: name.into_bytes(),
+                range,
+                chance,
+                chain,
+                ..Level::default()
+            },
+        );
+        let branch = (any_range(), -2..12i32, 0..4i32, any::<bool>(), 0..6usize).prop_map(
+            |(range, chain, t, up, target)| Branch {
+                target: format!("d{target}").into_bytes(),
+                range,
+                chain,
+                branch_type: BranchType::from_code(t).unwrap_or_default(),
+                up,
+                entry: None,
+            },
+        );
+        let dungeon = (
+            any_range(),
+            prop_oneof![Just(0), 0..=100i32],
+            -4..6i32,
+            proptest::collection::vec(level, 0..6),
+            proptest::collection::vec(branch, 0..4),
+        )
+            .prop_map(|(size, chance, entry, levels, branches)| Dungeon {
+                size,
+                chance,
+                entry,
+                levels,
+                branches,
+                ..Dungeon::default()
+            });
+        proptest::collection::vec(dungeon, 1..6).prop_map(|mut ds| {
+            for (i, d) in ds.iter_mut().enumerate() {
+                d.name = format!("d{i}").into_bytes();
+            }
+            Script { dungeons: ds }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        /// Any script, any rules, any seed: a layout or an error, never a
+        /// panic, and the traced and untraced paths agree.
+        #[test]
+        fn never_panics(script in any_script(), seed in any::<u64>(), wizard in any::<bool>()) {
+            for rules in [Rules::nethack_343(), Rules::nethack_36(), Rules::native()] {
+                let Ok(mut res) = Resolver::with_rules(&script, rules) else { continue };
+                res.set_placement_budget(20_000);
+                for rng in RngKind::ALL {
+                    let plain = res.resolve(seed, rng, wizard, false);
+                    let traced = res.resolve(seed, rng, wizard, true);
+                    prop_assert_eq!(plain.map(|l| (l.dungeons, l.levels, l.branches)), traced.map(|l| (l.dungeons, l.levels, l.branches)));
+                }
+            }
+        }
+    }
+}

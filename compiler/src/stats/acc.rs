@@ -1,0 +1,472 @@
+//! Accumulators for the statistics, filled either by the exact enumeration
+//! (weights are exact chances) or from resolved layouts (weights are
+//! 1/samples, or an outcome's chance in tests), and turned into [`Stats`].
+
+use super::engine::FailKey;
+use super::weight::W;
+use super::{
+    BonesStat, BonesSummary, BranchStat, Dist, DungeonStat, FailureStat, LevelStat, Method, Stats,
+};
+use crate::bones::{depth_chance, Decision, LevelFacts, Rule};
+use crate::loader::Resolver;
+use std::collections::BTreeMap;
+
+/// Outcome categories of the bones rules for one level: the first rule
+/// that forbids bones (1-7), rule 8 with chance 0 (depth 1-3), or eligible.
+pub(crate) const CATS: usize = 9;
+pub(crate) const CAT_SHALLOW: usize = 7;
+pub(crate) const CAT_ELIGIBLE: usize = 8;
+
+/// A weight and whether the event it measures is possible. The flag is
+/// exact even where the weight came from a difference (a free level).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PW {
+    pub w: W,
+    pub pos: bool,
+}
+
+impl PW {
+    pub fn of(w: W) -> PW {
+        PW { w, pos: w.v > 0.0 }
+    }
+
+    pub fn times(self, m: W) -> PW {
+        PW {
+            w: self.w * m,
+            pos: self.pos && m.v > 0.0,
+        }
+    }
+
+    pub fn plus(self, o: PW) -> PW {
+        PW {
+            w: self.w + o.w,
+            pos: self.pos || o.pos,
+        }
+    }
+}
+
+/// Yes/no weights of a fact about a level.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Fact {
+    pub yes: PW,
+    pub no: PW,
+}
+
+impl Fact {
+    fn add(&mut self, yes: bool, x: PW) {
+        let slot = if yes { &mut self.yes } else { &mut self.no };
+        *slot = slot.plus(x);
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BonesAcc {
+    pub exists: W,
+    pub cat: [PW; CATS],
+    /// Sum of weight times leave chance.
+    pub leave_sum: W,
+    /// Depths at which bones can be left / loaded.
+    pub leave_depth: Option<(i32, i32)>,
+    pub load_depth: Option<(i32, i32)>,
+    pub bottom: Fact,
+    /// A branch ends here and it is not level 1.
+    pub branch: Fact,
+    pub vibrating: Fact,
+}
+
+fn widen(r: &mut Option<(i32, i32)>, d: i32) {
+    *r = Some(match *r {
+        None => (d, d),
+        Some((a, b)) => (a.min(d), b.max(d)),
+    });
+}
+
+impl BonesAcc {
+    fn cat(&mut self, c: usize, x: PW) {
+        self.cat[c] = self.cat[c].plus(x);
+    }
+
+    fn depth_cats(&mut self, x: PW, depth: i32) {
+        if !x.pos && x.w.is_zero() {
+            return;
+        }
+        if depth < 1 {
+            self.cat(6, x);
+        } else {
+            let (num, den) = depth_chance(depth);
+            if num == 0 {
+                self.cat(CAT_SHALLOW, x);
+            } else {
+                self.cat(CAT_ELIGIBLE, x);
+                self.leave_sum += x.w * W::ratio(u64::from(num), u64::from(den));
+                if x.pos {
+                    widen(&mut self.leave_depth, depth);
+                }
+            }
+        }
+        if x.pos {
+            widen(&mut self.load_depth, depth);
+        }
+    }
+
+    fn note_load(&mut self, x: PW, depth: i32) {
+        if x.pos {
+            widen(&mut self.load_depth, depth);
+        }
+    }
+
+    /// Adds one class of outcomes for one level. `kinds` weigh what lies
+    /// there (already times the outcome's chance); `s` is the chance that
+    /// the rest of the resolution succeeds, `hv`/`gv` that it succeeds and
+    /// no later branch / some later branch ends on this level.
+    pub fn add(&mut self, exists: W, kinds: Kinds, st: &Static, s: W, hv: W, gv: W) {
+        self.exists += exists * s;
+        let none = kinds.none.times(s);
+        let rest = kinds.portal.plus(kinds.other);
+        let total = kinds.none.plus(rest);
+        self.bottom.add(st.bottom, total.times(s));
+        self.vibrating.add(st.vibrating, total.times(s));
+        if st.level > 1 {
+            if st.entry_branch {
+                self.branch.add(true, total.times(s));
+            } else {
+                self.branch.add(true, total.times(gv));
+                self.branch.add(false, total.times(hv));
+            }
+        } else {
+            self.branch.add(false, total.times(s));
+        }
+        self.cat(0, none);
+        if st.dungeon_none {
+            self.cat(1, rest.times(s));
+            return;
+        }
+        if st.bottom {
+            self.cat(2, rest.times(s));
+            return;
+        }
+        if st.level > 1 {
+            if st.entry_branch {
+                self.cat(3, rest.times(s));
+                return;
+            }
+            self.cat(3, rest.times(gv));
+            if st.vibrating {
+                self.cat(4, rest.times(hv));
+                return;
+            }
+            let portal = kinds.portal.times(hv);
+            self.cat(5, portal);
+            self.note_load(portal, st.depth);
+            self.depth_cats(kinds.other.times(hv), st.depth);
+        } else {
+            if st.vibrating {
+                self.cat(4, rest.times(s));
+                return;
+            }
+            if st.entry_branch {
+                self.depth_cats(rest.times(s), st.depth);
+            } else {
+                self.depth_cats(kinds.portal.times(gv), st.depth);
+                let portal = kinds.portal.times(hv);
+                self.cat(5, portal);
+                self.note_load(portal, st.depth);
+                self.depth_cats(kinds.other.times(s), st.depth);
+            }
+        }
+    }
+
+    /// Adds one resolved layout's verdict for this level.
+    pub fn add_decided(&mut self, w: W, f: &LevelFacts, d: &Decision) {
+        let x = PW::of(w);
+        self.exists += w;
+        self.bottom.add(f.bottom, x);
+        self.vibrating.add(f.vibrating, x);
+        self.branch.add(f.branch_level && f.level > 1, x);
+        let c = match d.rule {
+            Rule::DepthRoll if d.chance.0 == 0 => CAT_SHALLOW,
+            Rule::DepthRoll => CAT_ELIGIBLE,
+            r => usize::from(r.number()) - 1,
+        };
+        self.cat(c, x);
+        if c == CAT_ELIGIBLE {
+            self.leave_sum += w * W::ratio(u64::from(d.chance.0), u64::from(d.chance.1));
+            widen(&mut self.leave_depth, f.depth);
+        }
+        if d.can_load {
+            widen(&mut self.load_depth, f.depth);
+        }
+    }
+
+    pub fn summary(&self) -> BonesSummary {
+        let given = |x: W| {
+            if self.exists.v > 0.0 {
+                (x / self.exists).clamped()
+            } else {
+                0.0
+            }
+        };
+        let load = (5..CATS).fold(PW::default(), |a, c| a.plus(self.cat[c]));
+        let mut decided_by = BTreeMap::new();
+        for (c, pw) in self.cat.iter().enumerate() {
+            if pw.pos || pw.w.v > 0.0 {
+                let key = if c == CAT_SHALLOW || c == CAT_ELIGIBLE {
+                    8
+                } else {
+                    c as u8 + 1
+                };
+                *decided_by.entry(key.to_string()).or_insert(0.0) += given(pw.w);
+            }
+        }
+        BonesSummary {
+            can_load: given(load.w),
+            can_leave: given(self.cat[CAT_ELIGIBLE].w),
+            leave_chance: given(self.leave_sum),
+            decided_by,
+            leave_depth: self.leave_depth,
+            possible: std::array::from_fn(|c| self.cat[c].pos || self.cat[c].w.v > 0.0),
+            categories: std::array::from_fn(|c| given(self.cat[c].w)),
+            bottom: (self.bottom.yes.pos, self.bottom.no.pos),
+            branch: (self.branch.yes.pos, self.branch.no.pos),
+            vibrating: (self.vibrating.yes.pos, self.vibrating.no.pos),
+            p_bottom: given(self.bottom.yes.w),
+            p_branch: given(self.branch.yes.w),
+            p_vibrating: given(self.vibrating.yes.w),
+        }
+    }
+}
+
+/// What lies on a level, as weights: a special level with marker "none",
+/// one holding a magic portal, anything else (another special level or
+/// none).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Kinds {
+    pub none: PW,
+    pub portal: PW,
+    pub other: PW,
+}
+
+/// The facts about a level that do not depend on later dungeons.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Static {
+    pub level: i32,
+    pub depth: i32,
+    pub dungeon_none: bool,
+    pub bottom: bool,
+    pub vibrating: bool,
+    /// The branch into this dungeon arrives here.
+    pub entry_branch: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DAcc {
+    pub exists: W,
+    pub n: BTreeMap<i32, W>,
+    pub depth_start: BTreeMap<i32, W>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LAcc {
+    pub exists: W,
+    pub level: BTreeMap<i32, W>,
+    pub depth: BTreeMap<i32, W>,
+    pub bones: BonesAcc,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BAcc {
+    pub exists: W,
+    pub level: BTreeMap<i32, W>,
+    pub depth: BTreeMap<i32, W>,
+    pub floating: W,
+}
+
+pub(crate) fn bump(map: &mut BTreeMap<i32, W>, k: i32, w: W) {
+    *map.entry(k).or_default() += w;
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Acc {
+    pub success: W,
+    pub failures: BTreeMap<FailKey, (W, String)>,
+    pub dungeons: Vec<DAcc>,
+    pub levels: Vec<LAcc>,
+    pub branches: BTreeMap<(u32, u32), BAcc>,
+    /// Per (dungeon record, level number).
+    pub cells: BTreeMap<(u32, i32), BonesAcc>,
+}
+
+impl Acc {
+    pub fn new(res: &Resolver) -> Acc {
+        Acc {
+            dungeons: vec![DAcc::default(); res.dungeons.len()],
+            levels: vec![LAcc::default(); res.levels.len()],
+            ..Acc::default()
+        }
+    }
+
+    pub fn fail(&mut self, key: FailKey, w: W, example: impl FnOnce() -> String) {
+        match self.failures.get_mut(&key) {
+            Some((acc, _)) => *acc += w,
+            None => {
+                self.failures.insert(key, (w, example()));
+            }
+        }
+    }
+
+    /// The statistics, conditional on success.
+    pub fn finish(&self, res: &Resolver, method: Method) -> Stats {
+        let success = self.success;
+        let failure_w = self.failures.values().fold(W::ZERO, |a, (w, _)| a + *w);
+        let total = success + failure_w;
+        let cond = |x: W| {
+            if success.v > 0.0 {
+                (x / success).clamped()
+            } else {
+                0.0
+            }
+        };
+        let dist = |m: &BTreeMap<i32, W>, of: W| -> Dist {
+            m.iter()
+                .filter(|(_, w)| w.v > 0.0)
+                .map(|(&k, w)| (k, if of.v > 0.0 { (*w / of).clamped() } else { 0.0 }))
+                .collect()
+        };
+        let dname = |r: u32| {
+            res.dungeons
+                .get(r as usize)
+                .map_or_else(String::new, |d| d.name.clone())
+        };
+        let failures = self
+            .failures
+            .iter()
+            .map(|(k, (w, ex))| FailureStat {
+                code: k.code.to_string(),
+                dungeon: k.dungeon.map(dname),
+                level: k
+                    .level
+                    .and_then(|l| res.levels.get(l as usize))
+                    .map(|l| l.name.clone()),
+                probability: if total.v > 0.0 {
+                    (*w / total).clamped()
+                } else {
+                    0.0
+                },
+                example: ex.clone(),
+            })
+            .collect();
+        let dungeons = self
+            .dungeons
+            .iter()
+            .enumerate()
+            .map(|(r, a)| DungeonStat {
+                name: dname(r as u32),
+                exists: cond(a.exists),
+                num_levels: dist(&a.n, a.exists),
+                depth_start: dist(&a.depth_start, a.exists),
+            })
+            .collect();
+        let levels = self
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(l, a)| LevelStat {
+                name: res.levels[l].name.clone(),
+                dungeon: dname(res.levels[l].dungeon),
+                exists: cond(a.exists),
+                level: dist(&a.level, a.exists),
+                depth: dist(&a.depth, a.exists),
+                bones: a.bones.summary(),
+            })
+            .collect();
+        // Entries reached only on the way to failures carry no weight.
+        let branches = self
+            .branches
+            .iter()
+            .filter(|(_, a)| a.exists.v > 0.0)
+            .map(|(&(from, to), a)| BranchStat {
+                from: dname(from),
+                to: dname(to),
+                exists: cond(a.exists),
+                level: dist(&a.level, a.exists),
+                depth: dist(&a.depth, a.exists),
+                floating: if a.exists.v > 0.0 {
+                    (a.floating / a.exists).clamped()
+                } else {
+                    0.0
+                },
+            })
+            .collect();
+        let bones = self
+            .cells
+            .iter()
+            .filter(|(_, a)| a.exists.v > 0.0)
+            .map(|(&(d, l), a)| BonesStat {
+                dungeon: dname(d),
+                level: l,
+                exists: cond(a.exists),
+                bones: a.summary(),
+            })
+            .collect();
+        let mut max_error: f64 = 0.0;
+        let mut note = |w: W, of: W| {
+            if of.v > 0.0 {
+                max_error = max_error.max((w / of).bound());
+            }
+        };
+        note(failure_w, total);
+        for a in &self.dungeons {
+            note(a.exists, success);
+            for w in a.n.values().chain(a.depth_start.values()) {
+                note(*w, a.exists);
+            }
+        }
+        for a in &self.levels {
+            note(a.exists, success);
+            for w in a.level.values().chain(a.depth.values()) {
+                note(*w, a.exists);
+            }
+            for c in &a.bones.cat {
+                note(c.w, a.bones.exists);
+            }
+        }
+        for a in self.branches.values() {
+            note(a.exists, success);
+            for w in a.level.values() {
+                note(*w, a.exists);
+            }
+        }
+        for a in self.cells.values() {
+            for c in &a.cat {
+                note(c.w, a.exists);
+            }
+        }
+        let method = match method {
+            Method::Exact {
+                states,
+                outcomes,
+                placement_states,
+                ..
+            } => Method::Exact {
+                max_error,
+                states,
+                outcomes,
+                placement_states,
+            },
+            m => m,
+        };
+        Stats {
+            method,
+            failure: if total.v > 0.0 {
+                (failure_w / total).clamped()
+            } else {
+                0.0
+            },
+            failures,
+            dungeons,
+            levels,
+            branches,
+            bones,
+        }
+    }
+}

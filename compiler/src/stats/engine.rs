@@ -1,0 +1,975 @@
+//! Exact enumeration of the loader's random outcomes, dungeon by dungeon.
+//!
+//! The loader's state after a dungeon is projected onto what later dungeons
+//! can still read: which dungeon records exist (indices, slots and parents
+//! follow from that), for each dungeon that may still be a branch's parent
+//! its size, depth and the levels already ending a branch that a later
+//! branch could land on, the levels of special levels that later chains
+//! read, and whether the first `knox` and `dummy` have been seen. Equal
+//! projections are merged, so dungeons that interact only through branches
+//! are enumerated independently (a forward pass over layers of states).
+//! One dungeon's placement depends only on its size, which of its levels
+//! exist and the levels its chains read outside it, and is memoised on that.
+//!
+//! Statistics must be conditional on the whole resolution succeeding, and
+//! bones on a level depend on branches that later dungeons bring, so a
+//! backward pass computes for every state the chance that the rest
+//! succeeds and, per level of each dungeon that may still gain branches,
+//! the chance that it does (or does not) become a branch level.
+
+use super::place::{self, Abort, PLevel, Placement, LEVELS};
+use super::weight::W;
+use super::Budget;
+use crate::loader::{BranchKind, Resolver, MAXLEVEL};
+use std::collections::{BTreeSet, HashMap};
+
+/// The enumeration needs more than the budget allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooLarge {
+    pub what: String,
+}
+
+/// A dungeon that may still be a branch's parent.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Live {
+    pub record: u16,
+    pub n: i32,
+    /// As the loader computed it (before the `dummy` fix-up).
+    pub depth_start: i32,
+    /// As the layout reports it (after the fix-up).
+    pub depth_final: i32,
+    /// Levels that end a branch and that a later branch could land on.
+    pub avoid: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct State {
+    /// Dungeon records that exist, in index order.
+    pub loaded: Vec<u16>,
+    pub live: Vec<Live>,
+    /// `(slot, level)` of slots later chains read; level -1: no level.
+    pub slots: Vec<(i32, i32)>,
+    pub knox_done: bool,
+    /// The first `knox` lies where no branch arrives: the loader fails
+    /// after the last dungeon (unless something fails before).
+    pub knox_bad: bool,
+    pub dummy_done: bool,
+}
+
+/// Why a resolution fails (a loader error code) and where.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct FailKey {
+    pub code: &'static str,
+    /// The dungeon record being loaded (none: after the last one).
+    pub dungeon: Option<u32>,
+    /// The level record whose range failed, when one did.
+    pub level: Option<u32>,
+}
+
+/// The branch into a dungeon, as drawn.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BranchInfo {
+    pub parent: u32,
+    pub level: i32,
+    /// Depth of the parent's end in the final layout.
+    pub depth: i32,
+    /// Fort Ludios: the branch gets the floating marker, so its parent end
+    /// is not a branch level.
+    pub floated: bool,
+}
+
+/// A dungeon that exists in an outcome.
+#[derive(Clone, Debug)]
+pub(crate) struct Present {
+    pub n: i32,
+    /// After the `dummy` fix-up, as layouts report it.
+    pub depth_start: i32,
+    pub entry: i32,
+    pub branch: Option<BranchInfo>,
+    /// Which of the dungeon's level records exist.
+    pub pattern: Vec<bool>,
+    pub placement: u32,
+    pub class: u32,
+    /// Chance of the outcome without the class (whose chance the class
+    /// distribution carries).
+    pub prefix: W,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum To {
+    State(u32),
+    Fail(FailKey),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Edge {
+    pub from: u32,
+    pub to: To,
+    pub p: W,
+    /// `None`: the dungeon does not exist (or the outcome fails).
+    pub info: Option<Present>,
+}
+
+#[derive(Default)]
+pub(crate) struct Layer {
+    pub states: Vec<State>,
+    pub index: HashMap<State, u32>,
+    /// Edges from this layer's states (to the next layer).
+    pub edges: Vec<Edge>,
+}
+
+impl Layer {
+    fn intern(&mut self, s: State) -> u32 {
+        if let Some(&i) = self.index.get(&s) {
+            return i;
+        }
+        let i = self.states.len() as u32;
+        self.states.push(s.clone());
+        self.index.insert(s, i);
+        i
+    }
+}
+
+/// The backward values of one state.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Back {
+    /// Chance that the rest of the resolution succeeds.
+    pub succ: W,
+    /// Per live dungeon (as in `State::live`), per level: chance that the
+    /// rest succeeds and no later branch ends on that level (`h`), or one
+    /// does (`g`).
+    pub h: Vec<[W; LEVELS]>,
+    pub g: Vec<[W; LEVELS]>,
+}
+
+/// Everything the enumeration found.
+pub(crate) struct Run {
+    pub layers: Vec<Layer>,
+    pub placements: Vec<Placement>,
+    pub alpha: Vec<Vec<W>>,
+    pub back: Vec<Vec<Back>>,
+    /// Failures after the last dungeon (missing hard-wired dungeons), per
+    /// final state.
+    pub terminal_fail: Vec<Option<FailKey>>,
+    pub placement_nodes: usize,
+}
+
+/// What stays the same across the enumeration.
+pub(crate) struct Engine<'a> {
+    pub res: &'a Resolver,
+    pub wizard: bool,
+    budget: Budget,
+    /// Per dungeon record: the last record a branch of it may lead to.
+    live_until: Vec<i64>,
+    /// Per stage `s`: slots that chains of stage `s` and later read.
+    needed_slots: Vec<BTreeSet<i32>>,
+    /// Per stage `s`: whether a `knox` / `dummy` record comes at `s` or
+    /// later (else the flags do not matter and are dropped).
+    knox_later: Vec<bool>,
+    dummy_later: Vec<bool>,
+    /// Branch record -> the dungeon records it may lead to.
+    branch_targets: Vec<Vec<u32>>,
+    memo: HashMap<PlaceKey, u32>,
+    placements: Vec<Placement>,
+    placement_nodes: usize,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PlaceKey {
+    record: u32,
+    /// First slot: chains are slot numbers, so the same dungeon placed
+    /// after a dropped dungeon reads differently.
+    start: i32,
+    n: i32,
+    pattern: Vec<bool>,
+    keep: Vec<bool>,
+    external: Vec<(i32, i32)>,
+}
+
+/// Dungeon sizes enumerated at most (the random part of a size).
+const MAX_SIZES: i32 = 1024;
+
+fn bit(level: i32) -> u64 {
+    if (1..64).contains(&level) {
+        1u64 << level
+    } else {
+        0
+    }
+}
+
+fn span_mask(start: i32, count: i32) -> u64 {
+    (start..start + count).fold(0, |m, l| m | bit(l))
+}
+
+/// `level_range` on a dungeon of `lmax` levels with the chain's level
+/// already known: `(start, count)` or the loader's error code.
+fn level_range(
+    lmax: i32,
+    base: i32,
+    rand: i32,
+    chained_level: Option<i32>,
+) -> Result<(i32, i32), Abort> {
+    let mut base = base;
+    match chained_level {
+        Some(v) => base = base.wrapping_add(v),
+        None if base < 0 => base = base.wrapping_add(lmax).wrapping_add(1),
+        None => {}
+    }
+    if base < 1 || base > lmax {
+        return Err(Abort::BaseOutOfRange);
+    }
+    let count = match rand {
+        -1 => lmax - base + 1,
+        0 => 1,
+        r if r > 0 => {
+            if i64::from(base) + i64::from(r) - 1 > i64::from(lmax) {
+                lmax - base + 1
+            } else {
+                r
+            }
+        }
+        _ => return Err(Abort::BadRandom),
+    };
+    Ok((base, count))
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(res: &'a Resolver, wizard: bool, budget: Budget) -> Self {
+        let nd = res.dungeons.len();
+        let mut branch_targets = vec![Vec::new(); res.branches.len()];
+        let mut live_until = vec![-1i64; nd];
+        for (r, d) in res.dungeons.iter().enumerate() {
+            for &(b, owner) in &d.incoming {
+                branch_targets[b as usize].push(r as u32);
+                live_until[owner as usize] = live_until[owner as usize].max(r as i64);
+            }
+        }
+        let mut needed_slots = vec![BTreeSet::new(); nd + 1];
+        for s in (0..nd).rev() {
+            let mut set = needed_slots[s + 1].clone();
+            let d = &res.dungeons[s];
+            for l in d.levels.0..d.levels.1 {
+                let c = res.levels[l as usize].chain;
+                if c >= 0 {
+                    set.insert(c);
+                }
+            }
+            for &(b, _) in &d.incoming {
+                let c = res.branches[b as usize].chain;
+                if c >= 0 {
+                    set.insert(c);
+                }
+            }
+            needed_slots[s] = set;
+        }
+        let mut knox_later = vec![false; nd + 1];
+        let mut dummy_later = vec![false; nd + 1];
+        for s in (0..nd).rev() {
+            let d = &res.dungeons[s];
+            let lv = &res.levels[d.levels.0 as usize..d.levels.1 as usize];
+            knox_later[s] = knox_later[s + 1] || lv.iter().any(|l| l.is_knox);
+            dummy_later[s] = dummy_later[s + 1] || lv.iter().any(|l| l.is_dummy);
+        }
+        Engine {
+            res,
+            wizard,
+            budget,
+            live_until,
+            needed_slots,
+            knox_later,
+            dummy_later,
+            branch_targets,
+            memo: HashMap::new(),
+            placements: Vec::new(),
+            placement_nodes: 0,
+        }
+    }
+
+    fn byte(&self, v: i32) -> i32 {
+        if self.res.rules.byte_fields {
+            v as i8 as i32
+        } else {
+            v
+        }
+    }
+
+    fn n_slots(&self, loaded: &[u16]) -> i32 {
+        loaded
+            .iter()
+            .map(|&r| {
+                let d = &self.res.dungeons[r as usize];
+                (d.levels.1 - d.levels.0) as i32
+            })
+            .sum()
+    }
+
+    fn n_branch_records(&self, loaded: &[u16]) -> usize {
+        loaded
+            .iter()
+            .map(|&r| {
+                let d = &self.res.dungeons[r as usize];
+                (d.branches.1 - d.branches.0) as usize
+            })
+            .sum()
+    }
+
+    /// The levels a later branch of dungeon `live` may land on (stage
+    /// `next` on), given what `slots` knows.
+    fn future_mask(&self, live: &Live, next: usize, slots: &[(i32, i32)], n_slots: i32) -> u64 {
+        let d = &self.res.dungeons[live.record as usize];
+        let mut mask = 0u64;
+        for b in d.branches.0..d.branches.1 {
+            if !self.branch_targets[b as usize]
+                .iter()
+                .any(|&r| r as usize >= next)
+            {
+                continue;
+            }
+            let br = &self.res.branches[b as usize];
+            let chained = if br.chain >= 0 {
+                if br.chain >= n_slots {
+                    // A slot of a dungeon not loaded yet: anything.
+                    mask |= span_mask(1, live.n);
+                    continue;
+                }
+                match slots.iter().find(|(s, _)| *s == br.chain) {
+                    Some(&(_, v)) if v > 0 => Some(v),
+                    _ => continue,
+                }
+            } else {
+                None
+            };
+            if let Ok((s, c)) = level_range(live.n, br.range.base, br.range.rand, chained) {
+                mask |= span_mask(s, c);
+            }
+        }
+        mask
+    }
+
+    /// Drops what stage `next` and later cannot read.
+    fn project(&self, mut s: State, next: usize) -> State {
+        let n_slots = self.n_slots(&s.loaded);
+        let needed = &self.needed_slots[next];
+        s.slots.retain(|(slot, _)| needed.contains(slot));
+        let live: Vec<Live> = s
+            .live
+            .iter()
+            .filter(|l| self.live_until[l.record as usize] >= next as i64)
+            .cloned()
+            .map(|mut l| {
+                l.avoid = if self.res.rules.avoid_branch_levels {
+                    l.avoid & self.future_mask(&l, next, &s.slots, n_slots)
+                } else {
+                    0
+                };
+                l
+            })
+            .collect();
+        s.live = live;
+        if !self.knox_later[next] {
+            s.knox_done = false;
+        }
+        if !self.dummy_later[next] {
+            s.dummy_done = false;
+        }
+        s
+    }
+
+    fn placement(&mut self, key: PlaceKey) -> Result<u32, TooLarge> {
+        if let Some(&id) = self.memo.get(&key) {
+            return Ok(id);
+        }
+        let d = &self.res.dungeons[key.record as usize];
+        let levels: Vec<PLevel> = (d.levels.0..d.levels.1)
+            .enumerate()
+            .map(|(j, l)| {
+                let rec = &self.res.levels[l as usize];
+                PLevel {
+                    exists: key.pattern[j],
+                    base: rec.range.base,
+                    rand: rec.range.rand,
+                    chain: rec.chain,
+                    keep: key.keep[j],
+                }
+            })
+            .collect();
+        let input = place::Input {
+            n: key.n,
+            start: key.start,
+            levels: &levels,
+            external: &key.external,
+        };
+        let left = self
+            .budget
+            .placement_nodes
+            .saturating_sub(self.placement_nodes);
+        let result = place::place(&input, left).map_err(|e| TooLarge {
+            what: format!(
+                "placing the levels of \"{}\" needs more than {} search states",
+                d.name,
+                e.nodes + self.placement_nodes
+            ),
+        })?;
+        self.placement_nodes += result.nodes;
+        let id = self.placements.len() as u32;
+        self.placements.push(result);
+        self.memo.insert(key, id);
+        Ok(id)
+    }
+
+    /// Every outcome of loading dungeon record `rec` from state `s`.
+    fn expand(
+        &mut self,
+        s: &State,
+        rec: usize,
+        out: &mut Vec<(W, To, Option<Present>, Option<State>)>,
+    ) -> Result<(), TooLarge> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let fail = |code: &'static str, level: Option<u32>| FailKey {
+            code,
+            dungeon: Some(rec as u32),
+            level,
+        };
+        let p_exist = if !self.wizard && d.chance != 0 {
+            let c = d.chance.clamp(0, 100) as u64;
+            if c < 100 {
+                let next = self.project(s.clone(), rec + 1);
+                out.push((
+                    W::ratio(100 - c, 100),
+                    To::State(u32::MAX),
+                    None,
+                    Some(next),
+                ));
+            }
+            if c == 0 {
+                return Ok(());
+            }
+            W::ratio(c, 100)
+        } else {
+            W::ONE
+        };
+        let sizes: Vec<(i32, W)> = if d.size.rand != 0 {
+            if d.size.rand < 0 {
+                out.push((p_exist, To::Fail(fail("bad-random", None)), None, None));
+                return Ok(());
+            }
+            if d.size.rand > MAX_SIZES {
+                return Err(TooLarge {
+                    what: format!("\"{}\" has {} possible sizes", d.name, d.size.rand),
+                });
+            }
+            let r = d.size.rand as u64;
+            (0..d.size.rand)
+                .map(|i| (self.byte(i.wrapping_add(d.size.base)), W::ratio(1, r)))
+                .collect()
+        } else {
+            vec![(self.byte(d.size.base), W::ONE)]
+        };
+        let index = s.loaded.len();
+        let n_slots = self.n_slots(&s.loaded);
+        for (num, p_size) in sizes {
+            let p = p_exist * p_size;
+            let entry = if d.entry < 0 {
+                let e = self.byte(num.wrapping_add(d.entry).wrapping_add(1));
+                if e <= 0 {
+                    1
+                } else {
+                    e
+                }
+            } else if d.entry > 0 {
+                let e = self.byte(d.entry);
+                if e > num && res.rules.clamp_entry {
+                    num
+                } else {
+                    e
+                }
+            } else {
+                1
+            };
+            // (probability, branch, raw depth_start) per branch draw.
+            let mut draws: Vec<(W, Option<BranchInfo>, i32)> = Vec::new();
+            if index > 0 {
+                let Some(&(brec, owner)) = d
+                    .incoming
+                    .iter()
+                    .find(|(_, owner)| s.loaded.contains(&(*owner as u16)))
+                else {
+                    out.push((p, To::Fail(fail("branch-not-found", None)), None, None));
+                    continue;
+                };
+                if d.same_name_before
+                    .iter()
+                    .any(|&j| j <= owner && s.loaded.contains(&(j as u16)))
+                {
+                    out.push((p, To::Fail(fail("parent-not-resolved", None)), None, None));
+                    continue;
+                }
+                let Some(parent) = s.live.iter().find(|l| l.record as u32 == owner) else {
+                    return Err(TooLarge {
+                        what: format!("internal: parent of \"{}\" not tracked", d.name),
+                    });
+                };
+                let b = &res.branches[brec as usize];
+                let chained = if b.chain >= 0 {
+                    if b.chain >= n_slots {
+                        out.push((p, To::Fail(fail("chain-shifted", None)), None, None));
+                        continue;
+                    }
+                    match s.slots.iter().find(|(sl, _)| *sl == b.chain) {
+                        Some(&(_, v)) if v > 0 => Some(v),
+                        _ => {
+                            out.push((p, To::Fail(fail("empty-chain", None)), None, None));
+                            continue;
+                        }
+                    }
+                } else {
+                    None
+                };
+                let (base, count) = match level_range(parent.n, b.range.base, b.range.rand, chained)
+                {
+                    Ok(r) => r,
+                    Err(a) => {
+                        out.push((p, To::Fail(fail(a.code(), None)), None, None));
+                        continue;
+                    }
+                };
+                let step = match b.kind {
+                    BranchKind::Portal => 0,
+                    _ if b.up => -1,
+                    _ => 1,
+                };
+                for j in 0..count {
+                    let level = if res.rules.avoid_branch_levels {
+                        let mut k = j;
+                        loop {
+                            k += 1;
+                            if k >= count {
+                                k = 0;
+                            }
+                            if parent.avoid & bit(base + k) == 0 || k == j {
+                                break;
+                            }
+                        }
+                        base + k
+                    } else {
+                        base + j
+                    };
+                    let level = self.byte(level);
+                    let from_depth = self.byte(parent.depth_start.wrapping_add(level - 1));
+                    let ds = self.byte(from_depth + step - (entry - 1));
+                    let depth = parent.depth_final.wrapping_add(level - 1);
+                    let info = BranchInfo {
+                        parent: owner,
+                        level,
+                        depth,
+                        floated: false,
+                    };
+                    draws.push((p * W::ratio(1, count as u64), Some(info), ds));
+                }
+            } else {
+                draws.push((p, None, 1));
+            }
+            let num = num.min(MAXLEVEL);
+            let (l0, l1) = d.levels;
+            let nlev = (l1 - l0) as usize;
+            if let Some(limits) = res.rules.limits {
+                if n_slots as usize + nlev > limits.max_levels {
+                    for (pd, _, _) in draws {
+                        out.push((pd, To::Fail(fail("too-many-levels", None)), None, None));
+                    }
+                    continue;
+                }
+            }
+            // Level chance rolls.
+            let probs: Vec<(W, W)> = (l0..l1)
+                .map(|l| {
+                    if self.wizard {
+                        (W::ONE, W::ZERO)
+                    } else {
+                        let c = res.levels[l as usize].chance.clamp(0, 100) as u64;
+                        (W::ratio(c, 100), W::ratio(100 - c, 100))
+                    }
+                })
+                .collect();
+            let optional: Vec<usize> = (0..nlev)
+                .filter(|&j| !probs[j].0.is_zero() && !probs[j].1.is_zero())
+                .collect();
+            if optional.len() > self.budget.optional_levels {
+                return Err(TooLarge {
+                    what: format!(
+                        "\"{}\" has {} optional levels (at most {} are enumerated)",
+                        d.name,
+                        optional.len(),
+                        self.budget.optional_levels
+                    ),
+                });
+            }
+            let knox_here = !s.knox_done && (l0..l1).any(|l| res.levels[l as usize].is_knox);
+            let keep: Vec<bool> = (0..nlev)
+                .map(|j| {
+                    let slot = n_slots + j as i32;
+                    self.needed_slots[rec + 1].contains(&slot)
+                        || (knox_here && res.levels[l0 as usize + j].is_knox)
+                })
+                .collect();
+            for mask in 0u64..(1u64 << optional.len()) {
+                let mut pattern: Vec<bool> = probs.iter().map(|(y, _)| !y.is_zero()).collect();
+                let mut p_pat = W::ONE;
+                for (bitno, &j) in optional.iter().enumerate() {
+                    let on = mask & (1 << bitno) != 0;
+                    pattern[j] = on;
+                    p_pat = p_pat * if on { probs[j].0 } else { probs[j].1 };
+                }
+                // Chains of existing levels that read earlier dungeons.
+                let mut external: Vec<(i32, i32)> = Vec::new();
+                for (j, &on) in pattern.iter().enumerate() {
+                    let c = res.levels[l0 as usize + j].chain;
+                    if on && c >= 0 && c < n_slots {
+                        let v = s
+                            .slots
+                            .iter()
+                            .find(|(sl, _)| *sl == c)
+                            .map_or(-1, |&(_, v)| v);
+                        if !external.contains(&(c, v)) {
+                            external.push((c, v));
+                        }
+                    }
+                }
+                external.sort_unstable();
+                let key = PlaceKey {
+                    record: rec as u32,
+                    start: n_slots,
+                    n: num,
+                    pattern: pattern.clone(),
+                    keep: keep.clone(),
+                    external,
+                };
+                let pid = self.placement(key)?;
+                for &(pd, branch, ds) in &draws {
+                    let prefix = pd * p_pat;
+                    self.outcomes(
+                        s, rec, index, num, entry, ds, branch, &pattern, pid, prefix, knox_here,
+                        out,
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The outcomes of one placement (its classes, aborts and failure).
+    #[allow(clippy::too_many_arguments)]
+    fn outcomes(
+        &self,
+        s: &State,
+        rec: usize,
+        index: usize,
+        num: i32,
+        entry: i32,
+        ds: i32,
+        branch: Option<BranchInfo>,
+        pattern: &[bool],
+        pid: u32,
+        prefix: W,
+        knox_here: bool,
+        out: &mut Vec<(W, To, Option<Present>, Option<State>)>,
+    ) {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let (l0, l1) = d.levels;
+        let placement = &self.placements[pid as usize];
+        let fail = |code: &'static str, level: Option<u32>| FailKey {
+            code,
+            dungeon: Some(rec as u32),
+            level,
+        };
+        let known = |branch: Option<BranchInfo>| Present {
+            n: num,
+            depth_start: ds,
+            entry,
+            branch,
+            pattern: pattern.to_vec(),
+            placement: pid,
+            class: u32::MAX,
+            prefix,
+        };
+        for &((abort, j), w) in &placement.aborts {
+            out.push((
+                prefix * w,
+                To::Fail(fail(abort.code(), Some(l0 + u32::from(j)))),
+                Some(known(branch)),
+                None,
+            ));
+        }
+        if !placement.fail.is_zero() {
+            out.push((
+                prefix * placement.fail,
+                To::Fail(fail("couldnt-place", None)),
+                Some(known(branch)),
+                None,
+            ));
+        }
+        let n_slots = self.n_slots(&s.loaded);
+        let kept: Vec<usize> = (0..(l1 - l0) as usize)
+            .filter(|&j| {
+                let slot = n_slots + j as i32;
+                self.needed_slots[rec + 1].contains(&slot)
+                    || (knox_here && res.levels[l0 as usize + j].is_knox)
+            })
+            .collect();
+        for (ci, class) in placement.classes.iter().enumerate() {
+            let p = prefix * class.p;
+            let mut branch = branch;
+            let mut knox_done = s.knox_done;
+            let mut knox_bad = s.knox_bad;
+            if knox_here {
+                let knox_level = kept
+                    .iter()
+                    .zip(&class.key)
+                    .filter(|(&j, &v)| res.levels[l0 as usize + j].is_knox && v > 0)
+                    .map(|(_, &v)| i32::from(v))
+                    .min();
+                if let Some(kl) = knox_level {
+                    knox_done = true;
+                    match branch.as_mut() {
+                        Some(b) if entry == kl => b.floated = true,
+                        _ => knox_bad = true,
+                    }
+                }
+            }
+            if let Some(limits) = res.rules.limits {
+                let count =
+                    self.n_branch_records(&s.loaded) + (d.branches.1 - d.branches.0) as usize;
+                if count > limits.max_branches {
+                    out.push((p, To::Fail(fail("too-many-branches", None)), None, None));
+                    continue;
+                }
+            }
+            let mut dummy_done = s.dummy_done;
+            let mut ds_adj = ds;
+            if !dummy_done
+                && (l0..l1)
+                    .zip(pattern)
+                    .any(|(l, &on)| on && res.levels[l as usize].is_dummy)
+            {
+                dummy_done = true;
+                if i64::from(num) > 1 - i64::from(ds) {
+                    ds_adj = self.byte(ds.wrapping_sub(1));
+                }
+            }
+            // The next state.
+            let mut next = s.clone();
+            next.loaded.push(rec as u16);
+            if let Some(b) = branch {
+                if let Some(parent) = next
+                    .live
+                    .iter_mut()
+                    .find(|l| u32::from(l.record) == b.parent)
+                {
+                    parent.avoid |= bit(b.level);
+                }
+            }
+            if self.live_until[rec] > rec as i64 {
+                next.live.push(Live {
+                    record: rec as u16,
+                    n: num,
+                    depth_start: ds,
+                    depth_final: ds_adj,
+                    avoid: if index > 0 { bit(entry) } else { 0 },
+                });
+                next.live.sort_by_key(|l| l.record);
+            }
+            for (&j, &v) in kept.iter().zip(&class.key) {
+                next.slots.push((n_slots + j as i32, i32::from(v)));
+            }
+            next.slots.sort_unstable();
+            next.knox_done = knox_done;
+            next.knox_bad = knox_bad;
+            next.dummy_done = dummy_done;
+            let next = self.project(next, rec + 1);
+            let info = Present {
+                n: num,
+                depth_start: ds_adj,
+                entry,
+                branch,
+                pattern: pattern.to_vec(),
+                placement: pid,
+                class: ci as u32,
+                prefix,
+            };
+            out.push((p, To::State(u32::MAX), Some(info), Some(next)));
+        }
+    }
+
+    /// Runs the forward enumeration and the backward pass.
+    pub fn run(mut self) -> Result<Run, TooLarge> {
+        let nd = self.res.dungeons.len();
+        let mut layers: Vec<Layer> = Vec::with_capacity(nd + 1);
+        let mut first = Layer::default();
+        first.intern(State {
+            loaded: Vec::new(),
+            live: Vec::new(),
+            slots: Vec::new(),
+            knox_done: false,
+            knox_bad: false,
+            dummy_done: false,
+        });
+        layers.push(first);
+        let mut total_edges = 0usize;
+        for rec in 0..nd {
+            let mut next = Layer::default();
+            let mut edges = Vec::new();
+            let mut outs = Vec::new();
+            for (si, s) in layers[rec].states.iter().enumerate() {
+                outs.clear();
+                self.expand(s, rec, &mut outs)?;
+                for (p, to, info, state) in outs.drain(..) {
+                    if p.is_zero() {
+                        continue;
+                    }
+                    let to = match (to, state) {
+                        (To::State(_), Some(st)) => To::State(next.intern(st)),
+                        (t, _) => t,
+                    };
+                    edges.push(Edge {
+                        from: si as u32,
+                        to,
+                        p,
+                        info,
+                    });
+                }
+                if next.states.len() > self.budget.states {
+                    return Err(TooLarge {
+                        what: format!(
+                            "more than {} distinct loader states after \"{}\"",
+                            self.budget.states, self.res.dungeons[rec].name
+                        ),
+                    });
+                }
+            }
+            total_edges += edges.len();
+            if total_edges > self.budget.edges {
+                return Err(TooLarge {
+                    what: format!("more than {} outcomes", self.budget.edges),
+                });
+            }
+            layers[rec].edges = edges;
+            layers.push(next);
+        }
+        // After the last dungeon: Fort Ludios, then the hard-wired dungeons.
+        let terminal_fail: Vec<Option<FailKey>> = layers[nd]
+            .states
+            .iter()
+            .map(|s| {
+                if s.knox_bad {
+                    return Some(FailKey {
+                        code: "knox-not-reachable",
+                        dungeon: None,
+                        level: None,
+                    });
+                }
+                self.res.rules.required_dungeons.iter().find_map(|name| {
+                    let found = s
+                        .loaded
+                        .iter()
+                        .any(|&r| self.res.dungeons[r as usize].name == *name);
+                    (!found).then_some(FailKey {
+                        code: "missing-dungeon",
+                        dungeon: None,
+                        level: None,
+                    })
+                })
+            })
+            .collect();
+        let alpha = forward(&layers);
+        let back = backward(&layers, &terminal_fail);
+        Ok(Run {
+            layers,
+            placements: self.placements,
+            alpha,
+            back,
+            terminal_fail,
+            placement_nodes: self.placement_nodes,
+        })
+    }
+}
+
+fn forward(layers: &[Layer]) -> Vec<Vec<W>> {
+    let mut alpha: Vec<Vec<W>> = layers
+        .iter()
+        .map(|l| vec![W::ZERO; l.states.len()])
+        .collect();
+    if let Some(a) = alpha.first_mut().and_then(|a| a.first_mut()) {
+        *a = W::ONE;
+    }
+    for (i, layer) in layers.iter().enumerate() {
+        if i + 1 >= layers.len() {
+            break;
+        }
+        let (cur, rest) = alpha.split_at_mut(i + 1);
+        let cur = &cur[i];
+        let nxt = &mut rest[0];
+        for e in &layer.edges {
+            if let To::State(t) = e.to {
+                nxt[t as usize] += cur[e.from as usize] * e.p;
+            }
+        }
+    }
+    alpha
+}
+
+/// The branch end an edge adds to its parent that counts for bones.
+fn added_end(e: &Edge) -> Option<(u32, i32)> {
+    let b = e.info.as_ref()?.branch?;
+    (!b.floated).then_some((b.parent, b.level))
+}
+
+fn backward(layers: &[Layer], terminal_fail: &[Option<FailKey>]) -> Vec<Vec<Back>> {
+    let last = layers.len() - 1;
+    let mut back: Vec<Vec<Back>> = layers
+        .iter()
+        .map(|l| vec![Back::default(); l.states.len()])
+        .collect();
+    for (si, b) in back[last].iter_mut().enumerate() {
+        b.succ = if terminal_fail[si].is_some() {
+            W::ZERO
+        } else {
+            W::ONE
+        };
+    }
+    for i in (0..last).rev() {
+        let layer = &layers[i];
+        let (cur, rest) = back.split_at_mut(i + 1);
+        let cur = &mut cur[i];
+        let nxt = &rest[0];
+        for (si, s) in layer.states.iter().enumerate() {
+            cur[si].h = vec![[W::ZERO; LEVELS]; s.live.len()];
+            cur[si].g = vec![[W::ZERO; LEVELS]; s.live.len()];
+        }
+        for e in &layer.edges {
+            let To::State(t) = e.to else { continue };
+            let t = t as usize;
+            let from = e.from as usize;
+            let succ = nxt[t].succ;
+            cur[from].succ += e.p * succ;
+            let s = &layer.states[from];
+            let added = added_end(e);
+            let to_state = &layers[i + 1].states[t];
+            for (li, live) in s.live.iter().enumerate() {
+                let pos = to_state.live.iter().position(|l| l.record == live.record);
+                for l in 1..LEVELS {
+                    let adds = added == Some((u32::from(live.record), l as i32));
+                    let (hv, gv) = match pos {
+                        Some(p) => (nxt[t].h[p][l], nxt[t].g[p][l]),
+                        None => (succ, W::ZERO),
+                    };
+                    let (hv, gv) = if adds { (W::ZERO, succ) } else { (hv, gv) };
+                    cur[from].h[li][l] += e.p * hv;
+                    cur[from].g[li][l] += e.p * gv;
+                }
+            }
+        }
+    }
+    back
+}

@@ -1,0 +1,376 @@
+//! Turns the enumeration into statistics: every outcome weighted by the
+//! chance of reaching it and the chance that the rest succeeds.
+
+use super::acc::{bump, Acc, Kinds, Static, PW};
+use super::engine::{Edge, Present, Run, To};
+use super::place::LEVELS;
+use super::weight::W;
+use crate::bones::BonesOptions;
+use crate::loader::Resolver;
+use crate::script::flags;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    None,
+    Portal,
+    Other,
+}
+
+fn level_kind(res: &Resolver, l: usize, opts: &BonesOptions) -> Kind {
+    let rec = &res.levels[l];
+    if rec.bones.is_empty() {
+        Kind::None
+    } else if opts.is_portal_level(&rec.name) {
+        Kind::Portal
+    } else {
+        Kind::Other
+    }
+}
+
+pub(crate) fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions) -> Acc {
+    let mut acc = Acc::new(res);
+    let preds = predecessors(run);
+    for (i, layer) in run.layers.iter().enumerate() {
+        for (ei, e) in layer.edges.iter().enumerate() {
+            let a = run.alpha[i][e.from as usize];
+            if a.is_zero() {
+                continue;
+            }
+            match e.to {
+                To::Fail(ref key) => {
+                    acc.fail(key.clone(), a * e.p, || example(res, run, &preds, i, ei));
+                }
+                To::State(t) => {
+                    if let Some(info) = &e.info {
+                        present(res, run, opts, &mut acc, i, e, info, a, t as usize);
+                    }
+                }
+            }
+        }
+    }
+    let last = run.layers.len() - 1;
+    for (si, fail) in run.terminal_fail.iter().enumerate() {
+        let a = run.alpha[last][si];
+        match fail {
+            Some(key) => {
+                acc.fail(key.clone(), a, || {
+                    let mut path = path_to(res, run, &preds, last, si);
+                    if key.code == "knox-not-reachable" {
+                        path.push("the level named \"knox\" does not lie where the branch into its dungeon arrives".into());
+                        return path.join("; ");
+                    }
+                    let missing = res
+                        .rules
+                        .required_dungeons
+                        .iter()
+                        .find(|name| !run.layers[last].states[si].loaded.iter().any(|&r| res.dungeons[r as usize].name == **name))
+                        .map_or_else(String::new, |n| (*n).to_string());
+                    path.push(format!("NetHack needs \"{missing}\", which does not exist in this layout"));
+                    path.join("; ")
+                });
+            }
+            None => acc.success += a,
+        }
+    }
+    acc
+}
+
+#[allow(clippy::too_many_arguments)]
+fn present(
+    res: &Resolver,
+    run: &Run,
+    opts: &BonesOptions,
+    acc: &mut Acc,
+    i: usize,
+    e: &Edge,
+    info: &Present,
+    a: W,
+    t: usize,
+) {
+    let rec = i;
+    let d = &res.dungeons[rec];
+    let back = &run.back[i + 1][t];
+    let s = back.succ;
+    let w = a * e.p;
+    let ws = w * s;
+    let da = &mut acc.dungeons[rec];
+    da.exists += ws;
+    bump(&mut da.n, info.n, ws);
+    bump(&mut da.depth_start, info.depth_start, ws);
+    if let Some(b) = info.branch {
+        let ba = acc.branches.entry((b.parent, rec as u32)).or_default();
+        ba.exists += ws;
+        bump(&mut ba.level, b.level, ws);
+        bump(&mut ba.depth, b.depth, ws);
+        if b.floated {
+            ba.floating += ws;
+        }
+    }
+    let placement = &run.placements[info.placement as usize];
+    let class = &placement.classes[info.class as usize];
+    let base = a * info.prefix;
+    let to_state = &run.layers[i + 1].states[t];
+    let live = to_state
+        .live
+        .iter()
+        .position(|l| usize::from(l.record) == rec);
+    let future = |l: usize| match live {
+        Some(p) => (back.h[p][l], back.g[p][l]),
+        None => (s, W::ZERO),
+    };
+    let hellish = d.flags & flags::HELLISH != 0;
+    let statics = |l: i32| Static {
+        level: l,
+        depth: info.depth_start.wrapping_add(l - 1),
+        dungeon_none: d.bones.is_empty(),
+        bottom: l == info.n,
+        vibrating: hellish && l == info.n - 1,
+        entry_branch: info.branch.is_some() && l == info.entry,
+    };
+    let (l0, _) = d.levels;
+    let kinds: Vec<Kind> = (0..class.pos.len())
+        .map(|j| level_kind(res, l0 as usize + j, opts))
+        .collect();
+    // Special levels.
+    for (j, row) in class.pos.iter().enumerate() {
+        let la = &mut acc.levels[l0 as usize + j];
+        for (l, &p) in row.iter().enumerate() {
+            if p.is_zero() {
+                continue;
+            }
+            let x = base * p;
+            la.exists += x * s;
+            bump(&mut la.level, l as i32, x * s);
+            bump(
+                &mut la.depth,
+                info.depth_start.wrapping_add(l as i32 - 1),
+                x * s,
+            );
+            let pw = PW::of(x);
+            let k = match kinds[j] {
+                Kind::None => Kinds {
+                    none: pw,
+                    ..Kinds::default()
+                },
+                Kind::Portal => Kinds {
+                    portal: pw,
+                    ..Kinds::default()
+                },
+                Kind::Other => Kinds {
+                    other: pw,
+                    ..Kinds::default()
+                },
+            };
+            let (hv, gv) = future(l);
+            la.bones.add(x, k, &statics(l as i32), s, hv, gv);
+        }
+    }
+    // Every level of the dungeon.
+    for l in 1..=info.n.clamp(0, LEVELS as i32 - 1) {
+        let lu = l as usize;
+        let mut k = Kinds::default();
+        let mut other = W::ZERO;
+        for (j, row) in class.pos.iter().enumerate() {
+            let p = row[lu];
+            if p.is_zero() {
+                continue;
+            }
+            match kinds[j] {
+                Kind::None => k.none = k.none.plus(PW::of(base * p)),
+                Kind::Portal => k.portal = k.portal.plus(PW::of(base * p)),
+                Kind::Other => other += p,
+            }
+        }
+        let empty_possible = class.empty_possible & (1u64 << lu) != 0;
+        let free = if empty_possible {
+            other
+                + W {
+                    v: class.empty[lu].v.max(0.0),
+                    e: class.empty[lu].e,
+                }
+        } else {
+            other
+        };
+        k.other = PW {
+            w: base * free,
+            pos: (other.v > 0.0 || empty_possible) && base.v > 0.0,
+        };
+        let (hv, gv) = future(lu);
+        let cell = acc.cells.entry((rec as u32, l)).or_default();
+        cell.add(base * class.p, k, &statics(l), s, hv, gv);
+    }
+}
+
+/// For each state, the first edge (from a reachable state) into it.
+fn predecessors(run: &Run) -> Vec<Vec<Option<usize>>> {
+    let mut preds: Vec<Vec<Option<usize>>> = run
+        .layers
+        .iter()
+        .map(|l| vec![None; l.states.len()])
+        .collect();
+    for (i, layer) in run.layers.iter().enumerate() {
+        if i + 1 >= run.layers.len() {
+            break;
+        }
+        for (ei, e) in layer.edges.iter().enumerate() {
+            if let To::State(t) = e.to {
+                if run.alpha[i][e.from as usize].v > 0.0 && preds[i + 1][t as usize].is_none() {
+                    preds[i + 1][t as usize] = Some(ei);
+                }
+            }
+        }
+    }
+    preds
+}
+
+fn describe_range(res: &Resolver, l: usize) -> String {
+    let rec = &res.levels[l];
+    if rec.chain >= 0 {
+        format!("chained + ({}, {})", rec.range.base, rec.range.rand)
+    } else {
+        format!("@ ({}, {})", rec.range.base, rec.range.rand)
+    }
+}
+
+/// One step of an outcome, in words.
+fn describe(res: &Resolver, run: &Run, rec: usize, e: &Edge) -> String {
+    let d = &res.dungeons[rec];
+    let Some(info) = &e.info else {
+        return format!("\"{}\" does not exist (chance roll)", d.name);
+    };
+    let mut s = format!("\"{}\" has {} levels", d.name, info.n);
+    if let Some(b) = info.branch {
+        s += &format!(
+            ", entered from level {} of \"{}\"",
+            b.level, res.dungeons[b.parent as usize].name
+        );
+    }
+    let (l0, _) = d.levels;
+    let missing: Vec<String> = info
+        .pattern
+        .iter()
+        .enumerate()
+        .filter(|(j, on)| !**on && res.levels[l0 as usize + j].chance > 0)
+        .map(|(j, _)| format!("\"{}\"", res.levels[l0 as usize + j].name))
+        .collect();
+    if !missing.is_empty() {
+        s += &format!(", without {} (chance roll)", missing.join(", "));
+    }
+    if let Some(class) = run
+        .placements
+        .get(info.placement as usize)
+        .and_then(|p| p.classes.get(info.class as usize))
+    {
+        let placed: Vec<String> = (0..info.pattern.len())
+            .filter_map(|j| {
+                let mut ls = class.pos[j]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| !w.is_zero());
+                let (l, _) = ls.next()?;
+                // Only levels this outcome pins down.
+                ls.next()
+                    .is_none()
+                    .then(|| format!("\"{}\" on level {l}", res.levels[l0 as usize + j].name))
+            })
+            .collect();
+        if !placed.is_empty() {
+            s += &format!(", {}", placed.join(", "));
+        }
+    }
+    s
+}
+
+fn path_to(
+    res: &Resolver,
+    run: &Run,
+    preds: &[Vec<Option<usize>>],
+    layer: usize,
+    state: usize,
+) -> Vec<String> {
+    let mut steps = Vec::new();
+    let (mut i, mut st) = (layer, state);
+    while i > 0 {
+        let Some(ei) = preds[i][st] else { break };
+        let e = &run.layers[i - 1].edges[ei];
+        steps.push(describe(res, run, i - 1, e));
+        st = e.from as usize;
+        i -= 1;
+    }
+    steps.reverse();
+    steps
+}
+
+/// A concrete failing outcome: the steps that lead to it and why it fails.
+fn example(
+    res: &Resolver,
+    run: &Run,
+    preds: &[Vec<Option<usize>>],
+    layer: usize,
+    ei: usize,
+) -> String {
+    let e = &run.layers[layer].edges[ei];
+    let To::Fail(key) = &e.to else {
+        return String::new();
+    };
+    let mut steps = path_to(res, run, preds, layer, e.from as usize);
+    let d = &res.dungeons[layer];
+    let head = match &e.info {
+        Some(info) => {
+            let mut s = format!("\"{}\" has {} levels", d.name, info.n);
+            if let Some(b) = info.branch {
+                s += &format!(
+                    ", entered from level {} of \"{}\"",
+                    b.level, res.dungeons[b.parent as usize].name
+                );
+            }
+            s
+        }
+        None => format!("\"{}\"", d.name),
+    };
+    let (l0, _) = d.levels;
+    let why = match key.code {
+        "couldnt-place" => {
+            let present: Vec<String> = e
+                .info
+                .as_ref()
+                .map(|info| {
+                    info.pattern
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, on)| **on)
+                        .map(|(j, _)| {
+                            format!(
+                                "\"{}\" {}",
+                                res.levels[l0 as usize + j].name,
+                                describe_range(res, l0 as usize + j)
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!(
+                "{head}: its special levels {} cannot all be placed",
+                present.join(", ")
+            )
+        }
+        "knox-not-reachable" => {
+            format!("{head}: the level named \"knox\" does not lie where the branch into its dungeon arrives")
+        }
+        code => {
+            let what = key.level.map_or_else(
+                || "the branch into it".to_string(),
+                |l| {
+                    format!(
+                        "level \"{}\" {}",
+                        res.levels[l as usize].name,
+                        describe_range(res, l as usize)
+                    )
+                },
+            );
+            format!("{head}: {what} fails ({code})")
+        }
+    };
+    steps.push(why);
+    steps.join("; ")
+}

@@ -1,0 +1,385 @@
+//! Statistics over every layout the loader can produce from a script: the
+//! chance that each dungeon and special level exists, the distributions of
+//! sizes, depths, levels and branch levels, the chance that loading fails,
+//! and per level the chance that it can hold bones.
+//!
+//! [`compute`] enumerates the loader's random outcomes exactly (every draw
+//! `rn2(n)` branches into its `n` results with chance `1/n`; see
+//! [`engine`](self) for how independent parts are merged). Numbers are
+//! `f64` carrying a propagated absolute error bound; the largest bound over
+//! everything reported is [`Method::Exact::max_error`]. The draws are
+//! modelled as uniform and independent: the generators' own deviations
+//! (the modulo bias of `next() % n` is below `n / 2^31` for glibc and
+//! `n / 2^64` for ISAAC-64) are not. NetHack's placement search is modelled
+//! without our loader's give-up budget ([`crate::loader::DEFAULT_PLACEMENT_BUDGET`]),
+//! which only matters for files whose search takes millions of draws.
+//!
+//! When the enumeration would need more than its [`Budget`], [`compute`]
+//! falls back to resolving many seeds with the loader and says so
+//! ([`Method::Sampled`], with the sample size and a confidence bound).
+//!
+//! Every probability is conditional on the resolution succeeding, except
+//! [`Stats::failure`]; distributions are further conditional on the thing
+//! existing, and each sums to 1.
+
+mod acc;
+pub mod chart;
+mod engine;
+mod exact;
+mod place;
+mod sample;
+mod weight;
+
+pub use engine::TooLarge;
+pub use weight::W;
+
+use crate::bones::BonesOptions;
+use crate::loader::{LoadError, Resolved, Resolver, Rules};
+use crate::options::Target;
+use crate::rng::RngKind;
+use crate::script::Script;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A distribution: value -> probability (serialised with string keys).
+pub type Dist = BTreeMap<i32, f64>;
+
+/// Limits of the exact enumeration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Distinct loader states after one dungeon.
+    pub states: usize,
+    /// Outcomes over all dungeons.
+    pub edges: usize,
+    /// Memoised placement-search states over all dungeons.
+    pub placement_nodes: usize,
+    /// Optional (chance below 100) special levels in one dungeon.
+    pub optional_levels: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            states: 200_000,
+            edges: 4_000_000,
+            placement_nodes: 200_000,
+            optional_levels: 12,
+        }
+    }
+}
+
+/// How to compute.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Approach {
+    /// Exact, or sampling when the exact enumeration is too large.
+    #[default]
+    Auto,
+    Exact,
+    Sampled,
+}
+
+#[derive(Clone, Debug)]
+pub struct StatsOptions {
+    /// Whose loader to model (NetHack 3.4.3 and 3.6 differ in branch
+    /// placement and entry levels).
+    pub target: Target,
+    /// Wizard mode: no chance rolls.
+    pub wizard: bool,
+    pub bones: BonesOptions,
+    pub budget: Budget,
+    pub approach: Approach,
+    /// Sampling: seeds `first_seed ..` with this generator (default: the
+    /// target's).
+    pub samples: u64,
+    pub first_seed: u64,
+    pub rng: Option<RngKind>,
+}
+
+impl Default for StatsOptions {
+    fn default() -> Self {
+        StatsOptions {
+            target: Target::NetHack36,
+            wizard: false,
+            bones: BonesOptions::default(),
+            budget: Budget::default(),
+            approach: Approach::Auto,
+            samples: 20_000,
+            first_seed: 0,
+            rng: None,
+        }
+    }
+}
+
+/// How the numbers were obtained.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Method {
+    /// Exhaustive enumeration; every number is within `max_error` of the
+    /// exact value.
+    Exact {
+        max_error: f64,
+        /// Loader states and outcomes enumerated, placement-search states
+        /// memoised.
+        states: usize,
+        outcomes: usize,
+        placement_states: usize,
+    },
+    /// Frequencies over `samples` resolutions of seeds `first_seed ..`.
+    /// `ci95` bounds the half-width of the 95% confidence interval of any
+    /// probability over all samples (`1.96 * sqrt(1/4 / samples)`); a
+    /// distribution conditional on existence has `exists * samples`
+    /// samples.
+    Sampled {
+        samples: u64,
+        first_seed: u64,
+        rng: String,
+        ci95: f64,
+        reason: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FailureStat {
+    /// The loader's error code (`couldnt-place`, `base-out-of-range`, ...).
+    pub code: String,
+    pub dungeon: Option<String>,
+    pub level: Option<String>,
+    /// Chance over all resolutions.
+    pub probability: f64,
+    /// One concrete outcome that fails this way.
+    pub example: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DungeonStat {
+    pub name: String,
+    pub exists: f64,
+    pub num_levels: Dist,
+    pub depth_start: Dist,
+}
+
+/// Bones on one level (or one special level), given that it exists.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BonesSummary {
+    /// Passes rules 1-5.
+    pub can_load: f64,
+    /// Passes rules 1-7 and the depth roll can succeed (depth >= 4).
+    pub can_leave: f64,
+    /// Expected chance of leaving bones on death.
+    pub leave_chance: f64,
+    /// The deciding rule ("1".."7": the first that forbids bones; "8": the
+    /// depth roll decides) and its probability.
+    pub decided_by: BTreeMap<String, f64>,
+    /// Depths at which bones can be left.
+    pub leave_depth: Option<(i32, i32)>,
+    /// Probabilities of lying at the bottom, on a branch level (not level
+    /// 1), on the vibrating-square level.
+    pub p_bottom: f64,
+    pub p_branch: f64,
+    pub p_vibrating: f64,
+    /// Exactly which outcome categories are possible: rules 1-7, depth
+    /// roll with chance 0, eligible.
+    #[serde(skip)]
+    pub possible: [bool; 9],
+    /// The probabilities of those categories.
+    #[serde(skip)]
+    pub categories: [f64; 9],
+    /// (possible yes, possible no) of the facts above.
+    #[serde(skip)]
+    pub bottom: (bool, bool),
+    #[serde(skip)]
+    pub branch: (bool, bool),
+    #[serde(skip)]
+    pub vibrating: (bool, bool),
+}
+
+impl BonesSummary {
+    /// Some layout lets the level load bones.
+    pub fn load_possible(&self) -> bool {
+        self.possible[5..].iter().any(|&p| p)
+    }
+
+    /// Some layout keeps it from loading bones (rules 1-5).
+    pub fn no_load_possible(&self) -> bool {
+        self.possible[..5].iter().any(|&p| p)
+    }
+
+    pub fn leave_possible(&self) -> bool {
+        self.possible[8]
+    }
+
+    pub fn no_leave_possible(&self) -> bool {
+        self.possible[..8].iter().any(|&p| p)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LevelStat {
+    pub name: String,
+    pub dungeon: String,
+    pub exists: f64,
+    pub level: Dist,
+    pub depth: Dist,
+    pub bones: BonesSummary,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BranchStat {
+    pub from: String,
+    pub to: String,
+    pub exists: f64,
+    /// The branch's level in `from`.
+    pub level: Dist,
+    pub depth: Dist,
+    /// Fort Ludios: the branch gets the "floating" marker, so its level is
+    /// not a branch level for bones.
+    pub floating: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BonesStat {
+    pub dungeon: String,
+    pub level: i32,
+    /// The dungeon exists and has at least this many levels.
+    pub exists: f64,
+    pub bones: BonesSummary,
+}
+
+/// The statistics of one script.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    pub method: Method,
+    /// Chance that the loader fails (NetHack aborts at startup).
+    pub failure: f64,
+    pub failures: Vec<FailureStat>,
+    /// Per dungeon record, in file order.
+    pub dungeons: Vec<DungeonStat>,
+    /// Per special-level record, in file order.
+    pub levels: Vec<LevelStat>,
+    pub branches: Vec<BranchStat>,
+    /// Per (dungeon record, level number).
+    pub bones: Vec<BonesStat>,
+}
+
+fn rules(opts: &StatsOptions) -> Rules {
+    Rules::for_target(opts.target)
+}
+
+/// The statistics, exact when the enumeration fits the budget (or when
+/// `approach` says so), else sampled.
+pub fn compute(script: &Script, opts: &StatsOptions) -> Stats {
+    let res = match Resolver::with_rules(script, rules(opts)) {
+        Ok(r) => r,
+        Err(e) => return always_fails(script, &e),
+    };
+    match opts.approach {
+        Approach::Sampled => sampled_with(&res, opts, "sampling was asked for".into()),
+        Approach::Exact | Approach::Auto => match exact_with(&res, opts) {
+            Ok(s) => s,
+            Err(e) => sampled_with(
+                &res,
+                opts,
+                format!("exact enumeration too large: {}", e.what),
+            ),
+        },
+    }
+}
+
+/// The exact statistics, or why they are too large to enumerate.
+pub fn exact(script: &Script, opts: &StatsOptions) -> Result<Stats, TooLarge> {
+    match Resolver::with_rules(script, rules(opts)) {
+        Ok(res) => exact_with(&res, opts),
+        Err(e) => Ok(always_fails(script, &e)),
+    }
+}
+
+/// Frequencies over `opts.samples` seeds.
+pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
+    match Resolver::with_rules(script, rules(opts)) {
+        Ok(res) => sampled_with(&res, opts, "sampling was asked for".into()),
+        Err(e) => always_fails(script, &e),
+    }
+}
+
+fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
+    let run = engine::Engine::new(res, opts.wizard, opts.budget).run()?;
+    let acc = exact::accumulate(res, &run, &opts.bones);
+    let states = run.layers.iter().map(|l| l.states.len()).sum();
+    let outcomes = run.layers.iter().map(|l| l.edges.len()).sum();
+    Ok(acc.finish(
+        res,
+        Method::Exact {
+            max_error: 0.0,
+            states,
+            outcomes,
+            placement_states: run.placement_nodes,
+        },
+    ))
+}
+
+fn sampled_with(res: &Resolver, opts: &StatsOptions, reason: String) -> Stats {
+    let rng = opts.rng.unwrap_or_else(|| RngKind::for_target(opts.target));
+    let n = opts.samples.max(1);
+    let w = W::ratio(1, n);
+    let mut acc = acc::Acc::new(res);
+    let mut out = Resolved::default();
+    for seed in opts.first_seed..opts.first_seed.saturating_add(n) {
+        match res.resolve_into(seed, rng, opts.wizard, &mut out) {
+            Ok(()) => {
+                let layout = out.to_layout(res, None);
+                sample::add_layout(&mut acc, res, &out, &layout, w, &opts.bones);
+            }
+            Err(e) => sample::add_failure(&mut acc, &e, w, || {
+                format!("seed {seed} ({}): {e}", rng.name())
+            }),
+        }
+    }
+    let ci95 = 1.96 * (0.25 / n as f64).sqrt();
+    acc.finish(
+        res,
+        Method::Sampled {
+            samples: n,
+            first_seed: opts.first_seed,
+            rng: rng.name().to_string(),
+            ci95,
+            reason,
+        },
+    )
+}
+
+/// A script the loader rejects before drawing anything.
+fn always_fails(script: &Script, e: &LoadError) -> Stats {
+    let name = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    Stats {
+        method: Method::Exact {
+            max_error: 0.0,
+            states: 0,
+            outcomes: 0,
+            placement_states: 0,
+        },
+        failure: 1.0,
+        failures: vec![FailureStat {
+            code: e.code().to_string(),
+            dungeon: None,
+            level: None,
+            probability: 1.0,
+            example: e.to_string(),
+        }],
+        dungeons: script
+            .dungeons
+            .iter()
+            .map(|d| DungeonStat {
+                name: name(&d.name),
+                exists: 0.0,
+                num_levels: Dist::new(),
+                depth_start: Dist::new(),
+            })
+            .collect(),
+        levels: Vec::new(),
+        branches: Vec::new(),
+        bones: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,644 @@
+//! The enumeration against an oracle: the loader itself, driven through
+//! every sequence of draws (a chance roll counts as its two outcomes, the
+//! tune as one), each resolution weighted by its chance. The statistics of
+//! the two must agree to rounding, on hand-built scripts that exercise every
+//! rule and on random small scripts.
+
+use super::acc::Acc;
+use super::sample::{add_failure, add_layout};
+use super::*;
+use crate::loader::{Resolved, Resolver, Rules};
+use crate::rng::{Draw, Site, Source};
+use crate::script::{Branch, BranchType, Dungeon, Level, Range};
+use proptest::prelude::*;
+
+/// Replays a prefix of choices, then takes 0 for every new draw.
+struct Replay {
+    choices: Vec<u32>,
+    pos: usize,
+}
+
+impl Source for Replay {
+    fn rn2(&mut self, n: u32) -> u32 {
+        let r = self.choices.get(self.pos).copied().unwrap_or(0);
+        self.pos += 1;
+        r.min(n.saturating_sub(1))
+    }
+}
+
+/// The outcomes of one draw: `(value, weight)` per class of equivalent
+/// values.
+fn alternatives(res: &Resolver, d: &Draw) -> Vec<(u32, W)> {
+    let chance = match d.site {
+        Site::Tune => return vec![(0, W::ONE)],
+        Site::DungeonChance { dungeon } => Some(res.dungeons[dungeon as usize].chance),
+        Site::LevelChance { level } => Some(res.levels[level as usize].chance),
+        _ => None,
+    };
+    match chance {
+        Some(c) => {
+            let c = c.clamp(0, 100) as u64;
+            let mut v = Vec::new();
+            if c > 0 {
+                v.push((0, W::ratio(c, 100)));
+            }
+            if c < 100 {
+                v.push((99, W::ratio(100 - c, 100)));
+            }
+            v
+        }
+        None => (0..d.n).map(|r| (r, W::ratio(1, u64::from(d.n)))).collect(),
+    }
+}
+
+/// Statistics by running the loader on every outcome.
+fn oracle(script: &Script, rules: Rules, wizard: bool, bones: &BonesOptions) -> Stats {
+    let res = Resolver::with_rules(script, rules).expect("resolver");
+    let mut acc = Acc::new(&res);
+    let mut prefix: Vec<u32> = Vec::new();
+    let mut out = Resolved::default();
+    let mut runs = 0u64;
+    loop {
+        runs += 1;
+        assert!(runs < 2_000_000, "oracle too large");
+        let mut src = Replay {
+            choices: prefix.clone(),
+            pos: 0,
+        };
+        let mut log: Vec<Draw> = Vec::new();
+        let result = res.resolve_with(&mut src, &mut log, wizard, &mut out);
+        // Choices along this path, as alternative indices, and the weight.
+        let alts: Vec<Vec<(u32, W)>> = log.iter().map(|d| alternatives(&res, d)).collect();
+        let mut w = W::ONE;
+        let mut idx = Vec::with_capacity(log.len());
+        for (t, d) in log.iter().enumerate() {
+            let i = alts[t].iter().position(|&(v, _)| v == d.r).unwrap_or(0);
+            idx.push(i);
+            w = w * alts[t][i].1;
+        }
+        match result {
+            Ok(()) => {
+                let layout = out.to_layout(&res, None);
+                add_layout(&mut acc, &res, &out, &layout, w, bones);
+            }
+            Err(e) => add_failure(&mut acc, &e, w, || e.to_string()),
+        }
+        // Next path: advance the last draw that has another outcome.
+        let Some(t) = (0..log.len()).rev().find(|&t| idx[t] + 1 < alts[t].len()) else {
+            break;
+        };
+        prefix = (0..t).map(|i| alts[i][idx[i]].0).collect();
+        prefix.push(alts[t][idx[t] + 1].0);
+    }
+    acc.finish(
+        &res,
+        Method::Sampled {
+            samples: runs,
+            first_seed: 0,
+            rng: "oracle".into(),
+            ci95: 0.0,
+            reason: String::new(),
+        },
+    )
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+fn same_dist(what: &str, a: &Dist, b: &Dist) {
+    let keys: std::collections::BTreeSet<i32> = a.keys().chain(b.keys()).copied().collect();
+    for k in keys {
+        let (x, y) = (
+            a.get(&k).copied().unwrap_or(0.0),
+            b.get(&k).copied().unwrap_or(0.0),
+        );
+        assert!(close(x, y), "{what} = {k}: exact {x}, oracle {y}");
+    }
+}
+
+fn same_bones(what: &str, a: &BonesSummary, b: &BonesSummary) {
+    assert!(
+        close(a.can_load, b.can_load),
+        "{what}: can_load {} vs {}",
+        a.can_load,
+        b.can_load
+    );
+    assert!(
+        close(a.can_leave, b.can_leave),
+        "{what}: can_leave {} vs {}",
+        a.can_leave,
+        b.can_leave
+    );
+    assert!(
+        close(a.leave_chance, b.leave_chance),
+        "{what}: leave_chance {} vs {}",
+        a.leave_chance,
+        b.leave_chance
+    );
+    assert!(close(a.p_bottom, b.p_bottom), "{what}: p_bottom");
+    assert!(
+        close(a.p_branch, b.p_branch),
+        "{what}: p_branch {} vs {}",
+        a.p_branch,
+        b.p_branch
+    );
+    assert!(close(a.p_vibrating, b.p_vibrating), "{what}: p_vibrating");
+    for c in 0..9 {
+        assert!(
+            close(a.categories[c], b.categories[c]),
+            "{what}: category {c}: {} vs {}",
+            a.categories[c],
+            b.categories[c]
+        );
+        // The oracle sees a category exactly when it has weight.
+        assert_eq!(
+            a.possible[c],
+            b.categories[c] > 0.0,
+            "{what}: category {c} possible"
+        );
+    }
+    assert_eq!(a.leave_depth, b.leave_depth, "{what}: leave depths");
+    assert_eq!(a.bottom, b.bottom, "{what}: bottom possible");
+    assert_eq!(a.branch, b.branch, "{what}: branch possible");
+}
+
+fn same(exact: &Stats, oracle: &Stats) {
+    assert!(
+        close(exact.failure, oracle.failure),
+        "failure: exact {}, oracle {}",
+        exact.failure,
+        oracle.failure
+    );
+    let fail_codes = |s: &Stats| {
+        let mut m: BTreeMap<String, f64> = BTreeMap::new();
+        for f in &s.failures {
+            *m.entry(f.code.clone()).or_default() += f.probability;
+        }
+        m
+    };
+    let (fa, fb) = (fail_codes(exact), fail_codes(oracle));
+    assert_eq!(
+        fa.keys().collect::<Vec<_>>(),
+        fb.keys().collect::<Vec<_>>(),
+        "failure codes"
+    );
+    for (k, v) in &fa {
+        assert!(close(*v, fb[k]), "failure {k}: {v} vs {}", fb[k]);
+    }
+    for (a, b) in exact.dungeons.iter().zip(&oracle.dungeons) {
+        assert!(
+            close(a.exists, b.exists),
+            "{} exists: {} vs {}",
+            a.name,
+            a.exists,
+            b.exists
+        );
+        same_dist(&format!("{} size", a.name), &a.num_levels, &b.num_levels);
+        same_dist(
+            &format!("{} depth_start", a.name),
+            &a.depth_start,
+            &b.depth_start,
+        );
+    }
+    for (a, b) in exact.levels.iter().zip(&oracle.levels) {
+        assert!(
+            close(a.exists, b.exists),
+            "level {} exists: {} vs {}",
+            a.name,
+            a.exists,
+            b.exists
+        );
+        same_dist(&format!("level {}", a.name), &a.level, &b.level);
+        same_dist(&format!("depth of {}", a.name), &a.depth, &b.depth);
+        same_bones(&format!("bones of {}", a.name), &a.bones, &b.bones);
+    }
+    assert_eq!(exact.branches.len(), oracle.branches.len(), "branches");
+    for (a, b) in exact.branches.iter().zip(&oracle.branches) {
+        assert_eq!((&a.from, &a.to), (&b.from, &b.to));
+        assert!(close(a.exists, b.exists), "branch to {} exists", a.to);
+        same_dist(&format!("branch to {}", a.to), &a.level, &b.level);
+        same_dist(&format!("depth of branch to {}", a.to), &a.depth, &b.depth);
+        assert!(close(a.floating, b.floating), "branch to {} floating", a.to);
+    }
+    assert_eq!(exact.bones.len(), oracle.bones.len(), "bones cells");
+    for (a, b) in exact.bones.iter().zip(&oracle.bones) {
+        assert_eq!((&a.dungeon, a.level), (&b.dungeon, b.level));
+        assert!(
+            close(a.exists, b.exists),
+            "{} level {} exists",
+            a.dungeon,
+            a.level
+        );
+        same_bones(
+            &format!("{} level {}", a.dungeon, a.level),
+            &a.bones,
+            &b.bones,
+        );
+    }
+}
+
+fn check(script: &Script, rules: Rules, wizard: bool) {
+    let bones = BonesOptions::default();
+    let res = Resolver::with_rules(script, rules.clone()).expect("resolver");
+    let run = engine::Engine::new(&res, wizard, Budget::default())
+        .run()
+        .expect("enumerable");
+    let acc = exact::accumulate(&res, &run, &bones);
+    let exact = acc.finish(
+        &res,
+        Method::Exact {
+            max_error: 0.0,
+            states: 0,
+            outcomes: 0,
+            placement_states: 0,
+        },
+    );
+    if let Method::Exact { max_error, .. } = exact.method {
+        assert!(max_error < 1e-12, "error bound {max_error}");
+    }
+    let oracle = oracle(script, rules, wizard, &bones);
+    same(&exact, &oracle);
+}
+
+fn dungeon(name: &str, bones: u8, base: i32, rand: i32) -> Dungeon {
+    Dungeon {
+        name: name.into(),
+        bones,
+        size: Range { base, rand },
+        ..Dungeon::default()
+    }
+}
+
+fn level(name: &str, bones: u8, base: i32, rand: i32) -> Level {
+    Level {
+        name: name.into(),
+        bones,
+        range: Range { base, rand },
+        chance: 100,
+        chain: -1,
+        ..Level::default()
+    }
+}
+
+fn branch(target: &str, base: i32, rand: i32) -> Branch {
+    Branch {
+        target: target.into(),
+        range: Range { base, rand },
+        chain: -1,
+        ..Branch::default()
+    }
+}
+
+/// A small dungeon with most of vanilla's features.
+fn mini() -> Script {
+    let mut top = dungeon("Top", b'D', 8, 3);
+    top.levels.push(level("oracle", b'O', 2, 3));
+    let mut big = level("bigrm", b'B', 4, 2);
+    big.chance = 40;
+    top.levels.push(big);
+    let mut medusa = level("medusa", 0, -3, 2);
+    medusa.chance = 100;
+    top.levels.push(medusa);
+    top.levels.push(level("castle", 0, -1, 0));
+    top.branches.push(branch("Mines", 2, 3));
+    let mut soko = branch("Soko", 1, 0);
+    soko.chain = 0;
+    soko.up = true;
+    top.branches.push(soko);
+    let mut hell = branch("Hell", 0, 0);
+    hell.chain = 3;
+    hell.branch_type = BranchType::NoDown;
+    top.branches.push(hell);
+    let mut mines = dungeon("Mines", b'M', 3, 2);
+    mines.levels.push(level("minetn", b'T', 2, 2));
+    mines.levels.push(level("minend", b'E', -1, 0));
+    let mut soko_d = dungeon("Soko", 0, 2, 0);
+    soko_d.entry = -1;
+    soko_d.levels.push(level("soko1", 0, 1, 0));
+    let mut hell_d = dungeon("Hell", b'G', 5, 2);
+    hell_d.flags = crate::script::flags::HELLISH;
+    hell_d.levels.push(level("valley", b'V', 1, 0));
+    hell_d.levels.push(level("fakewiz1", b'F', -3, 2));
+    hell_d.levels.push(level("wizard1", 0, 2, 2));
+    let mut w3 = level("wizard3", b'Y', 1, 0);
+    w3.chain = 9;
+    hell_d.levels.push(w3);
+    hell_d.branches.push(branch("Tower", 2, 3));
+    let mut tower = dungeon("Tower", b'T', 2, 0);
+    tower.entry = -1;
+    tower.levels.push(level("tower1", 0, 1, 0));
+    Script {
+        dungeons: vec![top, mines, soko_d, hell_d, tower],
+    }
+}
+
+#[test]
+fn mini_vanilla_matches_the_loader_in_both_versions() {
+    check(&mini(), Rules::native(), false);
+    check(&mini(), Rules::nethack_343(), false);
+    check(&mini(), Rules::native(), true);
+}
+
+#[test]
+fn optional_dungeon_shifts_chains_and_drops_branches() {
+    // "Caves" (50%) comes before "Deep", whose level chains to record 1:
+    // with Caves present, slot 1 is Caves' own level.
+    let mut top = dungeon("Top", b'D', 6, 2);
+    top.levels.push(level("a", b'A', 2, 2));
+    top.branches.push(branch("Caves", 2, 2));
+    top.branches.push(branch("Deep", 3, 2));
+    let mut caves = dungeon("Caves", b'C', 3, 0);
+    caves.chance = 50;
+    caves.levels.push(level("cave", b'K', 1, 2));
+    let mut deep = dungeon("Deep", b'E', 4, 1);
+    deep.levels.push(level("d1", b'1', 1, 2));
+    let mut d2 = level("d2", b'2', 1, 1);
+    d2.chain = 2;
+    deep.levels.push(d2);
+    check(
+        &Script {
+            dungeons: vec![top, caves, deep],
+        },
+        Rules::native(),
+        false,
+    );
+}
+
+#[test]
+fn placement_failures_and_aborts_are_counted() {
+    // Three levels in the top four of a dungeon of 3-5 levels: fails when
+    // the dungeon is small; a chained level runs off the bottom sometimes.
+    let mut top = dungeon("Top", b'D', 3, 3);
+    top.levels.push(level("a", b'A', 1, 3));
+    top.levels.push(level("b", b'B', 1, 4));
+    let mut c = level("c", b'C', 2, 0);
+    c.chance = 50;
+    c.chain = 0;
+    top.levels.push(c);
+    top.levels.push(level("d", b'F', 2, 2));
+    check(
+        &Script {
+            dungeons: vec![top],
+        },
+        Rules::native(),
+        false,
+    );
+}
+
+#[test]
+fn knox_floats_its_branch_or_fails() {
+    let mut top = dungeon("Top", b'D', 6, 0);
+    top.levels.push(level("x", b'X', 3, 2));
+    top.branches.push(branch("Ludios", 3, 3));
+    let mut fort = dungeon("Ludios", b'K', 2, 1);
+    fort.entry = 1;
+    let mut knox = level("knox", b'K', 1, 2);
+    knox.chance = 70;
+    fort.levels.push(knox);
+    check(
+        &Script {
+            dungeons: vec![top, fort],
+        },
+        Rules::native(),
+        false,
+    );
+}
+
+#[test]
+fn dummy_level_lifts_its_dungeon_and_portal_levels_load_only() {
+    let mut top = dungeon("Top", b'D', 5, 2);
+    top.levels.push(level("fakewiz1", b'F', 2, 3));
+    top.branches.push(Branch {
+        up: true,
+        branch_type: BranchType::NoDown,
+        ..branch("Planes", 1, 0)
+    });
+    let mut planes = dungeon("Planes", b'E', 3, 0);
+    planes.entry = -2;
+    planes.levels.push(level("astral", 0, 1, 0));
+    let mut dummy = level("dummy", 0, 3, 0);
+    dummy.chance = 60;
+    planes.levels.push(dummy);
+    check(
+        &Script {
+            dungeons: vec![top, planes],
+        },
+        Rules::native(),
+        false,
+    );
+}
+
+#[test]
+fn missing_parent_and_hardwired_dungeons_fail() {
+    let mut top = dungeon("Top", b'D', 4, 0);
+    top.chance = 50;
+    top.branches.push(branch("Next", 2, 0));
+    let mut next = dungeon("Next", b'N', 3, 1);
+    next.levels.push(level("n", b'n', 1, 2));
+    let script = Script {
+        dungeons: vec![top, next],
+    };
+    check(&script, Rules::native(), false);
+    check(&script, Rules::nethack_36(), false);
+}
+
+fn arb_script() -> impl Strategy<Value = Script> {
+    let names = prop::sample::select(vec!["a", "b", "c", "fakewiz1", "wizard3", "dummy", "knox"]);
+    let lvl = (
+        1i32..5,
+        0i32..4,
+        prop::sample::select(vec![100, 100, 100, 50, 0]),
+        0u8..3,
+        any::<bool>(),
+        names,
+    )
+        .prop_map(|(base, rand, chance, kind, neg, name)| {
+            let mut l = level(
+                name,
+                [0u8, b'A', b'B'][kind as usize],
+                if neg { -base } else { base },
+                rand,
+            );
+            l.chance = chance;
+            l
+        });
+    let dg = (
+        1i32..7,
+        0i32..4,
+        prop::collection::vec(lvl, 0..5),
+        prop::sample::select(vec![0, 0, 0, 60]),
+        -3i32..3,
+        any::<bool>(),
+    );
+    prop::collection::vec(dg, 1..5)
+        .prop_flat_map(|ds| {
+            let n = ds.len();
+            let extra = prop::collection::vec(
+                (0u8..5, 0i32..5, -1i32..3, any::<bool>(), 0u8..4, 0usize..4),
+                n,
+            );
+            (Just(ds), extra)
+        })
+        .prop_map(|(ds, extra)| {
+            let mut dungeons: Vec<Dungeon> = Vec::new();
+            let mut slot = 0i32;
+            for (
+                i,
+                (
+                    (base, rand, levels, chance, entry, hellish),
+                    (chain_pick, bbase, brand, up, btype, parent),
+                ),
+            ) in ds.into_iter().zip(extra).enumerate()
+            {
+                let mut d = dungeon(
+                    &format!("D{i}"),
+                    if i == 2 { 0 } else { b'a' + i as u8 },
+                    base,
+                    rand,
+                );
+                d.chance = if i == 0 { 0 } else { chance };
+                d.entry = entry;
+                if hellish {
+                    d.flags |= crate::script::flags::HELLISH;
+                }
+                let count = levels.len() as i32;
+                for (j, mut l) in levels.into_iter().enumerate() {
+                    // Sometimes chain to the previous level of the dungeon.
+                    if j > 0 && chain_pick == j as u8 {
+                        l.chain = slot + j as i32 - 1;
+                    }
+                    d.levels.push(l);
+                }
+                if i > 0 {
+                    // The branch into this dungeon, from one of the earlier ones.
+                    let p = parent % i;
+                    let mut b = branch(&format!("D{i}"), bbase, brand);
+                    b.up = up;
+                    b.branch_type = [
+                        BranchType::Stair,
+                        BranchType::NoUp,
+                        BranchType::NoDown,
+                        BranchType::Portal,
+                    ][btype as usize];
+                    if chain_pick == 4 && slot > 0 {
+                        // Chained to the last level record so far (which
+                        // may belong to another dungeon).
+                        b.chain = slot - 1;
+                        b.range.base = bbase - 2;
+                    }
+                    dungeons[p].branches.push(b);
+                }
+                slot += count;
+                dungeons.push(d);
+            }
+            Script { dungeons }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_small_scripts_match_the_loader(script in arb_script(), old in any::<bool>(), wizard in any::<bool>()) {
+        let rules = if old { Rules { required_dungeons: &[], ..Rules::nethack_343() } } else { Rules::native() };
+        check(&script, rules, wizard);
+    }
+}
+
+fn extreme() -> impl Strategy<Value = i32> {
+    prop::sample::select(vec![
+        i32::MIN,
+        -1000,
+        -33,
+        -2,
+        -1,
+        0,
+        1,
+        2,
+        31,
+        32,
+        33,
+        127,
+        128,
+        255,
+        1000,
+        i32::MAX,
+    ])
+}
+
+fn arb_wild_script() -> impl Strategy<Value = Script> {
+    let lvl = (extreme(), extreme(), extreme(), extreme(), any::<u8>()).prop_map(
+        |(base, rand, chance, chain, bones)| Level {
+            name: b"w".to_vec(),
+            bones,
+            range: Range {
+                base,
+                rand: rand.clamp(-3, 40),
+            },
+            chance,
+            chain: chain.clamp(-1, 12),
+            ..Level::default()
+        },
+    );
+    let br = (extreme(), extreme(), extreme(), any::<bool>(), 0usize..4).prop_map(
+        |(base, rand, chain, up, target)| Branch {
+            target: format!("W{target}").into_bytes(),
+            range: Range {
+                base,
+                rand: rand.clamp(-3, 40),
+            },
+            chain: chain.clamp(-1, 12),
+            up,
+            ..Branch::default()
+        },
+    );
+    let dg = (
+        extreme(),
+        extreme(),
+        extreme(),
+        extreme(),
+        prop::collection::vec(lvl, 0..4),
+        prop::collection::vec(br, 0..3),
+        any::<u8>(),
+    );
+    prop::collection::vec(dg, 1..5).prop_map(|ds| Script {
+        dungeons: ds
+            .into_iter()
+            .enumerate()
+            .map(
+                |(i, (base, rand, chance, entry, levels, branches, bones))| Dungeon {
+                    name: format!("W{i}").into_bytes(),
+                    bones,
+                    size: Range {
+                        base,
+                        rand: rand.clamp(-3, 2000),
+                    },
+                    chance,
+                    entry,
+                    levels,
+                    branches,
+                    flags: crate::script::flags::HELLISH,
+                    ..Dungeon::default()
+                },
+            )
+            .collect(),
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Any values a compiled file can hold: no panic, and the verdicts
+    /// follow from whatever the statistics say.
+    #[test]
+    fn wild_values_never_panic(script in arb_wild_script(), target in prop::sample::select(crate::options::Target::ALL.to_vec()), wizard in any::<bool>()) {
+        let budget = Budget { states: 2_000, edges: 20_000, placement_nodes: 5_000, optional_levels: 6 };
+        let opts = StatsOptions { target, wizard, budget, ..StatsOptions::default() };
+        if let Ok(stats) = exact(&script, &opts) {
+            prop_assert!((0.0..=1.0).contains(&stats.failure));
+            let _ = crate::bones::verdict::verdicts_from_stats(&script, &stats);
+            let _ = chart::depth_svg(&stats, "wild");
+        }
+    }
+}

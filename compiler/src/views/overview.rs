@@ -1,0 +1,324 @@
+//! NetHack's wizard-mode dungeon overview (`print_dungeon()`: 3.4.3's `^O`,
+//! 3.6's `#wizwhere`) for a resolved layout, byte for byte.
+//!
+//! The text is what the game prints right after `init_dungeons()` in a new
+//! game (`../shared/expected/overview/README.md`): the hero on dungeon 0
+//! level 1, no magic portal on that level, Fort Ludios still floating, and
+//! quest levels under their source names (`x-strt`, not `Val-strt`).
+
+use crate::layout::{Layout, LayoutBranch};
+use crate::options::Target;
+use std::fmt::Write;
+
+/// Which version's `print_dungeon` to imitate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OverviewStyle {
+    /// Three blanks before levels and branches.
+    NetHack343,
+    /// `"%c "` before levels (a `*` marks the hero's level) and branches;
+    /// an unplaced Fort Ludios is headed "depth" instead of "level"; more
+    /// places where a missing portal is reported.
+    NetHack36,
+}
+
+impl OverviewStyle {
+    pub fn for_target(target: Target) -> OverviewStyle {
+        match target {
+            Target::NetHack343 => OverviewStyle::NetHack343,
+            Target::NetHack36 | Target::Native => OverviewStyle::NetHack36,
+        }
+    }
+}
+
+/// `MAXLEVEL`: the upper bound `print_branch` uses after the last level.
+const MAXLEVEL: i32 = 32;
+
+/// The hero's level in a new game (`u_init`).
+const HERO: (i32, i32) = (0, 1);
+
+fn br_string(kind: &str) -> &'static str {
+    match kind {
+        "portal" => "Portal",
+        "no_end1" => "Connection",
+        "no_end2" => "One way stair",
+        "stair" => "Stair",
+        _ => " (unknown)",
+    }
+}
+
+/// `depth()`: a signed byte in NetHack.
+fn depth(layout: &Layout, dungeon: i32, level: i32) -> i32 {
+    let start = usize::try_from(dungeon)
+        .ok()
+        .and_then(|d| layout.dungeons.get(d))
+        .map_or(0, |d| d.depth_start);
+    start.wrapping_add(level).wrapping_sub(1) as i8 as i32
+}
+
+fn dungeon_name(layout: &Layout, dungeon: i32) -> &str {
+    usize::try_from(dungeon)
+        .ok()
+        .and_then(|d| layout.dungeons.get(d))
+        .map_or("", |d| d.name.as_str())
+}
+
+/// Where the first special level of that name (case-insensitive, as
+/// `find_level` looks) lies; `(0, 0)` when none, as NetHack's zeroed
+/// globals are.
+fn find_level(layout: &Layout, name: &str) -> (i32, i32) {
+    layout
+        .levels
+        .iter()
+        .find(|l| l.name.eq_ignore_ascii_case(name))
+        .map_or((0, 0), |l| (l.dungeon, l.level))
+}
+
+struct Printer<'a> {
+    layout: &'a Layout,
+    style: OverviewStyle,
+    out: String,
+}
+
+impl Printer<'_> {
+    fn line(&mut self, s: &str) {
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    /// `print_branch`: child branches of `dnum` with `lower < end1 <= upper`.
+    fn branches(&mut self, dnum: i32, lower: i32, upper: i32) {
+        let layout = self.layout;
+        for br in &layout.branches {
+            if br.end1.dungeon == dnum && lower < br.end1.level && br.end1.level <= upper {
+                let indent = match self.style {
+                    OverviewStyle::NetHack343 => "   ",
+                    OverviewStyle::NetHack36 => "  ",
+                };
+                let text = format!(
+                    "{indent}{} to {}: {}",
+                    br_string(&br.branch_type),
+                    dungeon_name(layout, br.end2.dungeon),
+                    depth(layout, br.end1.dungeon, br.end1.level)
+                );
+                self.line(&text);
+            }
+        }
+    }
+}
+
+/// `unplaced_floater`: the Fort Ludios dungeon while its entrance floats.
+fn unplaced_floater(layout: &Layout, idx: i32, knox_dnum: i32) -> bool {
+    let n = layout.dungeons.len() as i32;
+    idx == knox_dnum
+        && layout
+            .branches
+            .iter()
+            .any(|b: &LayoutBranch| b.end1.dungeon == n && b.end2.dungeon == idx)
+}
+
+/// The overview text, one `putstr` line per line, each ending in `\n`.
+pub fn overview(layout: &Layout, style: OverviewStyle) -> String {
+    let mut p = Printer {
+        layout,
+        style,
+        out: String::new(),
+    };
+    let castle = find_level(layout, "castle");
+    let knox = find_level(layout, "knox");
+    for (i, d) in layout.dungeons.iter().enumerate() {
+        let i = i as i32;
+        let unplaced = style == OverviewStyle::NetHack36 && unplaced_floater(layout, i, knox.0);
+        let descr = if unplaced { "depth" } else { "level" };
+        let nlev = d.num_levels;
+        let mut buf = if nlev > 1 {
+            format!(
+                "{}: {descr}s {} to {}",
+                d.name,
+                d.depth_start,
+                d.depth_start + nlev - 1
+            )
+        } else {
+            format!("{}: {descr} {}", d.name, d.depth_start)
+        };
+        if d.entry_level != 1 {
+            if d.entry_level == nlev {
+                buf.push_str(", entrance from below");
+            } else {
+                let _ = write!(buf, ", entrance on {}", d.depth_start + d.entry_level - 1);
+            }
+        }
+        p.line(&buf);
+        let mut last = 0;
+        for slev in layout.levels.iter().filter(|l| l.dungeon == i) {
+            p.branches(i, last, slev.level);
+            let mut buf = match style {
+                OverviewStyle::NetHack343 => format!(
+                    "   {}: {}",
+                    slev.name,
+                    depth(layout, slev.dungeon, slev.level)
+                ),
+                OverviewStyle::NetHack36 => {
+                    let mark = if (slev.dungeon, slev.level) == HERO {
+                        '*'
+                    } else {
+                        ' '
+                    };
+                    format!(
+                        "{mark} {}: {}",
+                        slev.name,
+                        depth(layout, slev.dungeon, slev.level)
+                    )
+                }
+            };
+            if (slev.dungeon, slev.level) == castle {
+                let _ = write!(buf, " (tune {})", layout.tune);
+            }
+            p.line(&buf);
+            last = slev.level;
+        }
+        p.branches(i, last, MAXLEVEL);
+    }
+
+    let n = layout.dungeons.len() as i32;
+    let mut first = true;
+    for br in &layout.branches {
+        if br.end1.dungeon == n {
+            if first {
+                p.line("");
+                p.line("Floating branches");
+                first = false;
+            }
+            let text = format!(
+                "   {} to {}",
+                br_string(&br.branch_type),
+                dungeon_name(layout, br.end2.dungeon)
+            );
+            p.line(&text);
+        }
+    }
+
+    // The hero's level: the invocation level (the one above the bottom of
+    // a hellish dungeon) gets its coordinates, all zero in a new game; a
+    // level that should hold a magic portal reports that none is there.
+    let hero_dungeon = layout.dungeons.first();
+    let invocation = hero_dungeon.is_some_and(|d| d.hellish && HERO.1 == d.num_levels - 1);
+    if invocation {
+        p.line("");
+        p.line("Invocation position @ (0,0), hero @ (0,0)");
+    } else {
+        let on = |name: &str| find_level(layout, name) == HERO;
+        let mut expects_portal = on("earth") || on("water") || on("fire") || on("air");
+        if style == OverviewStyle::NetHack36 {
+            let quest_entrance = layout
+                .dungeons
+                .iter()
+                .position(|d| d.name == "The Quest")
+                .and_then(|q| layout.branches.iter().find(|b| b.end2.dungeon == q as i32))
+                .is_some_and(|b| (b.end1.dungeon, b.end1.level) == HERO);
+            expects_portal = expects_portal || on("x-strt") || quest_entrance || knox == HERO;
+        }
+        if expects_portal {
+            p.line("");
+            p.line("No portal found.");
+        }
+    }
+    p.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::{LayoutDungeon, LayoutLevel, LevelRef};
+
+    fn layout() -> Layout {
+        let dungeon = |name: &str, num_levels, depth_start, entry_level| LayoutDungeon {
+            name: name.into(),
+            num_levels,
+            depth_start,
+            entry_level,
+            ..LayoutDungeon::default()
+        };
+        let level = |name: &str, dungeon, level| LayoutLevel {
+            name: name.into(),
+            dungeon,
+            level,
+            ..LayoutLevel::default()
+        };
+        let branch = |id, t: &str, e1: (i32, i32), e2: (i32, i32)| LayoutBranch {
+            id,
+            branch_type: t.into(),
+            end1: LevelRef {
+                dungeon: e1.0,
+                level: e1.1,
+            },
+            end2: LevelRef {
+                dungeon: e2.0,
+                level: e2.1,
+            },
+            end1_up: false,
+        };
+        Layout {
+            dungeons: vec![
+                dungeon("Top", 10, 1, 1),
+                dungeon("Side", 3, 3, 3),
+                dungeon("Fort", 1, 7, 1),
+            ],
+            levels: vec![
+                level("start", 0, 1),
+                level("castle", 0, 10),
+                level("knox", 2, 1),
+            ],
+            branches: vec![
+                branch(0, "stair", (0, 2), (1, 3)),
+                branch(1, "portal", (3, 5), (2, 1)),
+            ],
+            tune: "ABCDE".into(),
+            ..Layout::default()
+        }
+    }
+
+    #[test]
+    fn nethack_36_text() {
+        let want = "\
+Top: levels 1 to 10
+* start: 1
+  Stair to Side: 2
+  castle: 10 (tune ABCDE)
+Side: levels 3 to 5, entrance from below
+Fort: depth 7
+  knox: 7
+
+Floating branches
+   Portal to Fort
+";
+        assert_eq!(overview(&layout(), OverviewStyle::NetHack36), want);
+    }
+
+    #[test]
+    fn nethack_343_text() {
+        let want = "\
+Top: levels 1 to 10
+   start: 1
+   Stair to Side: 2
+   castle: 10 (tune ABCDE)
+Side: levels 3 to 5, entrance from below
+Fort: level 7
+   knox: 7
+
+Floating branches
+   Portal to Fort
+";
+        assert_eq!(overview(&layout(), OverviewStyle::NetHack343), want);
+    }
+
+    #[test]
+    fn a_portal_level_under_the_hero_reports_the_missing_portal() {
+        let mut l = layout();
+        l.levels[0].name = "earth".into();
+        assert!(overview(&l, OverviewStyle::NetHack343).ends_with("\nNo portal found.\n"));
+        let mut l = layout();
+        l.levels[0].name = "x-strt".into();
+        assert!(overview(&l, OverviewStyle::NetHack36).ends_with("\nNo portal found.\n"));
+        assert!(!overview(&l, OverviewStyle::NetHack343).contains("No portal"));
+    }
+}

@@ -1,0 +1,121 @@
+// The extension's settings and what dgn-lsp receives from them. Kept free of
+// the `vscode` module so it can be tested with plain Node.
+
+export const SECTION = 'dgnkit';
+
+export const TARGETS = ['nethack-3.4.3', 'nethack-3.6', 'native'] as const;
+export type Target = (typeof TARGETS)[number];
+
+export const DEFAULT_TARGET: Target = 'nethack-3.4.3';
+export const DEFAULT_DIALECT = 'vanilla';
+
+/** What the language server is told: `initializationOptions` and the `dgnkit` section of `workspace/didChangeConfiguration`. */
+export interface ServerSettings {
+  target: Target;
+  dialect: string;
+  /** `%NAME` options turned on, like `dgn check -D NAME`. */
+  defines: string[];
+  /** `%NAME` options turned off, like `dgn check -U NAME`. */
+  undefines: string[];
+}
+
+/** Everything the extension reads from the `dgnkit.*` settings. */
+export interface ExtensionSettings {
+  server: ServerSettings;
+  serverPath: string;
+  serverArgs: string[];
+}
+
+/** Reads one setting by its key below `dgnkit.` (`target`, `server.path`, ...). */
+export type SettingReader = (key: string) => unknown;
+
+const DEFINE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Reads and normalises the settings. A value of the wrong type or an unknown
+ * target falls back to the default and is reported in `problems`, so a typo
+ * in settings.json is explained in the output channel instead of reaching
+ * the server.
+ */
+export function readSettings(get: SettingReader): { settings: ExtensionSettings; problems: string[] } {
+  const problems: string[] = [];
+
+  let target: Target = DEFAULT_TARGET;
+  const rawTarget = get('target');
+  if (rawTarget !== undefined && rawTarget !== null && rawTarget !== '') {
+    if (typeof rawTarget === 'string' && (TARGETS as readonly string[]).includes(rawTarget)) {
+      target = rawTarget as Target;
+    } else {
+      problems.push(
+        `dgnkit.target: ${JSON.stringify(rawTarget)} is not one of ${TARGETS.join(', ')}; using ${DEFAULT_TARGET}.`,
+      );
+    }
+  }
+
+  let dialect = DEFAULT_DIALECT;
+  const rawDialect = get('dialect');
+  if (typeof rawDialect === 'string') {
+    if (rawDialect.trim() !== '') dialect = rawDialect.trim();
+  } else if (rawDialect !== undefined && rawDialect !== null) {
+    problems.push(`dgnkit.dialect: expected a string, got ${JSON.stringify(rawDialect)}; using ${DEFAULT_DIALECT}.`);
+  }
+
+  const defines = readOptionNames(get('defines'), 'defines', problems);
+  const undefines = readOptionNames(get('undefines'), 'undefines', problems);
+
+  const rawPath = get('server.path');
+  const serverPath = typeof rawPath === 'string' ? rawPath.trim() : '';
+  if (rawPath !== undefined && rawPath !== null && typeof rawPath !== 'string') {
+    problems.push(`dgnkit.server.path: expected a string, got ${JSON.stringify(rawPath)}; ignored.`);
+  }
+
+  const rawArgs = get('server.extraArgs');
+  let serverArgs: string[] = [];
+  if (Array.isArray(rawArgs) && rawArgs.every((a) => typeof a === 'string')) {
+    serverArgs = rawArgs as string[];
+  } else if (rawArgs !== undefined && rawArgs !== null) {
+    problems.push(`dgnkit.server.extraArgs: expected a list of strings, got ${JSON.stringify(rawArgs)}; ignored.`);
+  }
+
+  return { settings: { server: { target, dialect, defines, undefines }, serverPath, serverArgs }, problems };
+}
+
+/** A list of option names: each valid name once, in order; a leading `%` is dropped. */
+function readOptionNames(raw: unknown, key: string, problems: string[]): string[] {
+  const names: string[] = [];
+  if (Array.isArray(raw)) {
+    for (const item of raw) {
+      const name = typeof item === 'string' ? item.trim().replace(/^%/, '') : item;
+      if (typeof name !== 'string' || !DEFINE_NAME.test(name)) {
+        problems.push(`dgnkit.${key}: ${JSON.stringify(item)} is not an option name like REINCARNATION; ignored.`);
+      } else if (!names.includes(name)) {
+        names.push(name);
+      }
+    }
+  } else if (raw !== undefined && raw !== null) {
+    problems.push(`dgnkit.${key}: expected a list of option names, got ${JSON.stringify(raw)}; ignored.`);
+  }
+  return names;
+}
+
+/** `initializationOptions` of the `initialize` request. */
+export function initializationOptions(settings: ServerSettings): ServerSettings {
+  return {
+    target: settings.target,
+    dialect: settings.dialect,
+    defines: [...settings.defines],
+    undefines: [...settings.undefines],
+  };
+}
+
+/** `params.settings` of `workspace/didChangeConfiguration`. */
+export function didChangeConfigurationSettings(settings: ServerSettings): { [SECTION]: ServerSettings } {
+  return { [SECTION]: initializationOptions(settings) };
+}
+
+/** Settings whose change needs the language server restarted (all but tracing, which the client applies itself). */
+export const RESTART_KEYS = ['server.path', 'server.extraArgs', 'target', 'dialect', 'defines', 'undefines'] as const;
+
+export function needsRestart(affects: (section: string) => boolean): boolean {
+  return RESTART_KEYS.some((key) => affects(`${SECTION}.${key}`));
+}

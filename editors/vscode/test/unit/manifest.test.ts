@@ -1,0 +1,105 @@
+// The package.json contributions: which files get the dungeon-def language,
+// and that settings, commands and grammar agree with the code.
+
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { RESTART_KEYS, SECTION } from '../../src/settings';
+import { extensionRoot } from '../../tools/paths';
+
+interface Manifest {
+  name: string;
+  publisher: string;
+  main: string;
+  engines: { vscode: string };
+  contributes: {
+    languages: Array<{
+      id: string;
+      extensions: string[];
+      filenames: string[];
+      filenamePatterns: string[];
+      firstLine: string;
+      configuration: string;
+    }>;
+    grammars: Array<{ language: string; scopeName: string; path: string }>;
+    configuration: { properties: Record<string, { default: unknown; enum?: string[] }> };
+    commands: Array<{ command: string }>;
+  };
+}
+
+const root = extensionRoot();
+const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+const language = manifest.contributes.languages[0]!;
+
+/** VS Code matches a pattern without a slash against the file name: `*` is any run of characters. */
+function matchesName(name: string): boolean {
+  if (language.filenames.includes(name)) return true;
+  if (language.extensions.some((ext) => name.endsWith(ext))) return true;
+  return language.filenamePatterns.some((pattern) => {
+    const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+    return re.test(name);
+  });
+}
+
+describe('package.json', () => {
+  it('is the dgnkit extension for VS Code 1.82 and later', () => {
+    assert.equal(manifest.name, 'dgnkit');
+    assert.equal(manifest.publisher, 'dgnkit');
+    assert.equal(manifest.engines.vscode, '^1.82.0');
+    assert.equal(manifest.main, './dist/extension.js');
+    assert.equal(language.id, 'dungeon-def');
+  });
+
+  it('claims the names NetHack and its variants give dungeon descriptions', () => {
+    for (const name of ['dungeon.def', 'dungeon.pdf', 'dungeon2.def', 'dungeon8.def', 'dngnch1.def', 'dngnch3.def', 'mine.dgn']) {
+      assert.ok(matchesName(name), name);
+    }
+  });
+
+  it('leaves other .def files alone', () => {
+    for (const name of ['mylib.def', 'exports.def', 'objects.def', 'quest.des', 'dungeon.c', 'dungeon.h']) {
+      assert.ok(!matchesName(name), name);
+    }
+  });
+
+  it('recognises a dungeon description by its first line', () => {
+    const firstLine = new RegExp(language.firstLine);
+    for (const line of [
+      '#\tSCCS Id: @(#)dungeon.def\t3.4\t1996/03/10',
+      '# NetHack 3.6\tdungeon.def\t$NHDT-Date: 1462486876 2016/05/05 22:21:16 $',
+      '#       SCCS Id: @(#)dungeon.def        4.1.2     97/03/13',
+      '#\tCopyright (c) 1990-95 by M. Stephenson',
+      'DUNGEON:\t"The Dungeons of Doom" "D" (25, 5)',
+      '%MULDGN\tDUNGEON:\t"The Gnomish Mines" "M" (8, 2)',
+    ]) {
+      assert.ok(firstLine.test(line), line);
+    }
+    for (const line of ['LIBRARY mylib', 'EXPORTS', '#include <stdio.h>', '# Makefile for NetHack', 'MAZE: "castle",random']) {
+      assert.ok(!firstLine.test(line), line);
+    }
+  });
+
+  it('points at files that exist', () => {
+    assert.ok(existsSync(path.join(root, language.configuration)));
+    const grammar = manifest.contributes.grammars[0]!;
+    assert.equal(grammar.language, 'dungeon-def');
+    const file = path.join(root, grammar.path);
+    assert.equal((JSON.parse(readFileSync(file, 'utf8')) as { scopeName: string }).scopeName, grammar.scopeName);
+  });
+
+  it('contributes every setting the extension reads, with the defaults it assumes', () => {
+    const props = manifest.contributes.configuration.properties;
+    for (const key of [...RESTART_KEYS, 'trace.server']) {
+      assert.ok(`${SECTION}.${key}` in props, `${SECTION}.${key}`);
+    }
+    assert.deepEqual(props['dgnkit.target']!.enum, ['nethack-3.4.3', 'nethack-3.6', 'native']);
+    assert.equal(props['dgnkit.target']!.default, 'nethack-3.4.3');
+    assert.equal(props['dgnkit.dialect']!.default, 'vanilla');
+    assert.deepEqual(props['dgnkit.defines']!.default, []);
+  });
+
+  it('contributes the commands the extension registers', () => {
+    assert.deepEqual(manifest.contributes.commands.map((c) => c.command).sort(), ['dgnkit.restartServer', 'dgnkit.showOutput']);
+  });
+});

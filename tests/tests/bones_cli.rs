@@ -1,0 +1,167 @@
+//! `dgn bones` end to end: one seed's table (human and the documented
+//! JSON), the verdicts over every layout, options and errors.
+
+use dgnkit::cli::bones::{execute, parse_args};
+use serde_json::Value;
+
+fn run(args: &[&str]) -> (u8, String, String) {
+    let mut argv = vec!["bones"];
+    argv.extend_from_slice(args);
+    let args = match parse_args(&argv) {
+        Ok(a) => a,
+        Err(e) => return (2, String::new(), e.to_string()),
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = execute(&args, &mut out, &mut err, false);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+#[test]
+fn one_seed_as_json_has_exactly_the_documented_fields() {
+    let (code, out, err) = run(&["--seed", "3", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let obj = v.as_object().unwrap();
+    assert_eq!(obj.keys().collect::<Vec<_>>(), ["levels"]);
+    let levels = v["levels"].as_array().unwrap();
+    let keys = [
+        "can_load",
+        "depth",
+        "dungeon",
+        "file",
+        "leave_chance",
+        "level",
+        "rule",
+        "special",
+    ];
+    for l in levels {
+        let mut k: Vec<&String> = l.as_object().unwrap().keys().collect();
+        k.sort();
+        assert_eq!(k, keys);
+        let rule = l["rule"].as_str().unwrap();
+        let n: u8 = rule.split(':').next().unwrap().parse().unwrap();
+        assert!((1..=8).contains(&n));
+        // file is null exactly when rules 1-5 forbid bones.
+        assert_eq!(
+            l["file"].is_null(),
+            !l["can_load"].as_bool().unwrap(),
+            "{l}"
+        );
+        assert_eq!(l["can_load"].as_bool().unwrap(), n >= 6, "{l}");
+        if n < 8 {
+            assert_eq!(l["leave_chance"].as_f64(), Some(0.0));
+        }
+    }
+    // One entry per level of every dungeon.
+    let (_, layout, _) = {
+        let args =
+            dgnkit::cli::layout::parse_args(["layout", "--seed", "3", "--format", "json"]).unwrap();
+        let (mut o, mut e) = (Vec::new(), Vec::new());
+        let c = dgnkit::cli::layout::execute(&args, &mut o, &mut e, Default::default());
+        (c, String::from_utf8(o).unwrap(), e)
+    };
+    let layout: Value = serde_json::from_str(&layout).unwrap();
+    let total: i64 = layout["dungeons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["num_levels"].as_i64().unwrap())
+        .sum();
+    assert_eq!(levels.len() as i64, total);
+    let oracle = levels.iter().find(|l| l["special"] == "oracle").unwrap();
+    assert_eq!(oracle["file"], "bonD0.O");
+}
+
+#[test]
+fn roles_name_the_quest_files() {
+    let (_, out, _) = run(&["--seed", "1", "--role", "Samurai", "--format", "json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let loca = v["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["special"] == "x-loca")
+        .unwrap();
+    assert_eq!(loca["file"], "bonQSam.L");
+    let (_, out, _) = run(&["--seed", "1", "--format", "json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let loca = v["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["special"] == "x-loca")
+        .unwrap();
+    assert_eq!(loca["file"], "bonQ*.L");
+}
+
+#[test]
+fn human_table_and_static_verdicts() {
+    let (code, out, _) = run(&["--seed", "0"]);
+    assert_eq!(code, 0);
+    assert!(out
+        .starts_with("Bones on nethack-3.6.def (built in), seed 0 (isaac64, nethack-3.6 loader)"));
+    assert!(out.contains("1: special level \"castle\" has bones marker \"none\""));
+    let (code, out, _) = run(&[]);
+    assert_eq!(code, 0);
+    assert!(out.contains("exact enumeration"));
+    assert!(
+        out.lines()
+            .any(|l| l.trim_start().starts_with("fakewiz1") && l.contains("load only (rule 6)")),
+        "{out}"
+    );
+    let (code, out, _) = run(&["--format", "json", "--portal-levels", "oracle"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let find = |n: &str| {
+        v["levels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == n)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(find("oracle")["verdict"], "load-only");
+    assert_eq!(find("fakewiz1")["verdict"], "eligible");
+    assert_eq!(find("medusa")["verdict"], "never");
+    assert_eq!(find("medusa")["rules"], serde_json::json!([1]));
+    let sokoban = v["dungeons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == "Sokoban")
+        .unwrap()
+        .clone();
+    assert_eq!(sokoban["verdict"], "never");
+    assert_eq!(sokoban["rules"], serde_json::json!([2]));
+}
+
+#[test]
+fn errors_and_exit_codes() {
+    assert_eq!(run(&["--format", "short"]).0, 2);
+    assert_eq!(run(&["/nonexistent"]).0, 2);
+    assert_eq!(run(&["--seed", "x"]).0, 2);
+    let p = std::env::temp_dir().join(format!("dgnkit-bones-cli-{}.def", std::process::id()));
+    // Level 4 exists only when the dungeon has 4 levels: half the seeds
+    // fail to load.
+    std::fs::write(
+        &p,
+        "DUNGEON: \"Top\" \"T\" (3, 2)\nLEVEL: \"x\" \"X\" @ (4, 0)\n",
+    )
+    .unwrap();
+    let file = p.to_str().unwrap();
+    let codes: Vec<u8> = (0..20)
+        .map(|s| run(&["--seed", &s.to_string(), "--target", "native", file]).0)
+        .collect();
+    assert!(codes.contains(&0) && codes.contains(&1), "{codes:?}");
+    let failing = codes.iter().position(|&c| c == 1).unwrap();
+    let (_, _, err) = run(&["--seed", &failing.to_string(), "--target", "native", file]);
+    assert!(
+        err.contains(&format!("seed {failing}")) && err.contains("base level 4"),
+        "{err}"
+    );
+}

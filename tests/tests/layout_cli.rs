@@ -1,0 +1,310 @@
+//! `dgn layout` end to end: argument parsing, inputs (built-in file, source,
+//! compiled files), every output format, `--seeds`, `--trace`, errors and
+//! exit codes.
+//!
+//! The SVG is checked here as XML (well-formed, the expected elements). Its
+//! look is checked by rendering it: `dgn layout --format svg > d.svg`, then
+//! `chromium --headless --no-sandbox --disable-gpu --no-first-run
+//! --user-data-dir=$(mktemp -d) --screenshot=d.png --window-size=1100,1320
+//! d.svg`, and looking at `d.png`.
+
+use dgnkit::cli::layout::{execute, parse_args, Terminal};
+use dgnkit::layout::Layout;
+
+fn run(args: &[&str]) -> (u8, String, String) {
+    let mut argv = vec!["layout"];
+    argv.extend_from_slice(args);
+    let args = match parse_args(&argv) {
+        Ok(a) => a,
+        Err(e) => return (2, String::new(), e.to_string()),
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = execute(&args, &mut out, &mut err, Terminal::default());
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("dgnkit-layout-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+#[test]
+fn the_default_is_the_built_in_36_dungeon_shown_as_nethack_does() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, 0, "{err}");
+    let want =
+        std::fs::read_to_string(shared.join("expected/overview/vanilla36.36.isaac64.seed0.txt"))
+            .unwrap();
+    assert_eq!(out, want);
+    let (code, out, _) = run(&["--seed", "3", "--wizard"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        std::fs::read_to_string(
+            shared.join("expected/overview/vanilla36.36.isaac64.wizard.seed3.txt")
+        )
+        .unwrap()
+    );
+}
+
+#[test]
+fn a_343_compiled_file_with_the_343_target() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let bin = shared.join("expected/compiled/vanilla343.343.bin");
+    let (code, out, err) = run(&[
+        "--target",
+        "nethack-3.4.3",
+        "--seed",
+        "7",
+        bin.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        std::fs::read_to_string(shared.join("expected/overview/vanilla343.343.glibc.seed7.txt"))
+            .unwrap()
+    );
+}
+
+#[test]
+fn json_with_trace_is_the_expected_layout_line() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let src = shared.join("corpus/NetHack__NetHack/dungeon.def");
+    let (code, out, err) = run(&[
+        "--format",
+        "json",
+        "--trace",
+        "--seed",
+        "2",
+        src.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 1);
+    let got: Layout = serde_json::from_str(&out).unwrap();
+    let gz =
+        std::fs::File::open(shared.join("expected/layouts/vanilla36.36.isaac64.jsonl.gz")).unwrap();
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(gz), &mut text).unwrap();
+    let want: Layout = serde_json::from_str(text.lines().nth(2).unwrap()).unwrap();
+    assert_eq!(got, want);
+    // Without --trace there is no draw log.
+    let (_, plain, _) = run(&["--format", "json", "--seed", "2"]);
+    assert!(!plain.contains("rng_calls"));
+}
+
+#[test]
+fn trace_on_other_formats_goes_to_stderr() {
+    let (code, out, err) = run(&["--trace", "--rng", "glibc", "--seed", "1"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("The Dungeons of Doom: levels"));
+    let first = err.lines().next().unwrap();
+    assert!(
+        first.starts_with("rn2(5)=") && first.ends_with("@ size of \"The Dungeons of Doom\""),
+        "{first}"
+    );
+    assert!(err.lines().filter(|l| l.contains("castle tune")).count() == 5);
+}
+
+#[test]
+fn many_seeds_are_json_lines() {
+    let (code, out, _) = run(&["--seeds", "10..13"]);
+    assert_eq!(code, 0);
+    let seeds: Vec<u64> = out
+        .lines()
+        .map(|l| serde_json::from_str::<Layout>(l).unwrap().seed)
+        .collect();
+    assert_eq!(seeds, [10, 11, 12]);
+    let (_, out, _) = run(&["--seeds", "0..=2", "--format", "json", "--rng", "glibc"]);
+    assert_eq!(out.lines().count(), 3);
+    assert!(out.lines().all(|l| l.contains(r#""rng":"glibc""#)));
+    assert_eq!(run(&["--seeds", "0..2", "--format", "svg"]).0, 2);
+    assert_eq!(run(&["--seeds", "5..1"]).0, 2);
+    assert_eq!(run(&["--seeds", "0..2", "--seed", "4"]).0, 2);
+}
+
+#[test]
+fn resolution_errors_exit_1_with_the_condition() {
+    // A dungeon file without The Quest: NetHack aborts, we report it.
+    let src =
+        b"DUNGEON: \"The Dungeons of Doom\" \"D\" (10, 0)\nLEVEL: \"oracle\" \"O\" @ (5, 0)\n";
+    let p = temp_file("noquest.def", src);
+    let (code, out, err) = run(&["--format", "json", p.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["error"]["code"], "missing-dungeon");
+    assert_eq!(
+        v["error"]["nethack"],
+        "Couldn't resolve dungeon number for name \"The Quest\"."
+    );
+    assert!(err.contains("The Quest"));
+    // The native target has no hard-wired names.
+    let (code, out, _) = run(&["--target", "native", p.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("oracle: 5"));
+}
+
+#[test]
+fn source_errors_and_unreadable_files() {
+    let p = temp_file("broken.def", b"DUNGEON: \"Oops\" (3\n");
+    let (code, _, err) = run(&[p.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("has errors"), "{err}");
+    assert_eq!(run(&["/nonexistent/dungeon.def"]).0, 2);
+    assert_eq!(run(&["--rng", "mt19937"]).0, 2);
+    assert_eq!(run(&["--format", "pdf"]).0, 2);
+}
+
+/// A minimal XML well-formedness check: balanced tags, quoted attributes,
+/// known entities, one root. Returns the element names in document order.
+fn xml_elements(doc: &str) -> Result<Vec<String>, String> {
+    let mut names = Vec::new();
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = doc.trim();
+    let mut roots = 0;
+    let check_text = |t: &str| -> Result<(), String> {
+        let mut s = t;
+        while let Some(i) = s.find('&') {
+            let end = s[i..].find(';').ok_or("unterminated entity")?;
+            let ent = &s[i + 1..i + end];
+            if !matches!(ent, "amp" | "lt" | "gt" | "quot" | "apos") && !ent.starts_with('#') {
+                return Err(format!("unknown entity &{ent};"));
+            }
+            s = &s[i + end..];
+        }
+        if t.contains('<') {
+            return Err("stray <".into());
+        }
+        Ok(())
+    };
+    while !rest.is_empty() {
+        let Some(lt) = rest.find('<') else {
+            check_text(rest)?;
+            break;
+        };
+        let text = &rest[..lt];
+        if stack.is_empty() && !text.trim().is_empty() {
+            return Err(format!("text outside the root: {text:?}"));
+        }
+        check_text(text)?;
+        let gt = rest[lt..].find('>').ok_or("unterminated tag")? + lt;
+        let tag = &rest[lt + 1..gt];
+        if let Some(name) = tag.strip_prefix('/') {
+            let open = stack
+                .pop()
+                .ok_or(format!("</{name}> without an opening tag"))?;
+            if open != name.trim() {
+                return Err(format!("</{name}> closes <{open}>"));
+            }
+        } else {
+            let self_closing = tag.ends_with('/');
+            let body = tag.trim_end_matches('/');
+            let name: String = body.chars().take_while(|c| !c.is_whitespace()).collect();
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == ':')
+            {
+                return Err(format!("bad element name in <{tag}>"));
+            }
+            // Attributes: name="value" pairs.
+            let mut attrs = body[name.len()..].trim();
+            while !attrs.is_empty() {
+                let eq = attrs
+                    .find('=')
+                    .ok_or(format!("attribute without value in <{name}>"))?;
+                let after = &attrs[eq + 1..];
+                if !after.starts_with('"') {
+                    return Err(format!("unquoted attribute in <{name}>"));
+                }
+                let close = after[1..].find('"').ok_or("unterminated attribute")? + 1;
+                check_text(&after[1..close])?;
+                attrs = after[close + 1..].trim_start();
+            }
+            if stack.is_empty() {
+                roots += 1;
+            }
+            names.push(name.clone());
+            if !self_closing {
+                stack.push(name);
+            }
+        }
+        rest = &rest[gt + 1..];
+    }
+    if !stack.is_empty() {
+        return Err(format!("unclosed <{}>", stack.join("> <")));
+    }
+    if roots != 1 {
+        return Err(format!("{roots} root elements"));
+    }
+    Ok(names)
+}
+
+#[test]
+fn the_xml_checker_rejects_broken_documents() {
+    assert!(xml_elements("<svg><g></svg>").is_err());
+    assert!(xml_elements("<svg a=b></svg>").is_err());
+    assert!(xml_elements("<svg>&nbsp;</svg>").is_err());
+    assert!(xml_elements("<svg/><svg/>").is_err());
+    assert_eq!(
+        xml_elements("<svg><g a=\"&amp;\"/></svg>").unwrap(),
+        ["svg", "g"]
+    );
+}
+
+#[test]
+fn svg_is_well_formed_with_the_expected_elements() {
+    let (code, out, err) = run(&["--format", "svg", "--seed", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    let names = xml_elements(&out).unwrap_or_else(|e| panic!("not well-formed: {e}"));
+    assert_eq!(names.first().map(String::as_str), Some("svg"));
+    let count = |needle: &str| out.matches(needle).count();
+    // Eight dungeon columns; every level of every dungeon drawn.
+    assert_eq!(count("<g class=\"dungeon\""), 8);
+    let layout: Layout =
+        serde_json::from_str(&run(&["--format", "json", "--seed", "4"]).1).unwrap();
+    let total: i32 = layout.dungeons.iter().map(|d| d.num_levels).sum();
+    assert_eq!(count("<rect class=\"level"), total as usize);
+    assert_eq!(count("<rect class=\"level special\""), layout.levels.len());
+    for l in &layout.levels {
+        assert!(
+            out.contains(&format!(">{}", l.name)),
+            "no label for {}",
+            l.name
+        );
+    }
+    // Branches: stairs, portals (one floating: Fort Ludios), one-way ends.
+    assert_eq!(count("<path class=\"branch "), layout.branches.len() - 1);
+    assert_eq!(count("class=\"branch floating\""), 1);
+    assert!(
+        out.contains("class=\"branch portal\"")
+            && out.contains("marker-end=\"url(#arrow-portal)\"")
+    );
+    assert!(out.contains("marker-start=\"url(#bar)\"") && out.contains("marker-end=\"url(#bar)\""));
+    assert!(out.contains(&format!("♪ {}", layout.tune)));
+    assert!(names.iter().any(|n| n == "title") && names.iter().any(|n| n == "marker"));
+}
+
+#[test]
+fn svg_escapes_names() {
+    let src = b"DUNGEON: \"Tom & Jerry's <Den>\" \"D\" (3, 0)\nLEVEL: \"a&b\" \"none\" @ (1, 0)\n";
+    let p = temp_file("escape.def", src);
+    let (code, out, err) = run(&["--target", "native", "--format", "svg", p.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    xml_elements(&out).unwrap_or_else(|e| panic!("not well-formed: {e}"));
+    assert!(out.contains("Tom &amp; Jerry&apos;s &lt;Den&gt;"));
+}
