@@ -54,9 +54,27 @@ impl Analysis {
     }
 }
 
-/// Parses, resolves and checks `src` (raw bytes, any encoding). Never
-/// panics; the script is produced only for a file without errors.
+/// Parses, resolves and checks `src` (raw bytes, any encoding): every
+/// check, including the layout odds. Never panics; the script is produced
+/// only for a file without errors.
 pub fn analyze(src: &[u8], opts: &CheckOptions) -> Analysis {
+    let mut analysis = analyze_fast(src, opts);
+    let odds = layout_odds(src, &analysis, opts);
+    if !odds.is_empty() {
+        analysis.diagnostics.extend(odds);
+        sort(&mut analysis.diagnostics);
+        // `--deny load-failure-odds` makes them errors: no script then.
+        if analysis.has_errors() {
+            analysis.script = None;
+        }
+    }
+    analysis
+}
+
+/// [`analyze`] without the layout-odds checks ([`layout_odds`]), which
+/// enumerate every layout the loader can make: what an editor needs on
+/// every keystroke.
+pub fn analyze_fast(src: &[u8], opts: &CheckOptions) -> Analysis {
     let parsed = grammar::parse(
         src,
         &ParseOptions {
@@ -83,6 +101,17 @@ pub fn analyze(src: &[u8], opts: &CheckOptions) -> Analysis {
         diagnostics,
         script,
     }
+}
+
+/// The diagnostics from the exact layout statistics (load-failure odds,
+/// bones markers that can never be used) for a fast analysis of the same
+/// `src` and options, lint levels applied. Empty when the file has errors.
+pub fn layout_odds(src: &[u8], fast: &Analysis, opts: &CheckOptions) -> Vec<Diagnostic> {
+    if fast.has_errors() {
+        return Vec::new();
+    }
+    let ctx = check::Ctx::new(src, &fast.file, &fast.model, opts.target, opts.dialect);
+    opts.lints.apply(check::odds::check(&ctx))
 }
 
 /// The model and the checks' diagnostics for an already parsed tree.

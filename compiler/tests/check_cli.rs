@@ -147,12 +147,17 @@ fn json_format() {
     let files = v["files"].as_array().unwrap();
     assert_eq!(files.len(), 2);
     assert_eq!(files[0]["file"], a);
-    let d = &files[0]["diagnostics"][0];
+    let diags = files[0]["diagnostics"].as_array().unwrap();
+    assert_eq!(
+        diags[0]["code"], "W1004",
+        "the loader's failure odds come first"
+    );
+    let d = &diags[1];
     assert_eq!(d["severity"], "warning");
     assert_eq!(d["code"], "W0401");
-    assert_eq!(d["line"], 8);
+    assert_eq!(d["line"], 9);
     assert_eq!(d["column"], 28);
-    assert_eq!(d["end_line"], 8);
+    assert_eq!(d["end_line"], 9);
     assert_eq!(d["end_column"], 30);
     assert!(d["message"]
         .as_str()
@@ -191,7 +196,7 @@ fn human_format_has_no_colour_when_not_a_terminal() {
     let out = stdout(&o);
     assert!(!out.contains('\u{1b}'), "{out}");
     assert!(out.contains("warning[W0401]"));
-    assert!(out.contains("placement-may-not-fit.def:8:28"));
+    assert!(out.contains("placement-may-not-fit.def:9:28"));
 }
 
 #[test]

@@ -61,7 +61,8 @@ pub fn check_dialect(name: &str) -> Result<(), String> {
 }
 
 pub fn run(canonical: &[u8], config: &Config) -> Semantic {
-    let analysis = frontend::analyze(canonical, &check_options(config));
+    // The layout odds run apart, off the keystroke path (see `odds`).
+    let analysis = frontend::analyze_fast(canonical, &check_options(config));
     let canon_syntax = lint_levels(config)
         .apply(dgnkit_grammar::parse(canonical, &parse_options(config)).diagnostics);
     Semantic {

@@ -7,12 +7,15 @@ use crate::config::Config;
 use crate::features::{
     completion, diagnostics, formatting, hover, inlay, navigation, semantic_tokens, symbols,
 };
+use crate::odds;
 use crate::state::{DocView, State};
 use crate::statistics;
 use crate::transport;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
@@ -48,6 +51,95 @@ pub fn service_with_flag(
     .finish()
 }
 
+/// Runs `f` on the state; a panic becomes an internal error and the state
+/// is rebuilt from the documents' texts.
+fn with_state_in<T>(state: &Mutex<State>, f: impl FnOnce(&mut State) -> T) -> Result<T> {
+    let mut guard = match state.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    match catch_unwind(AssertUnwindSafe(|| f(&mut guard))) {
+        Ok(v) => Ok(v),
+        Err(_) => {
+            let rebuilt = catch_unwind(AssertUnwindSafe(|| {
+                let config = guard.config();
+                State::restore(config, guard.snapshot())
+            }));
+            *guard = rebuilt.unwrap_or_default();
+            Err(Error::internal_error())
+        }
+    }
+}
+
+/// Publishes the documents' diagnostics: at once what is known, and again,
+/// complete, when their layout-odds checks finish in the background (see
+/// [`odds`]). Boxed: the background task publishes through it again.
+fn publish_in(
+    state: Arc<Mutex<State>>,
+    client: Client,
+    uris: Vec<Uri>,
+) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+    Box::pin(async move {
+        let (batches, jobs) = with_state_in(&state, |state| {
+            let jobs: Vec<odds::Job> = uris.iter().filter_map(|u| state.prepare_odds(u)).collect();
+            let batches: Vec<_> = uris
+                .iter()
+                .filter_map(|uri| {
+                    state
+                        .doc(uri)
+                        .map(|view| (uri.clone(), diagnostics::publish(view), view.version))
+                })
+                .collect();
+            (batches, jobs)
+        })
+        .unwrap_or_default();
+        for (uri, diags, version) in batches {
+            client.publish_diagnostics(uri, diags, Some(version)).await;
+        }
+        for job in jobs {
+            spawn_odds(state.clone(), client.clone(), job);
+        }
+    })
+}
+
+fn spawn_odds(state: Arc<Mutex<State>>, client: Client, job: odds::Job) {
+    tokio::spawn(async move {
+        let uri = job.uri.clone();
+        let done = tokio::task::spawn_blocking(move || job.run()).await;
+        let next = with_state_in(&state, |s| match done {
+            Ok((uri, key, odds)) => {
+                s.odds.finish(uri.clone(), key, odds);
+                if s.odds_current(&uri) {
+                    Next::Publish
+                } else {
+                    // The document moved on while this ran (and its own
+                    // job waited for this one): start that job.
+                    s.prepare_odds(&uri)
+                        .map_or(Next::Nothing, |j| Next::Run(Box::new(j)))
+                }
+            }
+            // A job that panicked is not retried until the next edit.
+            Err(_) => {
+                s.odds.abandon(&uri);
+                Next::Nothing
+            }
+        })
+        .unwrap_or(Next::Nothing);
+        match next {
+            Next::Publish => publish_in(state, client, vec![uri]).await,
+            Next::Run(job) => spawn_odds(state, client, *job),
+            Next::Nothing => {}
+        }
+    });
+}
+
+/// What follows a finished layout-odds job.
+enum Next {
+    Publish,
+    Run(Box<odds::Job>),
+    Nothing,
+}
+
 fn failed(message: impl Into<Cow<'static, str>>) -> Error {
     Error {
         code: ErrorCode::ServerError(REQUEST_FAILED),
@@ -69,21 +161,7 @@ impl Backend {
     /// Runs `f` on the state; a panic becomes an internal error and the
     /// state is rebuilt.
     fn with_state<T>(&self, f: impl FnOnce(&mut State) -> T) -> Result<T> {
-        let mut guard = match self.state.lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        match catch_unwind(AssertUnwindSafe(|| f(&mut guard))) {
-            Ok(v) => Ok(v),
-            Err(_) => {
-                let rebuilt = catch_unwind(AssertUnwindSafe(|| {
-                    let config = guard.config();
-                    State::restore(config, guard.snapshot())
-                }));
-                *guard = rebuilt.unwrap_or_default();
-                Err(Error::internal_error())
-            }
-        }
+        with_state_in(&self.state, f)
     }
 
     /// Runs `f` on an open document after making sure its statistics are
@@ -150,22 +228,7 @@ impl Backend {
     }
 
     async fn publish(&self, uris: Vec<Uri>) {
-        let batches = self
-            .with_state(|state| {
-                uris.into_iter()
-                    .filter_map(|uri| {
-                        state
-                            .doc(&uri)
-                            .map(|view| (uri.clone(), diagnostics::publish(view), view.version))
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default();
-        for (uri, diags, version) in batches {
-            self.client
-                .publish_diagnostics(uri, diags, Some(version))
-                .await;
-        }
+        publish_in(self.state.clone(), self.client.clone(), uris).await;
     }
 
     async fn report(&self, problems: Vec<String>) {

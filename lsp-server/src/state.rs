@@ -3,6 +3,7 @@
 
 use crate::config::Config;
 use crate::db::{self, Database, SourceFile, Syntax};
+use crate::odds;
 use crate::position::LineIndex;
 use crate::statistics;
 use std::collections::BTreeMap;
@@ -20,6 +21,7 @@ pub struct State {
     /// Inputs of closed documents, reused when they are opened again.
     closed: BTreeMap<Uri, SourceFile>,
     pub stats: statistics::Cache,
+    pub odds: odds::Cache,
 }
 
 impl Default for State {
@@ -35,6 +37,7 @@ impl State {
             docs: BTreeMap::new(),
             closed: BTreeMap::new(),
             stats: statistics::Cache::default(),
+            odds: odds::Cache::default(),
         }
     }
 
@@ -70,6 +73,7 @@ impl State {
             self.closed.insert(uri.clone(), doc.file);
         }
         self.stats.forget(uri);
+        self.odds.forget(uri);
     }
 
     /// Applies content changes in order (each range is relative to the
@@ -121,6 +125,7 @@ impl State {
             uri,
             version: doc.version,
             stats: &self.stats,
+            odds: &self.odds,
         })
     }
 
@@ -131,6 +136,7 @@ impl State {
             uri,
             version: doc.version,
             stats: &self.stats,
+            odds: &self.odds,
         })
     }
 
@@ -152,6 +158,39 @@ impl State {
             return None;
         }
         Some(job)
+    }
+
+    /// Makes sure the layout-odds diagnostics of the document's current
+    /// state exist or are on their way (see [`odds`]): computes them now
+    /// (inline mode) or returns the job to run in the background.
+    pub fn prepare_odds(&mut self, uri: &Uri) -> Option<odds::Job> {
+        let file = self.docs.get(uri)?.file;
+        let config = self.config();
+        if config.statistics == statistics::Mode::Off {
+            return None;
+        }
+        let semantic = db::semantic(&self.db, file).clone();
+        if semantic.analysis.has_errors() {
+            return None;
+        }
+        let key = statistics::Key::new(db::canonical(&self.db, file).clone(), &config);
+        let job = self.odds.job(uri, key, &semantic)?;
+        if config.statistics == statistics::Mode::Inline {
+            let (uri, key, odds) = job.run();
+            self.odds.finish(uri, key, odds);
+            return None;
+        }
+        Some(job)
+    }
+
+    /// Whether the layout-odds diagnostics of the document's current state
+    /// are known.
+    pub fn odds_current(&self, uri: &Uri) -> bool {
+        let Some(doc) = self.docs.get(uri) else {
+            return false;
+        };
+        let canonical = db::canonical(&self.db, doc.file);
+        self.odds.get(uri, canonical, &self.config()).is_some()
     }
 
     /// The documents' texts, to rebuild the database after a failure.
@@ -205,6 +244,7 @@ pub struct DocView<'a> {
     pub uri: &'a Uri,
     pub version: i32,
     stats: &'a statistics::Cache,
+    odds: &'a odds::Cache,
 }
 
 impl<'a> DocView<'a> {
@@ -232,8 +272,30 @@ impl<'a> DocView<'a> {
         db::canon_map(self.db, self.file)
     }
 
+    /// The fast diagnostics: every check but the layout odds.
     pub fn diagnostics(&self) -> &'a Arc<Vec<dgnkit_grammar::Diagnostic>> {
         db::diagnostics(self.db, self.file)
+    }
+
+    /// What `dgn check` reports: the fast diagnostics and, once computed
+    /// for this state, the layout-odds ones (see [`odds`]).
+    pub fn all_diagnostics(&self) -> Vec<dgnkit_grammar::Diagnostic> {
+        let fast = self.diagnostics();
+        let canonical = db::canonical(self.db, self.file);
+        match self.odds.get(self.uri, canonical, &self.db.config()) {
+            Some(extra) if !extra.is_empty() => {
+                let map = self.canon_map();
+                let mut all = fast.to_vec();
+                all.extend(
+                    extra
+                        .iter()
+                        .map(|d| crate::analysis::map_diagnostic(d, map)),
+                );
+                dgnkit::frontend::sort(&mut all);
+                all
+            }
+            _ => fast.to_vec(),
+        }
     }
 
     pub fn range(&self, span: dgnkit_grammar::Span) -> Range {

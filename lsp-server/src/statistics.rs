@@ -59,7 +59,7 @@ impl Key {
         }
     }
 
-    fn matches(&self, canonical: &[u8], config: &Config) -> bool {
+    pub(crate) fn matches(&self, canonical: &[u8], config: &Config) -> bool {
         self.canonical == canonical
             && self.config
                 == Config {

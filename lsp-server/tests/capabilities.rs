@@ -593,3 +593,49 @@ async fn non_utf8_file_keeps_its_bytes() {
         .await;
     assert!(!syms.as_array().unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn layout_odds_arrive_after_the_fast_diagnostics() {
+    // Medusa fits only when the dungeon has at least 28 levels: the loader
+    // fails in 3/5 of games, which only the enumeration (W1004) says.
+    let text = "DUNGEON: \"The Dungeons of Doom\" \"D\" (25, 5)\n\
+                LEVEL: \"medusa\" \"none\" @ (28, 0)\n";
+    let uri = "file:///work/odds.def";
+    let mut c = Client::start(json!({"dgnkit": {"allow": ["missing-hardwired-dungeon"]}})).await;
+    let codes = |p: &Value| -> Vec<String> {
+        p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let first = c.open(uri, text).await;
+    assert!(!codes(&first).contains(&"W1004".to_string()), "{first}");
+    assert!(codes(&first).contains(&"W0401".to_string()), "{first}");
+    let complete = c.diagnostics(uri).await;
+    assert_eq!(complete["version"], 1);
+    let expected: Vec<String> = dgnkit::frontend::analyze(
+        text.as_bytes(),
+        &dgnkit::frontend::CheckOptions {
+            lints: dgnkit::lint::LintLevels {
+                allow: vec!["missing-hardwired-dungeon".into()],
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .diagnostics
+    .iter()
+    .map(|d| d.code.to_string())
+    .collect();
+    assert!(expected.contains(&"W1004".to_string()));
+    assert_eq!(codes(&complete), expected, "{complete}");
+    let m = complete["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "W1004")
+        .unwrap();
+    assert!(m["message"].as_str().unwrap().contains("60%"), "{m}");
+}

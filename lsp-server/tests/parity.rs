@@ -69,10 +69,16 @@ fn check(state: &mut State, bytes: Vec<u8>, what: &str) {
     let version = state.docs.get(&uri).map_or(1, |d| d.version + 1);
     let config = state.config();
     assert!(state.set_bytes(&uri, version, bytes.clone()));
+    // The layout-odds checks run in the background in the server; here,
+    // at once.
+    if let Some(job) = state.prepare_odds(&uri) {
+        let (u, k, odds) = job.run();
+        state.odds.finish(u, k, odds);
+    }
     let view = state.doc(&uri).unwrap();
     let expected = dgnkit::frontend::analyze(&bytes, &check_options(&config)).diagnostics;
-    let got: &Vec<_> = view.diagnostics();
-    if *got != expected {
+    let got = view.all_diagnostics();
+    if got != expected {
         let first = got.iter().zip(&expected).position(|(a, b)| a != b);
         panic!(
             "{what}: diagnostics differ (server {} / library {}), first difference at {first:?}:\nserver:  {:?}\nlibrary: {:?}",

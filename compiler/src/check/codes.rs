@@ -611,7 +611,10 @@ pub fn all() -> Vec<CodeInfo> {
         explanation: "",
         example: c.example,
     });
-    let mut all: Vec<CodeInfo> = grammar.chain(CODES.iter().copied()).collect();
+    let mut all: Vec<CodeInfo> = grammar
+        .chain(CODES.iter().copied())
+        .chain(super::odds::CODES.iter().copied())
+        .collect();
     all.sort_by_key(|c| (c.code.starts_with('N'), c.code.starts_with('W'), c.code));
     all
 }

@@ -70,8 +70,10 @@ fn columns(layout: &Layout) -> Vec<i32> {
     let rows = |d: usize| {
         let dg = &layout.dungeons[d];
         (
-            dg.depth_start - 2,
-            dg.depth_start + dg.num_levels.max(1) - 1,
+            dg.depth_start.saturating_sub(2),
+            dg.depth_start
+                .saturating_add(dg.num_levels.max(1))
+                .saturating_sub(1),
         )
     };
     let fits = |used: &[(i32, i32, i32)], c: i32, (lo, hi): (i32, i32)| {

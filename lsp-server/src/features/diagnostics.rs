@@ -12,7 +12,10 @@ pub const SOURCE: &str = "dgnkit";
 
 /// The document's diagnostics as the editor shows them.
 pub fn publish(view: DocView<'_>) -> Vec<lsp::Diagnostic> {
-    view.diagnostics().iter().map(|d| to_lsp(view, d)).collect()
+    view.all_diagnostics()
+        .iter()
+        .map(|d| to_lsp(view, d))
+        .collect()
 }
 
 pub fn to_lsp(view: DocView<'_>, d: &Diagnostic) -> lsp::Diagnostic {
@@ -60,7 +63,7 @@ fn overlaps(a: Range, b: Range) -> bool {
 /// A quick fix for every diagnostic with a fix that touches `range`.
 pub fn code_actions(view: DocView<'_>, range: Range) -> Vec<CodeActionOrCommand> {
     let mut out = Vec::new();
-    for d in view.diagnostics().iter() {
+    for d in view.all_diagnostics().iter() {
         let Some(fix) = &d.fix else { continue };
         let lsp_diag = to_lsp(view, d);
         if !overlaps(lsp_diag.range, range) {

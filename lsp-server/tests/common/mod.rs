@@ -139,13 +139,24 @@ impl Client {
         }
     }
 
+    /// Sends a change and returns the first diagnostics published for its
+    /// version (a late publish for an earlier version, when the background
+    /// layout-odds checks of that version finish, is skipped).
     pub async fn change(&mut self, uri: &str, version: i32, changes: Value) -> Value {
         self.notify(
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
         )
         .await;
-        self.diagnostics(uri).await
+        loop {
+            let p = self.diagnostics(uri).await;
+            if p["version"]
+                .as_i64()
+                .is_none_or(|v| v >= i64::from(version))
+            {
+                return p;
+            }
+        }
     }
 }
 
