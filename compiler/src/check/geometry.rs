@@ -302,6 +302,31 @@ fn depth_start(ctx: &Ctx, d: &DungeonInfo, known: &[Option<(i64, i64)>]) -> Opti
     let hi = ps_hi
         .saturating_add(l_hi - 1 + delta)
         .saturating_sub(e_lo.saturating_sub(1));
+    // The loader's dummy-level fix-up (the Elemental Planes): with a level
+    // named "dummy", a dungeon that would reach depth 1 or above starts one
+    // higher. Whether it applies depends on the size (and on the level's
+    // chance), so each bound moves only where it can.
+    let dummy = model
+        .levels_of(d.id)
+        .filter(|l| l.name.bytes == b"dummy")
+        .map(|l| l.chance_value())
+        .max();
+    let (lo, hi) = match dummy {
+        Some(chance) if chance > 0 => {
+            let lo = if own.max() > 1i64.saturating_sub(lo) {
+                lo.saturating_sub(1)
+            } else {
+                lo
+            };
+            let hi = if chance >= 100 && own.min() > 1i64.saturating_sub(hi) {
+                hi.saturating_sub(1)
+            } else {
+                hi
+            };
+            (lo, hi)
+        }
+        _ => (lo, hi),
+    };
     Some((lo, hi))
 }
 
@@ -366,5 +391,47 @@ mod tests {
         assert_eq!(huge.distinct(), None);
         assert_eq!(entry_level(-1, 4), 4);
         assert_eq!(entry_level(-9, 4), 1);
+    }
+}
+
+#[cfg(test)]
+mod depth_tests {
+    use crate::check::Ctx;
+    use crate::dialect::Dialect;
+    use crate::options::Target;
+
+    fn starts(src: &str) -> Vec<Option<(i64, i64)>> {
+        let parsed = dgnkit_grammar::parse(src.as_bytes(), &Default::default());
+        let model = crate::model::build(&parsed.file, Dialect::Vanilla);
+        let ctx = Ctx::new(
+            src.as_bytes(),
+            &parsed.file,
+            &model,
+            Target::NetHack36,
+            Dialect::Vanilla,
+        );
+        super::depth_starts(&ctx)
+    }
+
+    const PLANES: &str = "DUNGEON: \"The Dungeons of Doom\" \"D\" (25, 5)\n\
+        BRANCH: \"The Elemental Planes\" @ (1, 0) no_down up\n\
+        DUNGEON: \"The Elemental Planes\" \"\" (6, 0)\n\
+        ENTRY: -2\n\
+        LEVEL: \"astral\" \"none\" @ (1, 0)\n\
+        LEVEL: \"water\" \"none\" @ (2, 0)\n\
+        LEVEL: \"fire\" \"none\" @ (3, 0)\n\
+        LEVEL: \"air\" \"none\" @ (4, 0)\n\
+        LEVEL: \"earth\" \"none\" @ (5, 0)\n";
+
+    #[test]
+    fn the_dummy_level_moves_the_planes_up_as_the_loader_does() {
+        // Entry 5 of 6 one above level 1: depth_start 0 - 4 = -4; the
+        // dummy level makes it -5 (the loader's fix-up; the expected
+        // layouts of vanilla 3.6 all have -5).
+        let with_dummy = format!("{PLANES}LEVEL: \"dummy\" \"none\" @ (6, 0)\n");
+        assert_eq!(starts(&with_dummy)[1], Some((-5, -5)));
+        assert_eq!(starts(PLANES)[1], Some((-4, -4)));
+        let maybe = format!("{PLANES}LEVEL: \"dummy\" \"none\" @ (6, 0) 50\n");
+        assert_eq!(starts(&maybe)[1], Some((-5, -4)));
     }
 }
