@@ -246,17 +246,28 @@ fn dgn_decompile_gives_text_that_compiles_back() {
     assert_eq!(o.status.code(), Some(0));
     let o = run(
         DGN,
-        &["decompile", "--format", "nethack-3.4.3", "v36"],
+        &["decompile", "--from", "nethack-3.4.3", "v36"],
         &dir.0,
         &[],
         None,
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("try --format nethack-3.6"),
+        stderr(&o).contains("try --from nethack-3.6"),
         "{}",
         stderr(&o)
     );
+    let o = run(
+        DGN,
+        &["decompile", "--format", "json", "v36"],
+        &dir.0,
+        &[],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["layout"], "nethack-3.6");
+    assert!(v["text"].as_str().unwrap().contains("DUNGEON:"), "{v}");
     let o = run(DGN, &["decompile", "d.def"], &dir.0, &[], None);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("at byte 0"), "{}", stderr(&o));

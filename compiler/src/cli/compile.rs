@@ -5,7 +5,7 @@
 use super::check::{use_color, LintOpts};
 use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::binary::{self, WriteOptions};
-use crate::frontend::{analyze, CheckOptions};
+use crate::frontend::{analyze_verdict, CheckOptions};
 use crate::lint;
 use crate::render;
 use clap::Args;
@@ -168,7 +168,7 @@ pub fn run(args: CompileArgs) -> ExitCode {
         undefines: args.common.undefine.clone(),
         lints: args.lints.levels(),
     };
-    let analysis = analyze(&src, &opts);
+    let analysis = analyze_verdict(&src, &opts);
     let report = match args.format {
         OutputFormat::Human => render::human(
             &name,

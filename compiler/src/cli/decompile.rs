@@ -35,12 +35,24 @@ impl InputFormat {
     }
 }
 
-/// `dgn decompile [--format F] FILE [-o OUT]`
+/// Output form.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecompileFormat {
+    /// dungeon.def text.
+    Text,
+    /// `{"file", "layout", "dialect", "text"}` for tools.
+    Json,
+}
+
+/// `dgn decompile [--from LAYOUT] [--format text|json] FILE [-o OUT]`
 #[derive(Args, Debug, Clone)]
 pub struct DecompileArgs {
-    /// Layout of the compiled file.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub format: InputFormat,
+    /// Layout of the compiled file (default: detected from its first bytes).
+    #[arg(long, value_enum, default_value = "auto", value_name = "LAYOUT")]
+    pub from: InputFormat,
+    /// Output form.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DecompileFormat,
     /// Output file (default: standard output).
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -70,13 +82,15 @@ pub fn run(args: DecompileArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let read = match binary::read(&bytes, args.format.forced()) {
+    let read = match binary::read(&bytes, args.from.forced()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("dgn decompile: `{name}` is not a valid compiled dungeon file: {e}");
-            if let (Some(forced), Ok(found)) = (args.format.forced(), binary::detect(&bytes)) {
+            if let (Some(forced), Ok(found)) = (args.from.forced(), binary::detect(&bytes)) {
                 if forced != found {
-                    eprintln!("  note: its first bytes say {found}; try --format {found} or --format auto");
+                    eprintln!(
+                        "  note: its first bytes say {found}; try --from {found} or --from auto"
+                    );
                 }
             }
             return ExitCode::from(EXIT_INPUT);
@@ -91,6 +105,16 @@ pub fn run(args: DecompileArgs) -> ExitCode {
     };
     let mut out = banner(&read).into_bytes();
     out.extend_from_slice(&text);
+    if args.format == DecompileFormat::Json {
+        let json = serde_json::json!({
+            "file": name,
+            "layout": read.format.to_string(),
+            "dialect": read.dialect,
+            "text": String::from_utf8_lossy(&out),
+        });
+        out = serde_json::to_vec_pretty(&json).unwrap_or_default();
+        out.push(b'\n');
+    }
     let target = match &args.output {
         None => Output::Stdout,
         Some(p) if p.as_os_str() == "-" => Output::Stdout,

@@ -8,7 +8,7 @@
 //! output is reproducible (glibc treats 0 as 1, as `srandom` does).
 
 use super::{CommonOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
-use crate::frontend::{analyze, CheckOptions};
+use crate::frontend::{analyze_verdict, CheckOptions};
 use crate::layout::Layout;
 use crate::loader::{LoadError, Resolved, Resolver, Rules};
 use crate::options::Target;
@@ -157,7 +157,7 @@ fn read_input(args: &LayoutArgs, err: &mut dyn Write, color: bool) -> Result<Inp
         undefines: args.common.undefine.clone(),
         lints: Default::default(),
     };
-    let analysis = analyze(&bytes, &opts);
+    let analysis = analyze_verdict(&bytes, &opts);
     match analysis.script {
         Some(script) => Ok(Input { name, script }),
         None => {
@@ -388,7 +388,7 @@ mod tests {
 
     #[test]
     fn the_built_in_file_compiles_and_resolves() {
-        let analysis = analyze(DEFAULT_DEF, &CheckOptions::default());
+        let analysis = crate::frontend::analyze(DEFAULT_DEF, &CheckOptions::default());
         assert!(
             analysis.diagnostics.is_empty(),
             "{:?}",

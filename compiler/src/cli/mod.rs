@@ -6,6 +6,7 @@ pub mod check;
 pub mod compile;
 pub mod decompile;
 pub mod explain;
+pub mod fmt;
 pub mod layout;
 pub mod lsp;
 pub mod stats;
@@ -39,6 +40,8 @@ pub enum Command {
     Compile(compile::CompileArgs),
     /// Turn a compiled dungeon file back into dungeon.def text.
     Decompile(decompile::DecompileArgs),
+    /// Format files in NetHack's layout (`--check` to verify only).
+    Fmt(fmt::FmtArgs),
     /// Explain a diagnostic code or lint (`dgn explain E0406`).
     Explain(explain::ExplainArgs),
     /// Resolve a dungeon for a seed as NetHack's loader does, and show it.
@@ -112,6 +115,7 @@ pub fn main() -> ExitCode {
         Command::Compile(args) => compile::run(args),
         Command::Decompile(args) => decompile::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Layout(args) => layout::run(args),
         Command::Bones(args) => bones::run(args),
         Command::Stats(args) => stats::run(args),

@@ -9,7 +9,7 @@
 use super::layout::{DEFAULT_DEF, DEFAULT_NAME};
 use super::{CommonOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::bones::{BonesOptions, DEFAULT_PORTAL_LEVELS};
-use crate::frontend::{analyze, CheckOptions};
+use crate::frontend::{analyze_verdict, CheckOptions};
 use crate::render;
 use crate::rng::RngKind;
 use crate::script::Script;
@@ -123,7 +123,7 @@ pub(crate) fn read_script(
         undefines: common.undefine.clone(),
         lints: Default::default(),
     };
-    let analysis = analyze(&bytes, &opts);
+    let analysis = analyze_verdict(&bytes, &opts);
     match analysis.script {
         Some(script) => Ok((name, script)),
         None => {

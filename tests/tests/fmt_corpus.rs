@@ -1,0 +1,114 @@
+//! `dgn fmt` on every real source: formatting never changes what the file
+//! compiles to (for each target, in the first dialect that compiles it,
+//! with and without the `%FLAG` options), and formatting twice changes
+//! nothing. The command line is tested in `compiler/tests/fmt_cli.rs`.
+
+use dgnkit::binary::{self, WriteOptions};
+use dgnkit::dialect::Dialect;
+use dgnkit::frontend::{analyze_fast, CheckOptions};
+use dgnkit::options::Target;
+use dgnkit_grammar::format::format;
+use dgnkit_grammar::ParseOptions;
+use std::path::{Path, PathBuf};
+
+fn corpus_files(shared: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(shared.join("corpus"))
+        .expect("corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .flat_map(|d| ["dungeon.def", "dungeon.pdf"].map(|f| d.join(f)))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+/// The compiled bytes in the first dialect (vanilla first) that compiles
+/// the text for `target`, or the error codes of vanilla when none does.
+fn compiled(src: &[u8], target: Target, flags: &ParseOptions) -> Result<Vec<u8>, Vec<String>> {
+    let dialects = std::iter::once(Dialect::Vanilla)
+        .chain(Dialect::ALL.into_iter().filter(|d| *d != Dialect::Vanilla));
+    let mut vanilla_errors = None;
+    for dialect in dialects {
+        let opts = CheckOptions {
+            target,
+            dialect,
+            defines: flags.defines.clone(),
+            undefines: flags.undefines.clone(),
+            ..CheckOptions::default()
+        };
+        // The layout odds give warnings only: not what decides the bytes.
+        let a = analyze_fast(src, &opts);
+        if let Some(script) = &a.script {
+            let w = WriteOptions {
+                header_from: None,
+                dialect: dialect.name(),
+            };
+            if let Ok(bytes) = binary::write_with(script, target, &w) {
+                return Ok(bytes);
+            }
+        }
+        vanilla_errors.get_or_insert_with(|| {
+            a.diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.code.to_string())
+                .collect::<Vec<_>>()
+        });
+    }
+    Err(vanilla_errors.unwrap_or_default())
+}
+
+#[test]
+fn formatting_never_changes_the_compiled_bytes() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let files = corpus_files(&shared);
+    assert!(files.len() >= 100, "only {} corpus files", files.len());
+    let option_sets = [
+        ParseOptions {
+            defines: vec!["REINCARNATION".into(), "MULDGN".into()],
+            undefines: vec![],
+        },
+        ParseOptions {
+            defines: vec![],
+            undefines: vec!["REINCARNATION".into(), "MULDGN".into()],
+        },
+    ];
+    let (mut compared, mut failures) = (0, Vec::new());
+    for path in &files {
+        let shown = path
+            .strip_prefix(&shared)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        let src = std::fs::read(path).expect("read");
+        for flags in &option_sets {
+            let formatted = match format(&src, flags) {
+                Ok(f) => f,
+                // Syntax errors: not formatted, nothing to compare.
+                Err(_) => continue,
+            };
+            match format(&formatted, flags) {
+                Ok(again) if again == formatted => {}
+                _ => failures.push(format!("{shown}: formatting twice changes the text")),
+            }
+            for target in Target::ALL {
+                compared += 1;
+                let before = compiled(&src, target, flags);
+                let after = compiled(&formatted, target, flags);
+                if before != after {
+                    failures.push(format!(
+                        "{shown} ({}, {:?}): compiled output changed by formatting",
+                        target.name(),
+                        flags.defines
+                    ));
+                }
+            }
+        }
+    }
+    assert!(compared >= 600, "only {compared} comparisons");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
