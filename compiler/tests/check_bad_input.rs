@@ -6,6 +6,7 @@ use dgnkit::dialect::Dialect;
 use dgnkit::frontend::{analyze, Analysis, CheckOptions};
 use dgnkit::options::Target;
 use dgnkit::render;
+use dgnkit::rng::RngKind;
 use proptest::prelude::*;
 
 fn check(src: &[u8]) -> Analysis {
@@ -54,6 +55,21 @@ fn invariants(src: &[u8], opts: &CheckOptions) {
     }
     if let Some((sym, _)) = a.model.symbol_at(len / 2) {
         let _ = a.model.references(sym);
+    }
+    // A file without errors goes down the rest of the pipeline.
+    if let Some(script) = &a.script {
+        for target in Target::ALL {
+            if let Ok(bytes) = dgnkit::binary::write(script, target, None) {
+                dgnkit::binary::read(&bytes, None).expect("our own output reads back");
+            }
+            if let Ok(mut r) = dgnkit::loader::Resolver::for_target(script, target) {
+                r.set_placement_budget(20_000);
+                for (seed, rng) in [(0, RngKind::Glibc), (7, RngKind::Isaac64)] {
+                    let _ = r.resolve(seed, rng, seed == 7, true);
+                }
+            }
+        }
+        let _ = dgnkit::decompile::decompile(script);
     }
 }
 
@@ -189,15 +205,78 @@ fn token() -> impl Strategy<Value = String> {
         "\"[a-dA-D ]{0,4}\"".prop_map(|s| s),
         "\\((-?[0-9]{1,2}), ?(-?[0-9]{1,2})\\)".prop_map(|s| s),
         "-?[0-9]{1,3}".prop_map(|s| s),
+        extreme(),
+        (extreme(), extreme()).prop_map(|(a, b)| format!("({a}, {b})")),
     ]
 }
 
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300)
+}
+
+/// Numbers at the edges of the integer types NetHack and dgnkit use.
+fn extreme() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just(i64::MIN.to_string()),
+        Just(i64::MAX.to_string()),
+        Just((i64::MIN + 1).to_string()),
+        Just(i32::MIN.to_string()),
+        Just(i32::MAX.to_string()),
+        Just((i64::from(i32::MAX) + 1).to_string()),
+        Just((i64::from(i32::MIN) - 1).to_string()),
+        Just("-129".to_string()),
+        Just("-128".to_string()),
+        Just("127".to_string()),
+        Just("128".to_string()),
+        Just("255".to_string()),
+        Just("256".to_string()),
+        Just("-1".to_string()),
+        Just("0".to_string()),
+        Just("99999999999999999999999".to_string()),
+    ]
+}
+
+/// A file of the language's shape whose numbers are anything.
+fn shaped_file() -> impl Strategy<Value = String> {
+    let n = || prop_oneof![extreme(), "-?[0-9]{1,2}".prop_map(|s| s)];
+    (
+        proptest::collection::vec((n(), n(), n(), n(), n(), n(), n()), 1..6),
+        proptest::collection::vec(0usize..6, 1..6),
+    )
+        .prop_map(|(nums, kinds)| {
+            let mut out = String::new();
+            for (i, ((a, b, c, d, e, f, g), k)) in nums.iter().zip(kinds.iter().cycle()).enumerate() {
+                out.push_str(&format!("DUNGEON: \"d{i}\" \"{}\" ({a}, {b}) {c}\n", (b'A' + i as u8) as char));
+                out.push_str(&format!("ENTRY: {d}\n"));
+                match k {
+                    0 => out.push_str(&format!("LEVEL: \"l{i}\" \"L\" @ ({e}, {f}) {g}\n")),
+                    1 => out.push_str(&format!("RNDLEVEL: \"r{i}\" \"none\" @ ({e}, {f}) {g} {c}\n")),
+                    2 => out.push_str(&format!("LEVEL: \"m{i}\" \"M\" @ ({a}, {b})\nCHAINLEVEL: \"c{i}\" \"C\" \"m{i}\" + ({e}, {f}) {g}\n")),
+                    3 => out.push_str(&format!("BRANCH: \"d{}\" @ ({e}, {f}) portal\n", i + 1)),
+                    4 => out.push_str(&format!("LEVEL: \"m{i}\" \"none\" @ ({e}, {f})\nCHAINBRANCH: \"d{}\" \"m{i}\" + ({a}, {b}) up\n", i + 1)),
+                    _ => out.push_str(&format!("LEVEL: \"dummy\" \"none\" @ ({e}, {f})\nLEVELDESC: town\n")),
+                }
+            }
+            out
+        })
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    // PROPTEST_CASES=N runs a longer hunt.
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
         invariants(&bytes, &CheckOptions::default());
+    }
+
+    #[test]
+    fn any_numbers_in_a_well_formed_file_never_panic(src in shaped_file(), dialect in 0usize..14, target in 0usize..3) {
+        let opts = CheckOptions { dialect: Dialect::ALL[dialect], target: Target::ALL[target], ..CheckOptions::default() };
+        invariants(src.as_bytes(), &opts);
     }
 
     #[test]

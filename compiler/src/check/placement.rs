@@ -30,8 +30,8 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
 /// A couple the range checks accept (so its placement can be judged).
 fn couple_ok(ctx: &Ctx, c: &Couple) -> bool {
     c.rand >= -1
-        && ctx.limits.max_level.is_none_or(|m| c.base.abs() <= m)
         && i32::try_from(c.base).is_ok()
+        && ctx.limits.max_level.is_none_or(|m| c.base.abs() <= m)
 }
 
 fn percent(part: u64, total: u64) -> String {
