@@ -7,15 +7,16 @@
 //! NetHack's own loader manages about 50,000 layouts per second; the aim is
 //! at least ten times that with ISAAC-64.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dgnkit::frontend::{analyze, CheckOptions};
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use dgnkit::frontend::{analyze_fast, CheckOptions};
 use dgnkit::loader::{Resolved, Resolver};
 use dgnkit::rng::RngKind;
 use std::hint::black_box;
+use std::time::Duration;
 
 fn vanilla() -> dgnkit::script::Script {
     let src = include_bytes!("../../corpus/nethack-3.6.def");
-    analyze(src, &CheckOptions::default())
+    analyze_fast(src, &CheckOptions::default())
         .script
         .expect("the built-in file compiles")
 }
@@ -33,6 +34,12 @@ fn layouts(c: &mut Criterion) {
                     .expect("resolves")
             })
         });
+    }
+    group.finish();
+    // Milliseconds per iteration: few samples, each timed on its own.
+    let mut group = c.benchmark_group("layout/vanilla-3.6");
+    group.sample_size(20).sampling_mode(SamplingMode::Flat);
+    for rng in [RngKind::Isaac64, RngKind::Glibc] {
         group.throughput(Throughput::Elements(10_000));
         group.bench_function(format!("{rng}/10000 seeds"), |b| {
             b.iter(|| {
@@ -44,6 +51,8 @@ fn layouts(c: &mut Criterion) {
             })
         });
     }
+    group.finish();
+    let mut group = c.benchmark_group("layout/vanilla-3.6");
     group.throughput(Throughput::Elements(1));
     group.bench_function("isaac64/one seed, wizard", |b| {
         b.iter(|| {
@@ -76,5 +85,11 @@ fn layouts(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, layouts);
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = layouts
+}
 criterion_main!(benches);

@@ -5,7 +5,7 @@
 use crate::check::{self, codes};
 use crate::dialect::Dialect;
 use crate::grammar::{self, ast, Diagnostic, ParseOptions, Severity};
-use crate::lint::LintLevels;
+use crate::lint::{Level, LintLevels};
 use crate::lower::lower;
 use crate::model::{self, Model};
 use crate::options::Target;
@@ -103,11 +103,38 @@ pub fn analyze_fast(src: &[u8], opts: &CheckOptions) -> Analysis {
     }
 }
 
+/// [`analyze_fast`], plus the layout odds only when their lints are denied
+/// (then they can fail the file, so the verdict needs them). For commands
+/// that want the script and its errors rather than every warning: compile,
+/// `dgn_comp`, layout and stats. The odds enumerate every layout the loader
+/// can make, some twenty times the rest of a compile of the vanilla file;
+/// `dgn check` reports them.
+pub fn analyze_verdict(src: &[u8], opts: &CheckOptions) -> Analysis {
+    if odds_denied(&opts.lints) {
+        analyze(src, opts)
+    } else {
+        analyze_fast(src, opts)
+    }
+}
+
+/// The levels of the layout-odds checks' lints.
+fn odds_levels(lints: &LintLevels) -> impl Iterator<Item = Level> + '_ {
+    check::odds::CODES
+        .iter()
+        .filter_map(|c| c.lint)
+        .map(|l| lints.level(l))
+}
+
+fn odds_denied(lints: &LintLevels) -> bool {
+    odds_levels(lints).any(|l| l == Level::Deny)
+}
+
 /// The diagnostics from the exact layout statistics (load-failure odds,
 /// bones markers that can never be used) for a fast analysis of the same
-/// `src` and options, lint levels applied. Empty when the file has errors.
+/// `src` and options, lint levels applied. Empty when the file has errors,
+/// and without computing anything when both lints are allowed.
 pub fn layout_odds(src: &[u8], fast: &Analysis, opts: &CheckOptions) -> Vec<Diagnostic> {
-    if fast.has_errors() {
+    if fast.has_errors() || odds_levels(&opts.lints).all(|l| l == Level::Allow) {
         return Vec::new();
     }
     let ctx = check::Ctx::new(src, &fast.file, &fast.model, opts.target, opts.dialect);
@@ -269,4 +296,67 @@ fn dialect_suggestion(
         note = note.with_note(format!("so do the dialects {}", names.join(", ")));
     }
     Some(note.with_note(guess.doc()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::odds::{CODES, LOAD_FAILURE_ODDS};
+
+    /// Fails to load in a third of the games (see the code's example).
+    fn failing() -> &'static [u8] {
+        CODES
+            .iter()
+            .find(|c| c.code == LOAD_FAILURE_ODDS)
+            .map(|c| c.example.as_bytes())
+            .unwrap_or_default()
+    }
+
+    fn native(lints: LintLevels) -> CheckOptions {
+        CheckOptions {
+            target: Target::Native,
+            lints,
+            ..CheckOptions::default()
+        }
+    }
+
+    fn has_odds(a: &Analysis) -> bool {
+        a.diagnostics.iter().any(|d| d.code == LOAD_FAILURE_ODDS)
+    }
+
+    #[test]
+    fn the_verdict_skips_the_odds_unless_they_are_denied() {
+        let opts = native(LintLevels::new());
+        assert!(has_odds(&analyze(failing(), &opts)));
+        let quick = analyze_verdict(failing(), &opts);
+        assert!(!has_odds(&quick));
+        assert!(quick.script.is_some());
+        assert_eq!(quick, analyze_fast(failing(), &opts));
+
+        // Denied, they decide whether the file compiles: the verdict is
+        // then that of `dgn check`.
+        for lints in [
+            LintLevels::new().deny("load-failure-odds"),
+            LintLevels::new().deny("warnings"),
+        ] {
+            let opts = native(lints);
+            let denied = analyze_verdict(failing(), &opts);
+            assert_eq!(denied, analyze(failing(), &opts));
+            assert!(denied.script.is_none(), "a denied warning fails the file");
+        }
+        let opts = native(LintLevels::new().deny("load-failure-odds"));
+        assert!(has_odds(&analyze_verdict(failing(), &opts)));
+    }
+
+    #[test]
+    fn allowed_odds_are_not_reported() {
+        let opts = native(
+            LintLevels::new()
+                .allow("load-failure-odds")
+                .allow("bones-marker-unused"),
+        );
+        let fast = analyze_fast(failing(), &opts);
+        assert!(layout_odds(failing(), &fast, &opts).is_empty());
+        assert_eq!(analyze(failing(), &opts), fast);
+    }
 }

@@ -11,7 +11,6 @@ use dgnkit_lsp::features::{diagnostics, hover};
 use dgnkit_lsp::state::State;
 use futures::StreamExt;
 use serde_json::{json, Value};
-use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 use tower::{Service, ServiceExt};
@@ -20,17 +19,8 @@ use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent
 
 const URI: &str = "file:///bench/dungeon.def";
 
-fn vanilla() -> Option<String> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let candidates = [
-        root.join("corpus").join("nethack-3.6.def"),
-        root.join("..")
-            .join("shared/corpus/NetHack__NetHack/dungeon.def"),
-    ];
-    candidates
-        .iter()
-        .find_map(|p| std::fs::read_to_string(p).ok())
-}
+/// NetHack 3.6's dungeon (our description of it, in the repository).
+const VANILLA: &str = include_str!("../../corpus/nethack-3.6.def");
 
 fn position_of(text: &str, needle: &str, delta: u32) -> Position {
     let at = text.find(needle).expect("needle in the vanilla file");
@@ -127,6 +117,12 @@ impl Bench {
     fn stats(&mut self) {
         self.state.prepare_stats(&self.uri);
     }
+
+    /// Computes the layout-odds diagnostics of the current state (the
+    /// other background job after a statement edit).
+    fn odds(&mut self) {
+        self.state.prepare_odds(&self.uri);
+    }
 }
 
 /// The same through the LSP service: a didChange, then the diagnostics it
@@ -213,11 +209,8 @@ impl ServiceBench {
 }
 
 fn benches(c: &mut Criterion) {
-    let Some(text) = vanilla() else {
-        eprintln!("skipping: no vanilla dungeon.def (corpus/nethack-3.6.def or ../shared/corpus)");
-        return;
-    };
-    let mut b = Bench::new(&text);
+    let text = VANILLA;
+    let mut b = Bench::new(text);
     b.publish();
     b.hover(b.oracle);
     c.bench_function("edit_to_diagnostics/comment", |bn| {
@@ -244,7 +237,13 @@ fn benches(c: &mut Criterion) {
             b.stats()
         })
     });
-    let mut s = ServiceBench::new(&text);
+    c.bench_function("odds_after_statement_edit", |bn| {
+        bn.iter(|| {
+            b.statement_edit();
+            b.odds()
+        })
+    });
+    let mut s = ServiceBench::new(text);
     s.hover();
     c.bench_function("service/edit_to_published_diagnostics", |bn| {
         bn.iter(|| s.comment_edit())
@@ -271,9 +270,9 @@ fn percentiles(name: &str, n: usize, mut f: impl FnMut()) {
 }
 
 fn summary() {
-    let Some(text) = vanilla() else { return };
+    let text = VANILLA;
     println!("\npercentiles (vanilla dungeon.def):");
-    let mut b = Bench::new(&text);
+    let mut b = Bench::new(text);
     b.publish();
     b.hover(b.oracle);
     percentiles("edit_to_diagnostics/comment", 2000, || {
@@ -298,7 +297,11 @@ fn summary() {
         b.statement_edit();
         b.stats();
     });
-    let mut s = ServiceBench::new(&text);
+    percentiles("odds_after_statement_edit", 50, || {
+        b.statement_edit();
+        b.odds();
+    });
+    let mut s = ServiceBench::new(text);
     s.hover();
     percentiles("service/edit_to_published_diagnostics", 2000, || {
         s.comment_edit();

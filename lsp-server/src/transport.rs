@@ -91,6 +91,29 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
+/// Where the framer resynchronises after garbage.
+const HEADER_NAME: &[u8] = b"content-length";
+
+/// Drops the garbage at the front of `buf`: up to the next `Content-Length`
+/// after its first byte, or, when there is none yet, all but the last bytes
+/// (where one may be arriving). The first byte kept was already searched,
+/// so it is overwritten to stay garbage: what is dropped must not depend on
+/// how the input was split into reads, or a message after garbage would
+/// pass or not depending on the timing of the client's writes.
+fn skip_garbage(buf: &mut Vec<u8>) {
+    match find(&buf.to_ascii_lowercase()[1..], HEADER_NAME) {
+        Some(p) => {
+            buf.drain(..p + 1);
+        }
+        None => {
+            buf.drain(..buf.len().saturating_sub(HEADER_NAME.len()));
+            if let Some(first) = buf.first_mut() {
+                *first = 0;
+            }
+        }
+    }
+}
+
 /// Takes the next frame off the front of `buf`; `None` when more input is
 /// needed.
 fn next_frame(buf: &mut Vec<u8>) -> Option<Frame> {
@@ -98,35 +121,26 @@ fn next_frame(buf: &mut Vec<u8>) -> Option<Frame> {
     let blank = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
     buf.drain(..blank);
     // A header starts with `Content-`; anything else before the next one
-    // is garbage, reported once a header follows it.
-    let starts_header = buf.len() < 8 || buf[..8].eq_ignore_ascii_case(b"content-");
+    // is garbage, reported once a header follows it. A start too short to
+    // tell is a header only if it could still become one.
+    let k = buf.len().min(8);
+    let starts_header = buf[..k].eq_ignore_ascii_case(&b"content-"[..k]);
     if !starts_header {
-        let lower = buf.to_ascii_lowercase();
-        return match find(&lower[1..], b"content-length") {
-            Some(p) => {
-                buf.drain(..p + 1);
-                Some(Frame::Error(synthetic(
-                    Value::Null,
-                    PARSE_ERROR,
-                    "Parse error: text outside a message",
-                )))
-            }
-            None if buf.len() > MAX_HEADER => {
-                buf.clear();
-                Some(Frame::Error(synthetic(
-                    Value::Null,
-                    PARSE_ERROR,
-                    "Parse error: text outside a message",
-                )))
-            }
-            None => None,
-        };
+        if buf.len() > MAX_HEADER || find(&buf.to_ascii_lowercase()[1..], HEADER_NAME).is_some() {
+            skip_garbage(buf);
+            return Some(Frame::Error(synthetic(
+                Value::Null,
+                PARSE_ERROR,
+                "Parse error: text outside a message",
+            )));
+        }
+        return None;
     }
-    let Some(header_end) = find(buf, b"\r\n\r\n") else {
-        if buf.len() > MAX_HEADER {
-            let resume = find(&buf.to_ascii_lowercase()[1..], b"content-length")
-                .map_or(buf.len(), |p| p + 1);
-            buf.drain(..resume);
+    // Only the first MAX_HEADER bytes can hold the header's end, whether or
+    // not more has arrived.
+    let Some(header_end) = find(&buf[..buf.len().min(MAX_HEADER)], b"\r\n\r\n") else {
+        if buf.len() >= MAX_HEADER {
+            skip_garbage(buf);
             return Some(Frame::Error(synthetic(
                 Value::Null,
                 PARSE_ERROR,
@@ -260,6 +274,67 @@ mod tests {
         let fourth = next_frame(&mut buf).unwrap();
         assert!(matches!(fourth, Frame::Error(_)));
         assert!(buf.is_empty());
+    }
+
+    /// The bodies passed on when `input` arrives as a first read of `first`
+    /// bytes, then reads of `step` bytes.
+    fn passed(input: &[u8], first: usize, step: usize) -> Vec<Vec<u8>> {
+        let (head, rest) = input.split_at(first.min(input.len()));
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        for chunk in std::iter::once(head).chain(rest.chunks(step)) {
+            buf.extend_from_slice(chunk);
+            while let Some(frame) = next_frame(&mut buf) {
+                if let Frame::Message(body) = frame {
+                    out.push(body);
+                }
+            }
+        }
+        out
+    }
+
+    /// Found by fuzzing (fuzz/fuzz_targets/lsp_messages.rs): a message
+    /// after a damaged header was passed on when the input came in small
+    /// reads and dropped when it came at once, because a header end beyond
+    /// MAX_HEADER was accepted once it had arrived. Garbage dropped at the
+    /// limit could also cut a `Content-Length` in two, and a short start was
+    /// taken for a header before it could be told apart.
+    #[test]
+    fn framing_does_not_depend_on_how_the_input_is_split() {
+        let exit = r#"{"jsonrpc":"2.0","method":"exit"}"#;
+        let msg = framed(exit);
+        let mut inputs = Vec::new();
+        // A damaged header whose block would end only at the next message's.
+        let mut long = b"Content-Length: 1x\r\n".to_vec();
+        long.extend(vec![b'x'; MAX_HEADER]);
+        long.extend(&msg);
+        inputs.push(long);
+        // Garbage whose limit falls inside the next header name.
+        for cut in [11, 13, 14] {
+            for before in [&b""[..], b"Content-"] {
+                let mut input = vec![b'y'; MAX_HEADER + 1 - cut - before.len()];
+                input.extend(before);
+                input.extend(&msg);
+                inputs.push(input);
+            }
+        }
+        let mut short = b"{}\r\n\r\nContent-".to_vec();
+        short.extend(&msg);
+        inputs.push(short);
+        for input in &inputs {
+            let at_once = passed(input, input.len(), 1);
+            assert_eq!(at_once, vec![exit.as_bytes().to_vec()]);
+            for (first, step) in [(1, 1), (100, 100), (MAX_HEADER + 1, 1), (MAX_HEADER, 7)] {
+                if first == 1 && input.len() > 100 {
+                    continue; // byte by byte is quadratic in the garbage
+                }
+                assert_eq!(
+                    passed(input, first, step),
+                    at_once,
+                    "reads of {first}, then {step}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 use dgnkit::binary::{self, WriteOptions};
 use dgnkit::dialect::Dialect;
-use dgnkit::frontend::{analyze, CheckOptions};
+use dgnkit::frontend::{analyze_verdict, CheckOptions};
 use dgnkit::grammar::Diagnostic;
 use dgnkit::options::Target;
 use dgnkit::render::LineIndex;
@@ -134,7 +134,7 @@ fn report(fname: &str, src: &[u8], diagnostics: &[Diagnostic]) {
 
 /// Compiles one source; `None` after printing its errors.
 fn compile(fname: &str, src: &[u8], config: &Config) -> Option<Vec<u8>> {
-    let analysis = analyze(src, &config.opts);
+    let analysis = analyze_verdict(src, &config.opts);
     report(fname, src, &analysis.diagnostics);
     let script = analysis.script?;
     let wopts = WriteOptions {

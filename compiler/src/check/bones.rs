@@ -45,10 +45,42 @@ struct DungeonSites {
 pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let m = ctx.model;
     let depths = depth_starts(ctx);
+    // The bones file names of a dungeon are only compared when its marker
+    // is shared, with another dungeon or between two of its special
+    // levels; listing them for every dungeon was a fifth of a whole
+    // compile of the vanilla file, where no marker is shared.
+    let mut dungeons_with: HashMap<u8, Vec<&[u8]>> = HashMap::new();
+    for d in &m.dungeons {
+        if let Bones::Marker(marker) = d.bones.value {
+            dungeons_with.entry(marker).or_default().push(&d.name.bytes);
+        }
+    }
+    let shared = |d: &DungeonInfo| {
+        let with_other_dungeon = match d.bones.value {
+            Bones::Marker(marker) => dungeons_with
+                .get(&marker)
+                .is_some_and(|names| names.iter().any(|n| *n != d.name.bytes.as_slice())),
+            _ => false,
+        };
+        let mut level_markers = HashSet::new();
+        with_other_dungeon
+            || d.levels
+                .iter()
+                .any(|&id| match m.level(id).bones.as_ref().map(|b| b.value) {
+                    Some(Bones::Marker(lm)) => !level_markers.insert(lm),
+                    _ => false,
+                })
+    };
     let all: Vec<Option<DungeonSites>> = m
         .dungeons
         .iter()
-        .map(|d| sites(ctx, d, depths[d.id.index()]))
+        .map(|d| {
+            if shared(d) {
+                sites(ctx, d, depths[d.id.index()])
+            } else {
+                None
+            }
+        })
         .collect();
 
     // Two dungeons with one marker. Each dungeon is compared with the first

@@ -345,7 +345,13 @@ fn many(
     let mut failed = false;
     for seed in a..b {
         log.clear();
-        let line = match resolver.resolve_traced(seed, rng, args.wizard, &mut buf, &mut log) {
+        // The draw log is not free: only when asked.
+        let resolved = if args.trace {
+            resolver.resolve_traced(seed, rng, args.wizard, &mut buf, &mut log)
+        } else {
+            resolver.resolve_into(seed, rng, args.wizard, &mut buf)
+        };
+        let line = match resolved {
             Ok(()) => {
                 let calls = args
                     .trace

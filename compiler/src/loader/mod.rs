@@ -161,6 +161,8 @@ pub struct Resolver {
     pub(crate) dungeons: Vec<DRec>,
     pub(crate) levels: Vec<LRec>,
     pub(crate) branches: Vec<BRec>,
+    /// Per name of `rules.required_dungeons`: the dungeon records so named.
+    pub(crate) required: Vec<Vec<u32>>,
     pub(crate) placement_budget: u64,
 }
 
@@ -265,11 +267,21 @@ impl Resolver {
                 same_name_before,
             });
         }
+        let required = rules
+            .required_dungeons
+            .iter()
+            .map(|name| {
+                (0..dungeons.len() as u32)
+                    .filter(|&r| dungeons[r as usize].name == *name)
+                    .collect()
+            })
+            .collect();
         Ok(Resolver {
             rules,
             dungeons,
             levels,
             branches,
+            required,
             placement_budget: DEFAULT_PLACEMENT_BUDGET,
         })
     }

@@ -69,7 +69,7 @@ pub(crate) fn place_dungeon<S: Source, T: Trace>(
     };
     let (res, record) = (run.res, run.out.dungeons[dnum].record as usize);
     let name = || res.dungeons[record].name.clone();
-    match place(run, &mut dg, start) {
+    match place(run, &mut dg, start, 0) {
         Ok(true) => Ok(()),
         Ok(false) => Err(LoadError::CouldntPlace { dungeon: name() }),
         Err(Stop::Error(e)) => Err(e),
@@ -93,12 +93,15 @@ fn level_owner(res: &Resolver, record: u32) -> impl FnOnce() -> RangeOwner + '_ 
     }
 }
 
-/// Candidate levels of slot `k` given the levels placed before it:
-/// `(mask, count)` exactly as `possible_places` computes them.
+/// Candidate levels of slot `k` given `taken`, the levels of this
+/// dungeon's existing slots before it: `(mask, count)` exactly as
+/// `possible_places` computes them (its loop over the earlier slots
+/// removes each of their levels once, and they are distinct).
 fn candidates<S: Source, T: Trace>(
     run: &Run<'_, '_, S, T>,
     dg: &Dungeon,
     k: usize,
+    taken: u64,
 ) -> Result<(u64, i32), LoadError> {
     let lrec = &run.res.levels[run.out.slots[k].record as usize];
     let (base, count) = run.level_range(
@@ -109,21 +112,15 @@ fn candidates<S: Source, T: Trace>(
         k,
         level_owner(run.res, run.out.slots[k].record),
     )?;
-    let mut mask = range_mask(base, count);
-    let mut n = count;
-    for s in &run.out.slots[dg.start..k] {
-        if s.exists && mask & (1u64 << s.dlevel) != 0 {
-            mask &= !(1u64 << s.dlevel);
-            n -= 1;
-        }
-    }
-    Ok((mask, n))
+    let mask = range_mask(base, count) & !taken;
+    Ok((mask, mask.count_ones() as i32))
 }
 
 fn place<S: Source, T: Trace>(
     run: &mut Run<'_, '_, S, T>,
     dg: &mut Dungeon,
     k: usize,
+    taken: u64,
 ) -> Result<bool, Stop> {
     let mut k = k;
     while k < dg.end && !run.out.slots[k].exists {
@@ -132,7 +129,7 @@ fn place<S: Source, T: Trace>(
     if k == dg.end {
         return Ok(true);
     }
-    let (mut mask, mut n) = candidates(run, dg, k)?;
+    let (mut mask, mut n) = candidates(run, dg, k, taken)?;
     let record = run.out.slots[k].record;
     while n > 0 {
         dg.draws += 1;
@@ -142,7 +139,7 @@ fn place<S: Source, T: Trace>(
         let r = run.draw.rn2(n as u32, Site::Place { level: record });
         let level = nth_bit(mask, r);
         run.out.slots[k].dlevel = level;
-        if place(run, dg, k + 1)? {
+        if place(run, dg, k + 1, taken | (1u64 << level))? {
             return Ok(true);
         }
         mask &= !(1u64 << level);
@@ -256,7 +253,7 @@ impl Search {
             return None;
         }
         // A range error here is a dead end for this question.
-        let (mut mask, _) = candidates(run, dg, k).unwrap_or((0, 0));
+        let (mut mask, _) = candidates(run, dg, k, occupied).unwrap_or((0, 0));
         while mask != 0 {
             let level = mask.trailing_zeros() as i32;
             mask &= mask - 1;

@@ -196,13 +196,14 @@ impl Resolved {
     }
 
     /// `add_level`: before the first level of the same dungeon that lies
-    /// deeper, else at the end.
-    fn add_level(&mut self, l: ResolvedLevel) {
-        let at = self
-            .levels
+    /// deeper, else at the end. Dungeons add their levels one after the
+    /// other, so the levels of `l`'s dungeon are those from `first` on and
+    /// the search starts there.
+    fn add_level(&mut self, first: usize, l: ResolvedLevel) {
+        let at = self.levels[first..]
             .iter()
             .position(|c| c.dungeon == l.dungeon && c.level > l.level)
-            .unwrap_or(self.levels.len());
+            .map_or(self.levels.len(), |p| first + p);
         self.levels.insert(at, l);
     }
 
@@ -551,14 +552,18 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             });
         }
         place::place_dungeon(self, i, start)?;
+        let first = self.out.levels.len();
         for k in start..self.out.slots.len() {
             let s = self.out.slots[k];
             if s.exists {
-                self.out.add_level(ResolvedLevel {
-                    record: s.record,
-                    dungeon: s.dungeon,
-                    level: s.dlevel,
-                });
+                self.out.add_level(
+                    first,
+                    ResolvedLevel {
+                        record: s.record,
+                        dungeon: s.dungeon,
+                        level: s.dlevel,
+                    },
+                );
             }
         }
 
@@ -599,13 +604,8 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             b.end1.0 = self.out.dungeons.len() as i32;
             self.out.insert_branch(b);
         }
-        for name in res.rules.required_dungeons {
-            if !self
-                .out
-                .dungeons
-                .iter()
-                .any(|d| res.dungeons[d.record as usize].name == *name)
-            {
+        for (name, records) in res.rules.required_dungeons.iter().zip(&res.required) {
+            if !records.iter().any(|&r| self.out.index_of[r as usize] >= 0) {
                 return Err(LoadError::MissingDungeon {
                     name: (*name).to_string(),
                 });

@@ -46,16 +46,15 @@ impl Isaac64 {
         self.a = 0;
         self.b = 0;
         self.c = 0;
-        self.r = [0; SIZE];
-        self.r[0] = seed;
-        let mut x = [GOLDEN; 8];
-        for _ in 0..4 {
-            mix(&mut x);
-        }
-        for i in (0..SIZE).step_by(8) {
-            for (xj, rj) in x.iter_mut().zip(&self.r[i..i + 8]) {
-                *xj = xj.wrapping_add(*rj);
-            }
+        // The seed array is `r`: zero but for the seed in `r[0]`, so the
+        // first pass adds the seed once and nothing after it, and `r` need
+        // not be cleared (`update` overwrites all of it). Reseeding is a
+        // third of the cost of a layout, so this is worth the special case.
+        let mut x = MIXED_GOLDEN;
+        x[0] = x[0].wrapping_add(seed);
+        mix(&mut x);
+        self.m[..8].copy_from_slice(&x);
+        for i in (8..SIZE).step_by(8) {
             mix(&mut x);
             self.m[i..i + 8].copy_from_slice(&x);
         }
@@ -118,8 +117,19 @@ impl Isaac64 {
     }
 }
 
+/// The golden ratio mixed four times: where every seeding starts.
+const MIXED_GOLDEN: [u64; 8] = {
+    let mut x = [GOLDEN; 8];
+    let mut round = 0;
+    while round < 4 {
+        mix(&mut x);
+        round += 1;
+    }
+    x
+};
+
 #[inline(always)]
-fn mix(x: &mut [u64; 8]) {
+const fn mix(x: &mut [u64; 8]) {
     const SHIFT: [u32; 8] = [9, 9, 23, 15, 14, 20, 17, 14];
     let mut i = 0;
     while i < 8 {

@@ -17,11 +17,13 @@
 //! succeeds and, per level of each dungeon that may still gain branches,
 //! the chance that it does (or does not) become a branch level.
 
+use super::fxhash::FxHashMap;
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::weight::W;
 use super::Budget;
 use crate::loader::{BranchKind, Resolver, MAXLEVEL};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::hash_map::Entry;
+use std::collections::BTreeSet;
 
 /// The enumeration needs more than the budget allows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,20 +115,22 @@ pub(crate) struct Edge {
 #[derive(Default)]
 pub(crate) struct Layer {
     pub states: Vec<State>,
-    pub index: HashMap<State, u32>,
+    pub index: FxHashMap<State, u32>,
     /// Edges from this layer's states (to the next layer).
     pub edges: Vec<Edge>,
 }
 
 impl Layer {
     fn intern(&mut self, s: State) -> u32 {
-        if let Some(&i) = self.index.get(&s) {
-            return i;
+        match self.index.entry(s) {
+            Entry::Occupied(o) => *o.get(),
+            Entry::Vacant(v) => {
+                let i = self.states.len() as u32;
+                self.states.push(v.key().clone());
+                v.insert(i);
+                i
+            }
         }
-        let i = self.states.len() as u32;
-        self.states.push(s.clone());
-        self.index.insert(s, i);
-        i
     }
 }
 
@@ -169,7 +173,7 @@ pub(crate) struct Engine<'a> {
     dummy_later: Vec<bool>,
     /// Branch record -> the dungeon records it may lead to.
     branch_targets: Vec<Vec<u32>>,
-    memo: HashMap<PlaceKey, u32>,
+    memo: FxHashMap<PlaceKey, u32>,
     placements: Vec<Placement>,
     placement_nodes: usize,
 }
@@ -279,7 +283,7 @@ impl<'a> Engine<'a> {
             knox_later,
             dummy_later,
             branch_targets,
-            memo: HashMap::new(),
+            memo: FxHashMap::default(),
             placements: Vec::new(),
             placement_nodes: 0,
         }
@@ -882,8 +886,27 @@ impl<'a> Engine<'a> {
                 })
             })
             .collect();
+        // Per state of each layer, per live dungeon: the levels a branch
+        // loaded from that layer on may land on.
+        let reach: Vec<Vec<Vec<u64>>> = layers
+            .iter()
+            .enumerate()
+            .map(|(i, layer)| {
+                layer
+                    .states
+                    .iter()
+                    .map(|s| {
+                        let n_slots = self.n_slots(&s.loaded);
+                        s.live
+                            .iter()
+                            .map(|l| self.future_mask(l, i, &s.slots, n_slots))
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
         let alpha = forward(&layers);
-        let back = backward(&layers, &terminal_fail);
+        let back = backward(&layers, &reach, &terminal_fail);
         Ok(Run {
             layers,
             placements: self.placements,
@@ -925,7 +948,21 @@ fn added_end(e: &Edge) -> Option<(u32, i32)> {
     (!b.floated).then_some((b.parent, b.level))
 }
 
-fn backward(layers: &[Layer], terminal_fail: &[Option<FailKey>]) -> Vec<Vec<Back>> {
+/// Levels `1..LEVELS`, the ones `Back::h`/`g` describe.
+const LEVEL_BITS: u64 = ((1u64 << LEVELS) - 1) & !1;
+
+/// `reach[i][s][li]`: the levels a branch loaded from layer `i` on may land
+/// on in live dungeon `li` of state `s` ([`Engine::future_mask`]). On any
+/// other level no later branch ends, so `h` is the chance of success and
+/// `g` is zero; those are filled in without the sum over edges, which gives
+/// bit for bit the same values (the same terms added in the same order as
+/// `succ`). Masks only shrink from a layer to the next, which makes that
+/// hold by induction from the last layer, where nothing is live.
+fn backward(
+    layers: &[Layer],
+    reach: &[Vec<Vec<u64>>],
+    terminal_fail: &[Option<FailKey>],
+) -> Vec<Vec<Back>> {
     let last = layers.len() - 1;
     let mut back: Vec<Vec<Back>> = layers
         .iter()
@@ -958,7 +995,10 @@ fn backward(layers: &[Layer], terminal_fail: &[Option<FailKey>]) -> Vec<Vec<Back
             let to_state = &layers[i + 1].states[t];
             for (li, live) in s.live.iter().enumerate() {
                 let pos = to_state.live.iter().position(|l| l.record == live.record);
-                for l in 1..LEVELS {
+                let mut levels = reach[i][from][li] & LEVEL_BITS;
+                while levels != 0 {
+                    let l = levels.trailing_zeros() as usize;
+                    levels &= levels - 1;
                     let adds = added == Some((u32::from(live.record), l as i32));
                     let (hv, gv) = match pos {
                         Some(p) => (nxt[t].h[p][l], nxt[t].g[p][l]),
@@ -967,6 +1007,16 @@ fn backward(layers: &[Layer], terminal_fail: &[Option<FailKey>]) -> Vec<Vec<Back
                     let (hv, gv) = if adds { (W::ZERO, succ) } else { (hv, gv) };
                     cur[from].h[li][l] += e.p * hv;
                     cur[from].g[li][l] += e.p * gv;
+                }
+            }
+        }
+        for (si, b) in cur.iter_mut().enumerate() {
+            let succ = b.succ;
+            for (li, h) in b.h.iter_mut().enumerate() {
+                let mut unreached = !reach[i][si][li] & LEVEL_BITS;
+                while unreached != 0 {
+                    h[unreached.trailing_zeros() as usize] = succ;
+                    unreached &= unreached - 1;
                 }
             }
         }

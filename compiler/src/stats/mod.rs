@@ -26,6 +26,7 @@ mod acc;
 pub mod chart;
 mod engine;
 mod exact;
+mod fxhash;
 mod place;
 mod sample;
 mod weight;

@@ -21,8 +21,8 @@
 //! levels of placed levels that later chains read or the caller keeps. A
 //! forward pass over the memo then gives each level's distribution.
 
+use super::fxhash::FxHashMap;
 use super::weight::W;
-use std::collections::HashMap;
 
 /// Highest level number (NetHack's `MAXLEVEL`): arrays are indexed `0..=32`.
 pub(crate) const LEVELS: usize = 33;
@@ -191,9 +191,9 @@ struct Search<'a> {
     /// Ranges that do not depend on the search (unchained, or chained to
     /// an earlier dungeon).
     fixed: Vec<Option<RangeResult>>,
-    memo: HashMap<Ctx, u32>,
+    memo: FxHashMap<Ctx, u32>,
     nodes: Vec<Node>,
-    classes: HashMap<Vec<i8>, u32>,
+    classes: FxHashMap<Vec<i8>, u32>,
     class_keys: Vec<Vec<i8>>,
     budget: usize,
 }
@@ -263,9 +263,9 @@ impl<'a> Search<'a> {
             val_index,
             last_reader,
             fixed,
-            memo: HashMap::new(),
+            memo: FxHashMap::default(),
             nodes: Vec::new(),
-            classes: HashMap::new(),
+            classes: FxHashMap::default(),
             class_keys: Vec::new(),
             budget,
         }

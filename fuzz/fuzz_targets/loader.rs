@@ -1,0 +1,98 @@
+//! The loader: a script resolved for every target's rules, two seeds, both
+//! generators, wizard mode off and on. Resolution must end with a layout or
+//! an error (a placement that NetHack would search for a very long time is
+//! cut off by the draw budget); resolving into a reused buffer, resolving
+//! afresh and resolving with a trace must agree. Layouts are rendered by
+//! the overview and SVG views.
+//!
+//! Input: `[mode, rest...]`. Mode 0: `rest` is a compiled file (any
+//! layout). Mode 1: `rest` is dungeon.def source (`mode >> 2` picks the
+//! options). Other modes: `rest` drives a script generator.
+
+#![no_main]
+
+use dgnkit::binary::{self, crc32};
+use dgnkit::frontend::analyze;
+use dgnkit::loader::{Resolved, Resolver};
+use dgnkit::options::Target;
+use dgnkit::rng::RngKind;
+use dgnkit::script::Script;
+use dgnkit::views::overview::{overview, OverviewStyle};
+use dgnkit::views::svg::svg;
+use dgnkit_fuzz::Unstructured;
+use libfuzzer_sys::fuzz_target;
+
+/// Lower than the default so each input stays fast; the budget's logic is
+/// the same at any size.
+const BUDGET: u64 = 20_000;
+
+fn script(mode: u8, rest: &[u8]) -> Option<Script> {
+    match mode & 3 {
+        0 => binary::read(rest, None).ok().map(|r| r.script),
+        // Lints allowed: the layout-odds enumeration is not what this target is for.
+        1 => analyze(rest, &dgnkit_fuzz::check_options(mode >> 2, 0x20)).script,
+        _ => dgnkit_fuzz::script(&mut Unstructured::new(rest)).ok(),
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let [mode, rest @ ..] = data else {
+        return;
+    };
+    let Some(script) = script(*mode, rest) else {
+        return;
+    };
+    let seeds = [1, u64::from(crc32(data))];
+    let mut reused = Resolved::default();
+    for target in Target::ALL {
+        let Ok(mut resolver) = Resolver::for_target(&script, target) else {
+            continue;
+        };
+        resolver.set_placement_budget(BUDGET);
+        let mut rendered = false;
+        for seed in seeds {
+            for rng in [RngKind::Glibc, RngKind::Isaac64] {
+                for wizard in [false, true] {
+                    let fresh = resolver.resolve(seed, rng, wizard, false);
+                    let into = resolver.resolve_into(seed, rng, wizard, &mut reused);
+                    match (&fresh, into) {
+                        (Ok(layout), Ok(())) => {
+                            assert_eq!(
+                                &reused.to_layout(&resolver, None),
+                                layout,
+                                "a reused buffer resolves differently"
+                            );
+                        }
+                        (Err(a), Err(b)) => {
+                            assert_eq!(a, &b, "a reused buffer fails differently");
+                            let _ = (a.code(), a.nethack_panic(), a.to_string());
+                        }
+                        (a, b) => panic!("fresh {a:?} but reused {b:?}"),
+                    }
+                    if seed == 1 && !wizard {
+                        let traced = resolver.resolve(seed, rng, wizard, true);
+                        match (traced, &fresh) {
+                            (Ok(mut t), Ok(f)) => {
+                                assert!(t.rng_calls.take().is_some());
+                                assert_eq!(&t, f, "tracing changes the layout");
+                            }
+                            (Err(a), Err(b)) => assert_eq!(&a, b, "tracing changes the error"),
+                            (a, b) => panic!("traced {a:?} but untraced {b:?}"),
+                        }
+                    }
+                    // Once per target: rendering costs more than resolving.
+                    if let (Ok(layout), false) = (&fresh, rendered) {
+                        rendered = true;
+                        let style = if target == Target::NetHack343 {
+                            OverviewStyle::NetHack343
+                        } else {
+                            OverviewStyle::NetHack36
+                        };
+                        let _ = overview(layout, style);
+                        let _ = svg(layout, "fuzz");
+                    }
+                }
+            }
+        }
+    }
+});

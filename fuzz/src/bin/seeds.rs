@@ -1,0 +1,199 @@
+//! Builds the fuzz targets' seed corpora from the shared test data:
+//! `seeds SHARED OUT` reads `SHARED/corpus/*/dungeon.{def,pdf}` and
+//! `SHARED/expected/compiled/*.bin` and writes `OUT/<target>/<crc>-<len>`,
+//! each seed in the input format its target documents. Nothing here is
+//! committed: the seeds are rebuilt from ../shared by scripts/fuzz.
+
+use dgnkit::binary::{self, crc32, native};
+use dgnkit::dialect::Dialect;
+use dgnkit::frontend::{analyze, CheckOptions};
+use dgnkit::options::Target;
+use dgnkit::script::Script;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const TARGETS: [&str; 5] = [
+    "parse_check",
+    "nethack_reader",
+    "native_reader",
+    "loader",
+    "lsp_messages",
+];
+
+fn files_in(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    out.retain(|p| keep(p));
+    out.sort();
+    out
+}
+
+/// The first dialect (vanilla first) in which `src` compiles for NetHack
+/// 3.6, as its index in [`Dialect::ALL`], and the script.
+fn compile_any(src: &[u8]) -> Option<(usize, Script)> {
+    for (i, dialect) in Dialect::ALL.into_iter().enumerate() {
+        let opts = CheckOptions {
+            target: Target::NetHack36,
+            dialect,
+            defines: vec!["REINCARNATION".into(), "MULDGN".into()],
+            ..CheckOptions::default()
+        };
+        if let Some(script) = analyze(src, &opts).script {
+            return Some((i, script));
+        }
+    }
+    None
+}
+
+fn frame(out: &mut Vec<u8>, body: serde_json::Value) {
+    let body = body.to_string();
+    out.extend_from_slice(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
+    out.extend_from_slice(body.as_bytes());
+}
+
+/// A whole editor session on `text`, in the raw-stream mode of
+/// `lsp_messages`.
+fn session(text: &str) -> Vec<u8> {
+    let uri = "file:///work/dungeon.def";
+    let doc = json!({"uri": uri});
+    let at = json!({"line": 1, "character": 12});
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 5, "character": 0}});
+    let mut out = vec![0u8];
+    let mut id = 0;
+    let mut request = |out: &mut Vec<u8>, method: &str, params: serde_json::Value| {
+        id += 1;
+        frame(out, json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+    };
+    request(
+        &mut out,
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {},
+               "initializationOptions": {"dgnkit": {"statistics": "inline"}}}),
+    );
+    frame(&mut out, json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    frame(
+        &mut out,
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
+            {"uri": uri, "languageId": "dungeon-def", "version": 1, "text": text}}}),
+    );
+    for method in [
+        "textDocument/hover",
+        "textDocument/definition",
+        "textDocument/completion",
+        "textDocument/prepareRename",
+    ] {
+        request(&mut out, method, json!({"textDocument": doc, "position": at}));
+    }
+    request(&mut out, "textDocument/semanticTokens/full", json!({"textDocument": doc}));
+    request(&mut out, "textDocument/documentSymbol", json!({"textDocument": doc}));
+    request(&mut out, "textDocument/inlayHint", json!({"textDocument": doc, "range": range}));
+    request(
+        &mut out,
+        "textDocument/formatting",
+        json!({"textDocument": doc, "options": {"tabSize": 8, "insertSpaces": false}}),
+    );
+    frame(
+        &mut out,
+        json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}}, "text": "LEVEL:"}]}}),
+    );
+    request(&mut out, "textDocument/codeAction", json!({"textDocument": doc, "range": range, "context": {"diagnostics": []}}));
+    request(&mut out, "shutdown", serde_json::Value::Null);
+    frame(&mut out, json!({"jsonrpc": "2.0", "method": "exit"}));
+    out
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [shared, out] = args.as_slice() else {
+        eprintln!("usage: seeds SHARED_DIR OUT_DIR");
+        return ExitCode::from(2);
+    };
+    let (shared, out) = (Path::new(shared), Path::new(out));
+    let mut seeds: BTreeMap<&str, Vec<Vec<u8>>> = BTreeMap::new();
+    let mut add = |target: &'static str, bytes: Vec<u8>| seeds.entry(target).or_default().push(bytes);
+
+    let mut scripts: Vec<(String, Script)> = Vec::new();
+    let dirs = files_in(&shared.join("corpus"), |p| p.is_dir());
+    for (n, dir) in dirs.iter().enumerate() {
+        for name in ["dungeon.def", "dungeon.pdf"] {
+            let Ok(src) = std::fs::read(dir.join(name)) else {
+                continue;
+            };
+            let compiled = compile_any(&src);
+            let dialect = compiled.as_ref().map_or(0, |(d, _)| *d);
+            // Target nethack-3.6 (selector % 3 == 1) in the dialect that
+            // compiles the file; the option bits vary over the corpus.
+            let selector = (dialect * 3 + 1) as u8;
+            let mut seed = vec![selector, (n % 64) as u8];
+            seed.extend_from_slice(&src);
+            add("parse_check", seed);
+            let mut seed = vec![1 | (selector << 2)];
+            seed.extend_from_slice(&src);
+            add("loader", seed);
+            if let Some((d, script)) = compiled {
+                scripts.push((Dialect::ALL[d].name().to_string(), script));
+            }
+            // A few whole sessions: the server analyses every document, so
+            // large corpora of these are slow.
+            if n % 12 == 0 {
+                if let Ok(text) = std::str::from_utf8(&src) {
+                    add("lsp_messages", session(text));
+                }
+            }
+        }
+    }
+    for bin in files_in(&shared.join("expected").join("compiled"), |p| {
+        p.extension().is_some_and(|x| x == "bin")
+    }) {
+        let Ok(bytes) = std::fs::read(&bin) else {
+            continue;
+        };
+        if let Ok(read) = binary::read(&bytes, None) {
+            scripts.push(("vanilla".to_string(), read.script));
+        }
+        let mut seed = vec![0u8];
+        seed.extend_from_slice(&bytes);
+        add("loader", seed);
+        add("nethack_reader", bytes);
+    }
+    for (dialect, script) in &scripts {
+        let Ok(file) = native::write(script, dialect) else {
+            continue;
+        };
+        // Raw mode: the whole file. Wrapped mode: the payload alone.
+        let mut raw = vec![0u8];
+        raw.extend_from_slice(&file);
+        add("native_reader", raw);
+        let mut wrapped = vec![1u8];
+        wrapped.extend_from_slice(&file[native::HEADER_LEN..]);
+        add("native_reader", wrapped);
+    }
+
+    for target in TARGETS {
+        let dir = out.join(target);
+        if let Err(e) = std::fs::create_dir_all(&dir) {
+            eprintln!("seeds: cannot create {}: {e}", dir.display());
+            return ExitCode::FAILURE;
+        }
+        let list = seeds.get(target).map(Vec::as_slice).unwrap_or_default();
+        let mut written = 0;
+        for bytes in list {
+            let path = dir.join(format!("{:08x}-{}", crc32(bytes), bytes.len()));
+            if path.exists() {
+                continue;
+            }
+            if let Err(e) = std::fs::write(&path, bytes) {
+                eprintln!("seeds: cannot write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+            written += 1;
+        }
+        println!("{target}: {written} new seeds ({} built)", list.len());
+    }
+    ExitCode::SUCCESS
+}
