@@ -1,7 +1,7 @@
 //! Helpers for the end-to-end tests: where `../shared` is, and whether its
 //! absence should skip or fail.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `../shared` beside the checkout, or `None` (with a message) when absent.
 /// Under `DGNKIT_REQUIRE_SHARED=1` (CI) a missing folder is a failure.
@@ -21,4 +21,19 @@ pub fn shared_dir() -> Option<PathBuf> {
         root.display()
     );
     None
+}
+
+/// Every source file of the corpus (`dungeon.def` and `dungeon.pdf`), in
+/// folder order.
+pub fn corpus_files(shared: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(shared.join("corpus"))
+        .expect("corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .flat_map(|d| ["dungeon.def", "dungeon.pdf"].map(|f| d.join(f)))
+        .filter(|p| p.is_file())
+        .collect()
 }

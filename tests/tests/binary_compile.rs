@@ -118,20 +118,6 @@ fn every_source_dgn_comp_accepted_compiles_to_its_bytes() {
     );
 }
 
-/// Every source file of the corpus (`dungeon.def` and `dungeon.pdf`).
-fn corpus_files(shared: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(shared.join("corpus"))
-        .expect("corpus")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    dirs.into_iter()
-        .flat_map(|d| ["dungeon.def", "dungeon.pdf"].map(|f| d.join(f)))
-        .filter(|p| p.is_file())
-        .collect()
-}
-
 /// The first dialect (vanilla first) in which the file compiles for `target`.
 fn compile_any(
     src: &[u8],
@@ -160,7 +146,7 @@ fn compile_decompile_compile_gives_the_same_bytes() {
         return;
     };
     let flags: Vec<String> = vec!["REINCARNATION".into(), "MULDGN".into()];
-    let files = corpus_files(&shared);
+    let files = dgnkit_tests::corpus_files(&shared);
     assert!(files.len() >= 100, "only {} corpus files", files.len());
     let mut failures = Vec::new();
     let mut summary = Vec::new();

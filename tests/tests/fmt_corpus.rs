@@ -9,20 +9,6 @@ use dgnkit::frontend::{analyze_fast, CheckOptions};
 use dgnkit::options::Target;
 use dgnkit_grammar::format::format;
 use dgnkit_grammar::ParseOptions;
-use std::path::{Path, PathBuf};
-
-fn corpus_files(shared: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(shared.join("corpus"))
-        .expect("corpus")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    dirs.into_iter()
-        .flat_map(|d| ["dungeon.def", "dungeon.pdf"].map(|f| d.join(f)))
-        .filter(|p| p.is_file())
-        .collect()
-}
 
 /// The compiled bytes in the first dialect (vanilla first) that compiles
 /// the text for `target`, or the error codes of vanilla when none does.
@@ -65,7 +51,7 @@ fn formatting_never_changes_the_compiled_bytes() {
     let Some(shared) = dgnkit_tests::shared_dir() else {
         return;
     };
-    let files = corpus_files(&shared);
+    let files = dgnkit_tests::corpus_files(&shared);
     assert!(files.len() >= 100, "only {} corpus files", files.len());
     let option_sets = [
         ParseOptions {
