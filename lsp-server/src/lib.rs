@@ -10,6 +10,7 @@ pub mod config;
 pub mod db;
 pub mod facts;
 pub mod features;
+pub mod jobs;
 pub mod odds;
 pub mod position;
 pub mod server;

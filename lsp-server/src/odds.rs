@@ -12,22 +12,11 @@
 
 use crate::analysis::{check_options, Semantic};
 use crate::config::Config;
+use crate::jobs::JobCache;
 use crate::statistics::{Key, Mode};
 use dgnkit_grammar::Diagnostic;
-use std::collections::HashMap;
 use std::sync::Arc;
 use tower_lsp_server::ls_types::Uri;
-
-enum Status {
-    Running,
-    /// In canonical offsets.
-    Done(Arc<Vec<Diagnostic>>),
-}
-
-struct Entry {
-    key: Key,
-    status: Status,
-}
 
 /// A computation to run off the lock.
 pub struct Job {
@@ -47,7 +36,7 @@ impl Job {
 
 #[derive(Default)]
 pub struct Cache {
-    entries: HashMap<Uri, Entry>,
+    jobs: JobCache<Arc<Vec<Diagnostic>>>,
 }
 
 impl Cache {
@@ -57,38 +46,12 @@ impl Cache {
         if config.statistics == Mode::Off {
             return None;
         }
-        match self.entries.get(uri) {
-            Some(Entry {
-                key,
-                status: Status::Done(d),
-            }) if key.matches(canonical, config) => Some(d),
-            _ => None,
-        }
+        self.jobs.done(uri, canonical, config).map(|d| d.as_slice())
     }
 
-    /// A job for `key` unless its result is known or being computed (a
-    /// running job for an older key finishes first; its completion asks
-    /// again).
+    /// A job for `key` unless its result is known or being computed.
     pub fn job(&mut self, uri: &Uri, key: Key, semantic: &Arc<Semantic>) -> Option<Job> {
-        match self.entries.get(uri) {
-            Some(Entry {
-                status: Status::Running,
-                ..
-            }) => return None,
-            Some(Entry {
-                key: k,
-                status: Status::Done(_),
-            }) if *k == key => return None,
-            _ => {}
-        }
-        self.entries.insert(
-            uri.clone(),
-            Entry {
-                key: key.clone(),
-                status: Status::Running,
-            },
-        );
-        Some(Job {
+        self.jobs.start(uri, &key).then(|| Job {
             uri: uri.clone(),
             key,
             semantic: semantic.clone(),
@@ -96,29 +59,14 @@ impl Cache {
     }
 
     pub fn finish(&mut self, uri: Uri, key: Key, odds: Arc<Vec<Diagnostic>>) {
-        self.entries.insert(
-            uri,
-            Entry {
-                key,
-                status: Status::Done(odds),
-            },
-        );
+        self.jobs.finish(uri, key, odds);
     }
 
-    /// A job that failed to report (it panicked): allow a new one.
     pub fn abandon(&mut self, uri: &Uri) {
-        if matches!(
-            self.entries.get(uri),
-            Some(Entry {
-                status: Status::Running,
-                ..
-            })
-        ) {
-            self.entries.remove(uri);
-        }
+        self.jobs.abandon(uri);
     }
 
     pub fn forget(&mut self, uri: &Uri) {
-        self.entries.remove(uri);
+        self.jobs.forget(uri);
     }
 }

@@ -9,9 +9,9 @@
 //! document runs at a time.
 
 use crate::config::Config;
+use crate::jobs::JobCache;
 use dgnkit::script::Script;
 use dgnkit::stats::Stats;
-use std::collections::HashMap;
 use std::sync::Arc;
 use tower_lsp_server::ls_types::Uri;
 
@@ -69,16 +69,6 @@ impl Key {
     }
 }
 
-enum Status {
-    Running,
-    Done(Option<Arc<Stats>>),
-}
-
-struct Entry {
-    key: Key,
-    status: Status,
-}
-
 /// Why a request has no statistics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Missing {
@@ -116,7 +106,7 @@ impl Job {
 
 #[derive(Default)]
 pub struct Cache {
-    entries: HashMap<Uri, Entry>,
+    jobs: JobCache<Option<Arc<Stats>>>,
 }
 
 impl Cache {
@@ -135,12 +125,9 @@ impl Cache {
         if !has_script {
             return Err(Missing::Errors);
         }
-        match self.entries.get(uri) {
-            Some(Entry {
-                key,
-                status: Status::Done(done),
-            }) if key.matches(canonical, config) => done.as_deref().ok_or(Missing::TooLarge),
-            _ => Err(Missing::Computing),
+        match self.jobs.done(uri, canonical, config) {
+            Some(done) => done.as_deref().ok_or(Missing::TooLarge),
+            None => Err(Missing::Computing),
         }
     }
 
@@ -148,25 +135,7 @@ impl Cache {
     /// (a running job for an older key finishes first).
     pub fn job(&mut self, uri: &Uri, key: Option<Key>, script: Option<&Script>) -> Option<Job> {
         let (key, script) = (key?, script?);
-        match self.entries.get(uri) {
-            Some(Entry {
-                status: Status::Running,
-                ..
-            }) => return None,
-            Some(Entry {
-                key: k,
-                status: Status::Done(_),
-            }) if *k == key => return None,
-            _ => {}
-        }
-        self.entries.insert(
-            uri.clone(),
-            Entry {
-                key: key.clone(),
-                status: Status::Running,
-            },
-        );
-        Some(Job {
+        self.jobs.start(uri, &key).then(|| Job {
             uri: uri.clone(),
             key,
             script: script.clone(),
@@ -174,29 +143,15 @@ impl Cache {
     }
 
     pub fn finish(&mut self, uri: Uri, key: Key, stats: Option<Arc<Stats>>) {
-        self.entries.insert(
-            uri,
-            Entry {
-                key,
-                status: Status::Done(stats),
-            },
-        );
+        self.jobs.finish(uri, key, stats);
     }
 
     /// A job that failed to report (it panicked): allow a new one.
     pub fn abandon(&mut self, uri: &Uri) {
-        if matches!(
-            self.entries.get(uri),
-            Some(Entry {
-                status: Status::Running,
-                ..
-            })
-        ) {
-            self.entries.remove(uri);
-        }
+        self.jobs.abandon(uri);
     }
 
     pub fn forget(&mut self, uri: &Uri) {
-        self.entries.remove(uri);
+        self.jobs.forget(uri);
     }
 }
