@@ -5,7 +5,8 @@
 //! death and the bones file name. Without it, the verdict per special level
 //! and per dungeon over every layout the loader can produce.
 
-use super::stats::{pct, read_script, rng_of, RngArg};
+use super::input::read_script;
+use super::stats::{pct, rng_of, RngArg};
 use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::bones::{self, BonesOptions, StaticReport, DEFAULT_PORTAL_LEVELS};
 use crate::loader::{Resolver, Rules};

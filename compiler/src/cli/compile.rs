@@ -3,13 +3,14 @@
 //! when the file has errors.
 
 use super::check::{use_color, LintOpts};
+use super::input::read_input;
 use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::binary::{self, WriteOptions};
 use crate::frontend::{analyze_verdict, CheckOptions};
 use crate::lint;
 use crate::render;
 use clap::Args;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -74,16 +75,6 @@ pub fn header_fits(header: &[u8], target: crate::options::Target) -> Result<(), 
             "that is a {found} file; a {wanted} file needs the header of a {wanted} file"
         )),
         Err(e) => Err(format!("that is not a compiled dungeon file ({e})")),
-    }
-}
-
-pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
-    if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf)?;
-        Ok(buf)
-    } else {
-        std::fs::read(path)
     }
 }
 

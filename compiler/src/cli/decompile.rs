@@ -1,7 +1,8 @@
 //! `dgn decompile`: a compiled dungeon script (NetHack 3.4.3, 3.6 or
 //! native) back to dungeon.def text that compiles to the same bytes.
 
-use super::compile::{read_input, write_output, Output};
+use super::compile::{write_output, Output};
+use super::input::read_input;
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::binary::{self, BinaryFormat};
 use crate::decompile::decompile;

@@ -4,7 +4,8 @@
 //! change. A file with syntax errors is left alone and its errors shown.
 
 use super::check::use_color;
-use super::compile::{read_input, write_output, Output};
+use super::compile::{write_output, Output};
+use super::input::read_input;
 use super::{OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::render;
 use clap::Args;

@@ -7,17 +7,15 @@
 //! (`corpus/nethack-3.6.def`) is used. The seed defaults to 0 so that the
 //! output is reproducible (glibc treats 0 as 1, as `srandom` does).
 
+use super::input::read_script;
 use super::{CommonOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
-use crate::frontend::{analyze_verdict, CheckOptions};
 use crate::layout::Layout;
 use crate::loader::{LoadError, Resolved, Resolver, Rules};
 use crate::options::Target;
-use crate::render;
 use crate::rng::{Draw, RngKind};
-use crate::script::Script;
 use crate::views::{self, OverviewStyle};
 use clap::{Args, ValueEnum};
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -106,75 +104,6 @@ pub fn parse_seeds(s: &str) -> Result<(u64, u64), String> {
         ));
     }
     Ok((a, end))
-}
-
-/// Where the script came from, for messages and titles.
-struct Input {
-    name: String,
-    script: Script,
-}
-
-fn read_input(args: &LayoutArgs, err: &mut dyn Write, color: bool) -> Result<Input, u8> {
-    let (name, bytes) = match &args.file {
-        None => (DEFAULT_NAME.to_string(), DEFAULT_DEF.to_vec()),
-        Some(p) if p.as_os_str() == "-" => {
-            let mut buf = Vec::new();
-            if let Err(e) = std::io::stdin().read_to_end(&mut buf) {
-                let _ = writeln!(err, "dgn layout: cannot read standard input: {e}");
-                return Err(EXIT_USAGE);
-            }
-            ("<stdin>".to_string(), buf)
-        }
-        Some(p) => match std::fs::read(p) {
-            Ok(b) => (p.display().to_string(), b),
-            Err(e) => {
-                let _ = writeln!(err, "dgn layout: cannot read `{}`: {e}", p.display());
-                return Err(EXIT_USAGE);
-            }
-        },
-    };
-    // A compiled file announces itself (native magic or a NetHack version
-    // header); anything else is source.
-    if crate::binary::detect(&bytes).is_ok() {
-        return match crate::binary::read(&bytes, None) {
-            Ok(r) => Ok(Input {
-                name,
-                script: r.script,
-            }),
-            Err(e) => {
-                let _ = writeln!(
-                    err,
-                    "dgn layout: `{name}` is not a valid compiled file: {e}"
-                );
-                Err(EXIT_INPUT)
-            }
-        };
-    }
-    let opts = CheckOptions {
-        target: args.common.target,
-        dialect: args.common.dialect,
-        defines: args.common.define.clone(),
-        undefines: args.common.undefine.clone(),
-        lints: Default::default(),
-    };
-    let analysis = analyze_verdict(&bytes, &opts);
-    match analysis.script {
-        Some(script) => Ok(Input { name, script }),
-        None => {
-            let errors: Vec<_> = analysis
-                .diagnostics
-                .iter()
-                .filter(|d| d.is_error())
-                .cloned()
-                .collect();
-            let _ = write!(err, "{}", render::human(&name, &bytes, &errors, color));
-            let _ = writeln!(
-                err,
-                "dgn layout: `{name}` has errors; fix them to lay it out (`dgn check {name}`)"
-            );
-            Err(EXIT_INPUT)
-        }
-    }
 }
 
 fn error_json(seed: u64, e: &LoadError) -> String {
@@ -274,20 +203,21 @@ pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term
         let _ = writeln!(err, "dgn layout: --seeds writes JSON lines; --format overview and svg show one seed (use --seed)");
         return EXIT_USAGE;
     }
-    let input = match read_input(args, err, term.color) {
-        Ok(i) => i,
-        Err(code) => return code,
-    };
-    let resolver = match Resolver::with_rules(&input.script, Rules::for_target(target)) {
+    let (name, script) =
+        match read_script(args.file.as_ref(), &args.common, "layout", err, term.color) {
+            Ok(i) => i,
+            Err(code) => return code,
+        };
+    let resolver = match Resolver::with_rules(&script, Rules::for_target(target)) {
         Ok(r) => r,
         Err(e) => {
-            let _ = writeln!(err, "dgn layout: `{}`: {e}", input.name);
+            let _ = writeln!(err, "dgn layout: `{}`: {e}", name);
             return EXIT_INPUT;
         }
     };
     match args.seeds {
         Some((a, b)) => many(&resolver, args, rng, a, b, out, term.progress),
-        None => one(&resolver, args, &input.name, target, rng, out, err),
+        None => one(&resolver, args, &name, target, rng, out, err),
     }
 }
 
@@ -394,7 +324,8 @@ mod tests {
 
     #[test]
     fn the_built_in_file_compiles_and_resolves() {
-        let analysis = crate::frontend::analyze(DEFAULT_DEF, &CheckOptions::default());
+        let analysis =
+            crate::frontend::analyze(DEFAULT_DEF, &crate::frontend::CheckOptions::default());
         assert!(
             analysis.diagnostics.is_empty(),
             "{:?}",

@@ -7,6 +7,7 @@ pub mod compile;
 pub mod decompile;
 pub mod explain;
 pub mod fmt;
+pub mod input;
 pub mod layout;
 pub mod lsp;
 pub mod stats;

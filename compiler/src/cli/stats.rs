@@ -6,17 +6,14 @@
 //! NetHack family is, except a few with many overlapping optional levels);
 //! otherwise estimated over many seeds, and the output says so.
 
-use super::layout::{DEFAULT_DEF, DEFAULT_NAME};
+use super::input::read_script;
 use super::{CommonOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::bones::{BonesOptions, DEFAULT_PORTAL_LEVELS};
-use crate::frontend::{analyze_verdict, CheckOptions};
-use crate::render;
 use crate::rng::RngKind;
-use crate::script::Script;
 use crate::stats::{self, chart, Approach, Dist, Method, Stats, StatsOptions};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -75,72 +72,6 @@ pub struct StatsArgs {
     /// the built-in NetHack 3.6 description.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
-}
-
-/// Reads FILE (source or compiled) into a script; on failure, reports to
-/// `err` and returns the exit status.
-pub(crate) fn read_script(
-    file: Option<&PathBuf>,
-    common: &CommonOpts,
-    command: &str,
-    err: &mut dyn Write,
-    color: bool,
-) -> Result<(String, Script), u8> {
-    let (name, bytes) = match file {
-        None => (DEFAULT_NAME.to_string(), DEFAULT_DEF.to_vec()),
-        Some(p) if p.as_os_str() == "-" => {
-            let mut buf = Vec::new();
-            if let Err(e) = std::io::stdin().read_to_end(&mut buf) {
-                let _ = writeln!(err, "dgn {command}: cannot read standard input: {e}");
-                return Err(EXIT_USAGE);
-            }
-            ("<stdin>".to_string(), buf)
-        }
-        Some(p) => match std::fs::read(p) {
-            Ok(b) => (p.display().to_string(), b),
-            Err(e) => {
-                let _ = writeln!(err, "dgn {command}: cannot read `{}`: {e}", p.display());
-                return Err(EXIT_USAGE);
-            }
-        },
-    };
-    if crate::binary::detect(&bytes).is_ok() {
-        return match crate::binary::read(&bytes, None) {
-            Ok(r) => Ok((name, r.script)),
-            Err(e) => {
-                let _ = writeln!(
-                    err,
-                    "dgn {command}: `{name}` is not a valid compiled file: {e}"
-                );
-                Err(EXIT_INPUT)
-            }
-        };
-    }
-    let opts = CheckOptions {
-        target: common.target,
-        dialect: common.dialect,
-        defines: common.define.clone(),
-        undefines: common.undefine.clone(),
-        lints: Default::default(),
-    };
-    let analysis = analyze_verdict(&bytes, &opts);
-    match analysis.script {
-        Some(script) => Ok((name, script)),
-        None => {
-            let errors: Vec<_> = analysis
-                .diagnostics
-                .iter()
-                .filter(|d| d.is_error())
-                .cloned()
-                .collect();
-            let _ = write!(err, "{}", render::human(&name, &bytes, &errors, color));
-            let _ = writeln!(
-                err,
-                "dgn {command}: `{name}` has errors; fix them first (`dgn check {name}`)"
-            );
-            Err(EXIT_INPUT)
-        }
-    }
 }
 
 pub(crate) fn rng_of(arg: Option<RngArg>) -> Option<RngKind> {
