@@ -1,11 +1,12 @@
 //! `dgn check`: parse and check files, print their diagnostics.
 
+use super::input::read_input;
 use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::frontend::{analyze, Analysis, CheckOptions};
 use crate::lint::{self, LintLevels};
 use crate::render;
 use clap::Args;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 /// Lint levels, rustc style (shared by every command that checks).
@@ -31,6 +32,26 @@ impl LintOpts {
             deny: self.deny.clone(),
         }
     }
+
+    /// The usage error for lint names nobody knows, naming the known ones.
+    pub fn unknown_error(&self, command: &str) -> Option<String> {
+        let levels = self.levels();
+        let unknown = levels.unknown_names();
+        if unknown.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "dgn {command}: unknown lint {}; known lints: {}, and the groups `{}` and `{}`",
+            unknown
+                .iter()
+                .map(|u| format!("`{u}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            lint::lint_names().join(", "),
+            lint::COMPAT_GROUP,
+            lint::ALL_GROUP
+        ))
+    }
 }
 
 /// `dgn check [OPTIONS] FILE...`
@@ -53,36 +74,9 @@ pub fn use_color(stream_is_terminal: bool) -> bool {
     stream_is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-fn read(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
-    if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf)?;
-        Ok(buf)
-    } else {
-        std::fs::read(path)
-    }
-}
-
 pub fn run(args: CheckArgs) -> ExitCode {
-    let unknown: Vec<String> = args
-        .lints
-        .levels()
-        .unknown_names()
-        .into_iter()
-        .map(str::to_string)
-        .collect();
-    if !unknown.is_empty() {
-        eprintln!(
-            "dgn check: unknown lint {}; known lints: {}, and the groups `{}` and `{}`",
-            unknown
-                .iter()
-                .map(|u| format!("`{u}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            lint::lint_names().join(", "),
-            lint::COMPAT_GROUP,
-            lint::ALL_GROUP
-        );
+    if let Some(msg) = args.lints.unknown_error("check") {
+        eprintln!("{msg}");
         return ExitCode::from(EXIT_USAGE);
     }
     let opts = CheckOptions {
@@ -101,7 +95,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let mut json_files = Vec::new();
     for path in &args.files {
         let name = path.display().to_string();
-        let src = match read(path) {
+        let src = match read_input(path) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("dgn check: cannot read `{name}`: {e}");

@@ -7,7 +7,6 @@ use super::input::read_input;
 use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::binary::{self, WriteOptions};
 use crate::frontend::{analyze_verdict, CheckOptions};
-use crate::lint;
 use crate::render;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -101,20 +100,8 @@ pub fn write_output(out: &Output, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 pub fn run(args: CompileArgs) -> ExitCode {
-    let levels = args.lints.levels();
-    let unknown = levels.unknown_names();
-    if !unknown.is_empty() {
-        eprintln!(
-            "dgn compile: unknown lint {}; known lints: {}, and the groups `{}` and `{}`",
-            unknown
-                .iter()
-                .map(|u| format!("`{u}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            lint::lint_names().join(", "),
-            lint::COMPAT_GROUP,
-            lint::ALL_GROUP
-        );
+    if let Some(msg) = args.lints.unknown_error("compile") {
+        eprintln!("{msg}");
         return ExitCode::from(EXIT_USAGE);
     }
     let output = match &args.output {
