@@ -195,6 +195,24 @@ fn layout_human(rows: &[bones::LevelBones], title: &str) -> String {
     o
 }
 
+/// ` (rule 3, 4)`, or nothing when no rule decides.
+fn rules_note(rules: &[u8]) -> String {
+    if rules.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = rules.iter().map(u8::to_string).collect();
+    format!(" (rule {})", list.join(", "))
+}
+
+/// `, exists 75%` for what may not exist.
+fn exists_note(exists: f64) -> String {
+    if exists < 1.0 {
+        format!(", exists {}", pct(exists))
+    } else {
+        String::new()
+    }
+}
+
 fn static_human(r: &StaticReport, title: &str) -> String {
     let mut o = format!(
         "Bones verdicts for {title}\n{}\n",
@@ -202,23 +220,7 @@ fn static_human(r: &StaticReport, title: &str) -> String {
     );
     let _ = writeln!(o, "\nSpecial levels (given that they exist)");
     for v in &r.levels {
-        let rules = if v.rules.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " (rule {})",
-                v.rules
-                    .iter()
-                    .map(u8::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        let exists = if v.exists < 1.0 {
-            format!(", exists {}", pct(v.exists))
-        } else {
-            String::new()
-        };
+        let (rules, exists) = (rules_note(&v.rules), exists_note(v.exists));
         let depth = v.depth.map_or_else(String::new, |(a, b)| {
             if a == b {
                 format!(", depth {a}")
@@ -239,23 +241,7 @@ fn static_human(r: &StaticReport, title: &str) -> String {
     }
     let _ = writeln!(o, "\nDungeons (their levels)");
     for v in &r.dungeons {
-        let rules = if v.rules.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " (rule {})",
-                v.rules
-                    .iter()
-                    .map(u8::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        let exists = if v.exists < 1.0 {
-            format!(", exists {}", pct(v.exists))
-        } else {
-            String::new()
-        };
+        let (rules, exists) = (rules_note(&v.rules), exists_note(v.exists));
         let _ = writeln!(o, "  {:<24} {}{rules}{exists}", v.name, v.verdict.name());
         for reason in &v.reasons {
             let _ = writeln!(o, "      {reason}");
