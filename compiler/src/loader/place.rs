@@ -53,13 +53,39 @@ struct Dungeon {
     draws: u64,
 }
 
+/// Where a slot's candidate levels come from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Range {
+    /// The same on every try: the range's levels (before removing the
+    /// levels taken by earlier slots).
+    Fixed(u64),
+    /// Chained to an earlier level of this dungeon, so it moves with that
+    /// level's placement: recomputed on every try.
+    Chained,
+    /// `level_range` fails for this slot; the error is raised when the
+    /// search first reaches it, as NetHack's would be.
+    Fails,
+}
+
+/// One level of the dungeon being placed: an existing slot, with the
+/// search's state at that depth.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Step {
+    slot: usize,
+    range: Range,
+    /// Candidates not yet tried, and how many.
+    mask: u64,
+    left: u32,
+}
+
 /// Places the levels in slots `start..` (the dungeon just loaded, index
-/// `dnum`).
+/// `dnum`). Returns the levels taken (bit `l` for level `l`), each by one
+/// existing slot.
 pub(crate) fn place_dungeon<S: Source, T: Trace>(
     run: &mut Run<'_, '_, S, T>,
     dnum: usize,
     start: usize,
-) -> Result<(), LoadError> {
+) -> Result<u64, LoadError> {
     let mut dg = Dungeon {
         dnum,
         start,
@@ -67,11 +93,15 @@ pub(crate) fn place_dungeon<S: Source, T: Trace>(
         budget: run.res.placement_budget,
         draws: 0,
     };
+    let mut steps = std::mem::take(&mut run.out.steps);
+    plan(run, &dg, &mut steps);
+    let found = search(run, &mut dg, &mut steps);
+    run.out.steps = steps;
     let (res, record) = (run.res, run.out.dungeons[dnum].record as usize);
     let name = || res.dungeons[record].name.clone();
-    match place(run, &mut dg, start, 0) {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(LoadError::CouldntPlace { dungeon: name() }),
+    match found {
+        Ok(Some(taken)) => Ok(taken),
+        Ok(None) => Err(LoadError::CouldntPlace { dungeon: name() }),
         Err(Stop::Error(e)) => Err(e),
         Err(Stop::Budget) => {
             let dungeon = name();
@@ -93,59 +123,125 @@ fn level_owner(res: &Resolver, record: u32) -> impl FnOnce() -> RangeOwner + '_ 
     }
 }
 
-/// Candidate levels of slot `k` given `taken`, the levels of this
-/// dungeon's existing slots before it: `(mask, count)` exactly as
-/// `possible_places` computes them (its loop over the earlier slots
-/// removes each of their levels once, and they are distinct).
-fn candidates<S: Source, T: Trace>(
+/// The existing slots of the dungeon, in order, each with its range.
+/// `possible_places` recomputes a range on every try; only a chain to a
+/// level of this dungeon can change it, so every other range is computed
+/// once here.
+fn plan<S: Source, T: Trace>(run: &Run<'_, '_, S, T>, dg: &Dungeon, steps: &mut Vec<Step>) {
+    steps.clear();
+    for k in dg.start..dg.end {
+        let slot = run.out.slots[k];
+        if !slot.exists {
+            continue;
+        }
+        let chain = run.res.levels[slot.record as usize].chain;
+        let inside = chain >= 0
+            && (chain as usize) >= dg.start
+            && (chain as usize) < k
+            && run.out.slots[chain as usize].exists;
+        let range = if inside {
+            Range::Chained
+        } else {
+            match range_at(run, dg, k) {
+                Ok((base, count)) => Range::Fixed(range_mask(base, count)),
+                Err(_) => Range::Fails,
+            }
+        };
+        steps.push(Step {
+            slot: k,
+            range,
+            mask: 0,
+            left: 0,
+        });
+    }
+}
+
+/// `level_range` of the level in slot `k`, as `possible_places` calls it.
+fn range_at<S: Source, T: Trace>(
     run: &Run<'_, '_, S, T>,
     dg: &Dungeon,
     k: usize,
-    taken: u64,
-) -> Result<(u64, i32), LoadError> {
-    let lrec = &run.res.levels[run.out.slots[k].record as usize];
-    let (base, count) = run.level_range(
+) -> Result<(i32, i32), LoadError> {
+    let record = run.out.slots[k].record;
+    let lrec = &run.res.levels[record as usize];
+    run.level_range(
         dg.dnum,
         lrec.range.base,
         lrec.range.rand,
         lrec.chain,
         k,
-        level_owner(run.res, run.out.slots[k].record),
-    )?;
-    let mask = range_mask(base, count) & !taken;
-    Ok((mask, mask.count_ones() as i32))
+        level_owner(run.res, record),
+    )
 }
 
-fn place<S: Source, T: Trace>(
+/// Candidate levels of `step` given `taken`, the levels of this dungeon's
+/// existing slots before it: `(mask, count)` exactly as `possible_places`
+/// computes them (its loop over the earlier slots removes each of their
+/// levels once, and they are distinct).
+#[inline(always)]
+fn candidates<S: Source, T: Trace>(
+    run: &Run<'_, '_, S, T>,
+    dg: &Dungeon,
+    step: &Step,
+    taken: u64,
+) -> Result<(u64, u32), LoadError> {
+    let range = match step.range {
+        Range::Fixed(mask) => mask,
+        Range::Chained | Range::Fails => {
+            let (base, count) = range_at(run, dg, step.slot)?;
+            range_mask(base, count)
+        }
+    };
+    let mask = range & !taken;
+    Ok((mask, mask.count_ones()))
+}
+
+/// `place_level()`: depth first, each level drawn from its remaining
+/// candidates; a level whose candidates run out sends the search back to
+/// the previous level's next try. Iterative, with the state of each depth
+/// in its step. `Ok(None)`: no placement.
+fn search<S: Source, T: Trace>(
     run: &mut Run<'_, '_, S, T>,
     dg: &mut Dungeon,
-    k: usize,
-    taken: u64,
-) -> Result<bool, Stop> {
-    let mut k = k;
-    while k < dg.end && !run.out.slots[k].exists {
-        k += 1;
-    }
-    if k == dg.end {
-        return Ok(true);
-    }
-    let (mut mask, mut n) = candidates(run, dg, k, taken)?;
-    let record = run.out.slots[k].record;
-    while n > 0 {
+    steps: &mut [Step],
+) -> Result<Option<u64>, Stop> {
+    let Some(first) = steps.first_mut() else {
+        return Ok(Some(0));
+    };
+    let mut taken = 0u64;
+    (first.mask, first.left) = candidates(run, dg, first, taken)?;
+    let mut i = 0;
+    loop {
+        let step = steps[i];
+        if step.left == 0 {
+            // Every candidate failed: back to the previous level, which
+            // gives up the level it holds and tries another.
+            if i == 0 {
+                return Ok(None);
+            }
+            i -= 1;
+            let prev = &mut steps[i];
+            let level = run.out.slots[prev.slot].dlevel;
+            taken &= !(1u64 << level);
+            prev.mask &= !(1u64 << level);
+            prev.left -= 1;
+            continue;
+        }
         dg.draws += 1;
         if dg.draws > dg.budget {
             return Err(Stop::Budget);
         }
-        let r = run.draw.rn2(n as u32, Site::Place { level: record });
-        let level = nth_bit(mask, r);
-        run.out.slots[k].dlevel = level;
-        if place(run, dg, k + 1, taken | (1u64 << level))? {
-            return Ok(true);
-        }
-        mask &= !(1u64 << level);
-        n -= 1;
+        let record = run.out.slots[step.slot].record;
+        let r = run.draw.rn2(step.left, Site::Place { level: record });
+        let level = nth_bit(step.mask, r);
+        run.out.slots[step.slot].dlevel = level;
+        taken |= 1u64 << level;
+        i += 1;
+        let Some(next) = steps.get_mut(i) else {
+            return Ok(Some(taken));
+        };
+        (next.mask, next.left) = candidates(run, dg, next, taken)?;
     }
-    Ok(false)
 }
 
 /// Whether any placement of the dungeon's levels exists (`None`: could
@@ -253,7 +349,7 @@ impl Search {
             return None;
         }
         // A range error here is a dead end for this question.
-        let (mut mask, _) = candidates(run, dg, k, occupied).unwrap_or((0, 0));
+        let mut mask = range_at(run, dg, k).map_or(0, |(base, count)| range_mask(base, count) & !occupied);
         while mask != 0 {
             let level = mask.trailing_zeros() as i32;
             mask &= mask - 1;

@@ -103,6 +103,8 @@ pub struct Resolved {
     pub(crate) slots: Vec<Slot>,
     /// Dungeon record -> dungeon index, or -1 when it does not exist.
     pub(crate) index_of: Vec<i32>,
+    /// The placement search's plan for the dungeon being placed.
+    pub(crate) steps: Vec<place::Step>,
     isaac: Option<IsaacBox>,
 }
 
@@ -118,6 +120,7 @@ impl Default for Resolved {
             tune: *b"AAAAA",
             slots: Vec::new(),
             index_of: Vec::new(),
+            steps: Vec::new(),
             isaac: None,
         }
     }
@@ -135,6 +138,7 @@ impl Clone for Resolved {
             tune: self.tune,
             slots: Vec::new(),
             index_of: Vec::new(),
+            steps: Vec::new(),
             isaac: None,
         }
     }
@@ -193,18 +197,6 @@ impl Resolved {
             prev = k;
         }
         self.branches.insert(at, b);
-    }
-
-    /// `add_level`: before the first level of the same dungeon that lies
-    /// deeper, else at the end. Dungeons add their levels one after the
-    /// other, so the levels of `l`'s dungeon are those from `first` on and
-    /// the search starts there.
-    fn add_level(&mut self, first: usize, l: ResolvedLevel) {
-        let at = self.levels[first..]
-            .iter()
-            .position(|c| c.dungeon == l.dungeon && c.level > l.level)
-            .map_or(self.levels.len(), |p| first + p);
-        self.levels.insert(at, l);
     }
 
     /// The canonical layout, with names from `resolver` (the one that
@@ -551,20 +543,26 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 dlevel: 0,
             });
         }
-        place::place_dungeon(self, i, start)?;
-        let first = self.out.levels.len();
+        let taken = place::place_dungeon(self, i, start)?;
+        // `add_level` keeps each dungeon's levels sorted by level; they are
+        // distinct, so that order is the order of the taken levels.
+        let mut at_level = [0u32; 64];
         for k in start..self.out.slots.len() {
             let s = self.out.slots[k];
             if s.exists {
-                self.out.add_level(
-                    first,
-                    ResolvedLevel {
-                        record: s.record,
-                        dungeon: s.dungeon,
-                        level: s.dlevel,
-                    },
-                );
+                at_level[s.dlevel as usize & 63] = k as u32;
             }
+        }
+        let mut rest = taken;
+        while rest != 0 {
+            let level = rest.trailing_zeros();
+            rest &= rest - 1;
+            let s = self.out.slots[at_level[level as usize] as usize];
+            self.out.levels.push(ResolvedLevel {
+                record: s.record,
+                dungeon: s.dungeon,
+                level: s.dlevel,
+            });
         }
 
         self.loaded_branches += (d.branches.1 - d.branches.0) as usize;
