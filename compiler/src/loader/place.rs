@@ -349,7 +349,8 @@ impl Search {
             return None;
         }
         // A range error here is a dead end for this question.
-        let mut mask = range_at(run, dg, k).map_or(0, |(base, count)| range_mask(base, count) & !occupied);
+        let mut mask =
+            range_at(run, dg, k).map_or(0, |(base, count)| range_mask(base, count) & !occupied);
         while mask != 0 {
             let level = mask.trailing_zeros() as i32;
             mask &= mask - 1;

@@ -2,7 +2,7 @@
 //! of a [`Resolver`], into a reusable [`Resolved`] buffer.
 
 use super::error::{LoadError, RangeOwner};
-use super::{place, IsaacBox, Resolver, MAXLEVEL};
+use super::{place, IsaacBatch, IsaacBox, Resolver, MAXLEVEL};
 use crate::layout::{Layout, LayoutBranch, LayoutDungeon, LayoutLevel, LevelRef};
 use crate::rng::{Drawer, Isaac64, RngKind, Site, Source, Trace};
 use crate::script::flags;
@@ -106,6 +106,7 @@ pub struct Resolved {
     /// The placement search's plan for the dungeon being placed.
     pub(crate) steps: Vec<place::Step>,
     isaac: Option<IsaacBox>,
+    batch: Option<IsaacBatch>,
 }
 
 impl Default for Resolved {
@@ -122,6 +123,7 @@ impl Default for Resolved {
             index_of: Vec::new(),
             steps: Vec::new(),
             isaac: None,
+            batch: None,
         }
     }
 }
@@ -140,6 +142,7 @@ impl Clone for Resolved {
             index_of: Vec::new(),
             steps: Vec::new(),
             isaac: None,
+            batch: None,
         }
     }
 }
@@ -170,6 +173,16 @@ impl Resolved {
 
     pub(crate) fn put_isaac(&mut self, g: IsaacBox) {
         self.isaac = Some(g);
+    }
+
+    pub(crate) fn take_batch(&mut self) -> IsaacBatch {
+        self.batch
+            .take()
+            .unwrap_or_else(|| Box::new(std::array::from_fn(|_| Isaac64::new(0))))
+    }
+
+    pub(crate) fn put_batch(&mut self, gens: IsaacBatch) {
+        self.batch = Some(gens);
     }
 
     fn clear(&mut self, dungeon_records: usize) {

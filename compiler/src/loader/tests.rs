@@ -637,6 +637,81 @@ fn the_buffer_is_reused_without_changing_results() {
     }
 }
 
+/// A file that fails for some seeds: "Side" (70%) may be dropped, and
+/// "Deep" is reached only through it.
+fn sometimes_failing() -> Script {
+    let mut top = dungeon("Top", 20, 5);
+    top.branches.push(branch("Side", 2, 5));
+    for i in 0..6 {
+        top.levels.push(level(&format!("l{i}"), 2 + 2 * i, 4));
+    }
+    let mut side = dungeon("Side", 4, 2);
+    side.chance = 70;
+    side.branches.push(branch("Deep", 1, 2));
+    Script {
+        dungeons: vec![top, side, dungeon("Deep", 3, 0)],
+    }
+}
+
+#[test]
+fn many_seeds_at_once_resolve_as_one_by_one() {
+    let res = native(&sometimes_failing());
+    let mut one = Resolved::default();
+    let mut batch = Resolved::default();
+    for rng in RngKind::ALL {
+        for wizard in [false, true] {
+            // 23 seeds: whole batches, then a partial one; after a first
+            // run, the generators are reused.
+            for seeds in [0..23u64, 1000..1023, u64::MAX - 9..u64::MAX] {
+                let (mut seen, mut failed) = (Vec::new(), 0);
+                let flow =
+                    res.resolve_seeds(seeds.clone(), rng, wizard, &mut batch, |seed, r, got| {
+                        let expected = res.resolve_into(seed, rng, wizard, &mut one);
+                        assert_eq!(r, expected, "seed {seed} ({rng}, wizard {wizard})");
+                        if r.is_ok() {
+                            assert_eq!(got, &one, "seed {seed} ({rng}, wizard {wizard})");
+                        } else {
+                            failed += 1;
+                        }
+                        seen.push(seed);
+                        ControlFlow::Continue(())
+                    });
+                assert_eq!(flow, ControlFlow::Continue(()));
+                assert_eq!(seen, seeds.collect::<Vec<_>>());
+                if !wizard {
+                    assert!(failed > 0, "some seeds drop \"Side\" ({rng})");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn many_seeds_stop_when_asked() {
+    let res = native(&sometimes_failing());
+    let mut out = Resolved::default();
+    let mut seen = Vec::new();
+    let flow = res.resolve_seeds(10..100, RngKind::Isaac64, false, &mut out, |seed, _, _| {
+        seen.push(seed);
+        if seed == 14 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!(flow, ControlFlow::Break(()));
+    assert_eq!(seen, [10, 11, 12, 13, 14]);
+    // An empty run calls nothing.
+    let flow = res.resolve_seeds(
+        5..5,
+        RngKind::Isaac64,
+        false,
+        &mut out,
+        |_, _, _| unreachable!(),
+    );
+    assert_eq!(flow, ControlFlow::Continue(()));
+}
+
 mod arbitrary {
     use super::*;
     use proptest::prelude::*;

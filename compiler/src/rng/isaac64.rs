@@ -72,32 +72,40 @@ impl Isaac64 {
         self.c = self.c.wrapping_add(1);
         let mut a = self.a;
         let mut b = self.b.wrapping_add(self.c);
-        let m = &mut self.m;
-        let r = &mut self.r;
-        // Four rounds per step of 4, unrolled so the shift kind is static.
-        macro_rules! round {
-            ($i:expr, $mixed:expr, $other:expr) => {{
-                let i = $i;
+        let (m, r) = (&mut self.m, &mut self.r);
+        for base in (0..SIZE).step_by(4) {
+            for k in 0..4 {
+                let i = base + k;
                 let x = m[i];
-                a = ($mixed).wrapping_add(m[$other]);
+                a = stir(a, k).wrapping_add(m[(i + HALF) & (SIZE - 1)]);
                 let y = m[((x >> 3) as usize) & (SIZE - 1)]
                     .wrapping_add(a)
                     .wrapping_add(b);
                 m[i] = y;
                 b = m[((y >> 11) as usize) & (SIZE - 1)].wrapping_add(x);
                 r[i] = b;
-            }};
-        }
-        for base in (0..SIZE).step_by(4) {
-            let other = |i: usize| (i + HALF) & (SIZE - 1);
-            round!(base, !(a ^ (a << 21)), other(base));
-            round!(base + 1, a ^ (a >> 5), other(base + 1));
-            round!(base + 2, a ^ (a << 12), other(base + 2));
-            round!(base + 3, a ^ (a >> 33), other(base + 3));
+            }
         }
         self.a = a;
         self.b = b;
         self.n = SIZE;
+    }
+
+    /// Reseeds `N` generators at once, each as [`Isaac64::reseed`] would:
+    /// for resolving many seeds. One generator's seeding is a chain of
+    /// dependent steps, so the processor idles between them; `N` chains
+    /// side by side fill those gaps, and the mixing passes run as vector
+    /// operations with one generator in each lane.
+    pub fn reseed_many<const N: usize>(gs: &mut [Isaac64; N], seeds: [u64; N]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor has AVX2, checked just above.
+                unsafe { reseed_many_avx2(gs, seeds) };
+                return;
+            }
+        }
+        reseed_many_portable(gs, seeds)
     }
 
     /// `isaac64_next_uint64`.
@@ -117,6 +125,101 @@ impl Isaac64 {
     }
 }
 
+/// How round `i` of `isaac64_update` stirs `a` (`k = i % 4`, given apart
+/// so that an unrolled loop knows it).
+#[inline(always)]
+fn stir(a: u64, k: usize) -> u64 {
+    match k {
+        0 => !(a ^ (a << 21)),
+        1 => a ^ (a >> 5),
+        2 => a ^ (a << 12),
+        _ => a ^ (a >> 33),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn reseed_many_avx2<const N: usize>(gs: &mut [Isaac64; N], seeds: [u64; N]) {
+    reseed_many_portable(gs, seeds)
+}
+
+/// [`Isaac64::reseed_many`] without a vector unit of its own: the same
+/// code, which the compiler vectorises with what the target has.
+#[inline(always)]
+fn reseed_many_portable<const N: usize>(gs: &mut [Isaac64; N], seeds: [u64; N]) {
+    // Lane-major: x[j][g] is word j of generator g, so every step of the
+    // mix is one operation over all the generators.
+    let mut x = MIXED_GOLDEN.map(|w| [w; N]);
+    for (g, seed) in seeds.iter().enumerate() {
+        x[0][g] = x[0][g].wrapping_add(*seed);
+    }
+    let mut table = [[0u64; N]; SIZE];
+    for chunk in table.chunks_exact_mut(8) {
+        mix_lanes(&mut x);
+        chunk.copy_from_slice(&x);
+    }
+    for chunk in table.chunks_exact_mut(8) {
+        for (xj, cj) in x.iter_mut().zip(chunk.iter()) {
+            for (v, c) in xj.iter_mut().zip(cj) {
+                *v = v.wrapping_add(*c);
+            }
+        }
+        mix_lanes(&mut x);
+        chunk.copy_from_slice(&x);
+    }
+    // The first update (`isaac64_update`), the generators interleaved
+    // round by round. It rewrites every word, so each generator's own
+    // table is written as it goes and never needs the lane-major one
+    // copied back.
+    let mut a = [0u64; N];
+    let mut b = [1u64; N];
+    for base in (0..SIZE).step_by(4) {
+        for k in 0..4 {
+            let i = base + k;
+            for g in 0..N {
+                let x = table[i][g];
+                a[g] = stir(a[g], k).wrapping_add(table[(i + HALF) & (SIZE - 1)][g]);
+                let y = table[((x >> 3) as usize) & (SIZE - 1)][g]
+                    .wrapping_add(a[g])
+                    .wrapping_add(b[g]);
+                table[i][g] = y;
+                gs[g].m[i] = y;
+                b[g] = table[((y >> 11) as usize) & (SIZE - 1)][g].wrapping_add(x);
+                gs[g].r[i] = b[g];
+            }
+        }
+    }
+    for (g, gen) in gs.iter_mut().enumerate() {
+        gen.a = a[g];
+        gen.b = b[g];
+        gen.c = 1;
+        gen.n = SIZE;
+    }
+}
+
+/// [`mix`] on `N` generators, lane-major.
+// Each step reads and writes three words of the same lane: indexing by
+// lane says that more plainly than three zipped iterators.
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn mix_lanes<const N: usize>(x: &mut [[u64; N]; 8]) {
+    let mut i = 0;
+    while i < 8 {
+        for g in 0..N {
+            x[i][g] = x[i][g].wrapping_sub(x[(i + 4) & 7][g]);
+            x[(i + 5) & 7][g] ^= x[(i + 7) & 7][g] >> SHIFT[i];
+            x[(i + 7) & 7][g] = x[(i + 7) & 7][g].wrapping_add(x[i][g]);
+        }
+        i += 1;
+        for g in 0..N {
+            x[i][g] = x[i][g].wrapping_sub(x[(i + 4) & 7][g]);
+            x[(i + 5) & 7][g] ^= x[(i + 7) & 7][g] << SHIFT[i];
+            x[(i + 7) & 7][g] = x[(i + 7) & 7][g].wrapping_add(x[i][g]);
+        }
+        i += 1;
+    }
+}
+
 /// The golden ratio mixed four times: where every seeding starts.
 const MIXED_GOLDEN: [u64; 8] = {
     let mut x = [GOLDEN; 8];
@@ -128,9 +231,11 @@ const MIXED_GOLDEN: [u64; 8] = {
     x
 };
 
+/// The shifts of the eight steps of a mix.
+const SHIFT: [u32; 8] = [9, 9, 23, 15, 14, 20, 17, 14];
+
 #[inline(always)]
 const fn mix(x: &mut [u64; 8]) {
-    const SHIFT: [u32; 8] = [9, 9, 23, 15, 14, 20, 17, 14];
     let mut i = 0;
     while i < 8 {
         x[i] = x[i].wrapping_sub(x[(i + 4) & 7]);
@@ -209,6 +314,35 @@ mod tests {
         let mut g = Isaac64::new(0);
         let got: Vec<u32> = [5, 100, 100, 100, 100].iter().map(|&n| g.rn2(n)).collect();
         assert_eq!(got, [0, 3, 11, 58, 89]);
+    }
+
+    /// Every result of the first batch and the refill after it, for
+    /// generators seeded side by side (both code paths) and one by one.
+    #[test]
+    fn seeding_side_by_side_equals_one_by_one() {
+        fn check<const N: usize>(seeds: [u64; N], reseed: fn(&mut [Isaac64; N], [u64; N])) {
+            let mut gs: Box<[Isaac64; N]> =
+                Box::new(std::array::from_fn(|g| Isaac64::new(g as u64 + 99)));
+            for g in gs.iter_mut() {
+                // Leave each mid-batch, as a resolution does.
+                for _ in 0..77 {
+                    g.next_u64();
+                }
+            }
+            reseed(&mut gs, seeds);
+            for (g, seed) in gs.iter_mut().zip(seeds) {
+                let mut one = Isaac64::new(seed);
+                for k in 0..600 {
+                    assert_eq!(g.next_u64(), one.next_u64(), "seed {seed}, draw {k}");
+                }
+            }
+        }
+        let edge = [0, 1, 42, u64::MAX];
+        check(edge, Isaac64::reseed_many);
+        check(edge, reseed_many_portable);
+        check([7], Isaac64::reseed_many);
+        check([5, 6, 7, 8, 9, 10, 11, 12], Isaac64::reseed_many);
+        check([3, 1 << 63, 17], reseed_many_portable);
     }
 
     #[test]
