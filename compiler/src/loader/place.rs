@@ -142,7 +142,8 @@ fn plan<S: Source, T: Trace>(run: &Run<'_, '_, S, T>, dg: &Dungeon, steps: &mut 
         let range = if inside {
             Range::Chained
         } else {
-            match range_at(run, dg, k) {
+            let lrec = &run.res.levels[slot.record as usize];
+            match run.range(dg.dnum, lrec.range.base, lrec.range.rand, chain, k) {
                 Ok((base, count)) => Range::Fixed(range_mask(base, count)),
                 Err(_) => Range::Fails,
             }

@@ -78,6 +78,15 @@ impl ResolvedBranch {
     }
 }
 
+/// Why `level_range` fails, before the names are looked up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RangeFault {
+    ChainShifted,
+    EmptyChain,
+    BaseOutOfRange { base: i32 },
+    BadRandom,
+}
+
 /// One special-level record of a dungeon that exists (NetHack's
 /// `pd.final_lev[]`, indexed like it: records of dropped dungeons take no
 /// slot).
@@ -103,6 +112,8 @@ pub struct Resolved {
     pub(crate) slots: Vec<Slot>,
     /// Dungeon record -> dungeon index, or -1 when it does not exist.
     pub(crate) index_of: Vec<i32>,
+    /// `branches[i].key()`, kept beside them for `insert_branch`.
+    branch_keys: Vec<i64>,
     /// The placement search's plan for the dungeon being placed.
     pub(crate) steps: Vec<place::Step>,
     isaac: Option<IsaacBox>,
@@ -121,6 +132,7 @@ impl Default for Resolved {
             tune: *b"AAAAA",
             slots: Vec::new(),
             index_of: Vec::new(),
+            branch_keys: Vec::new(),
             steps: Vec::new(),
             isaac: None,
             batch: None,
@@ -140,6 +152,7 @@ impl Clone for Resolved {
             tune: self.tune,
             slots: Vec::new(),
             index_of: Vec::new(),
+            branch_keys: Vec::new(),
             steps: Vec::new(),
             isaac: None,
             batch: None,
@@ -189,6 +202,7 @@ impl Resolved {
         self.dungeons.clear();
         self.levels.clear();
         self.branches.clear();
+        self.branch_keys.clear();
         self.slots.clear();
         self.index_of.clear();
         self.index_of.resize(dungeon_records, -1);
@@ -201,8 +215,7 @@ impl Resolved {
         let new = b.key();
         let mut prev = -1i64;
         let mut at = self.branches.len();
-        for (i, cur) in self.branches.iter().enumerate() {
-            let k = cur.key();
+        for (i, &k) in self.branch_keys.iter().enumerate() {
             if prev < new && new <= k {
                 at = i;
                 break;
@@ -210,6 +223,12 @@ impl Resolved {
             prev = k;
         }
         self.branches.insert(at, b);
+        self.branch_keys.insert(at, new);
+    }
+
+    fn remove_branch(&mut self, at: usize) -> ResolvedBranch {
+        self.branch_keys.remove(at);
+        self.branches.remove(at)
     }
 
     /// The canonical layout, with names from `resolver` (the one that
@@ -319,37 +338,38 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         placed: usize,
         owner: impl FnOnce() -> RangeOwner,
     ) -> Result<(i32, i32), LoadError> {
+        self.range(dnum, base, rand, chain, placed)
+            .map_err(|fault| self.fault_error(fault, dnum, rand, chain, owner()))
+    }
+
+    /// [`Run::level_range`] with a small error, for the placement search,
+    /// which asks often and only needs the error when it gives up.
+    #[inline]
+    pub fn range(
+        &self,
+        dnum: usize,
+        base: i32,
+        rand: i32,
+        chain: i32,
+        placed: usize,
+    ) -> Result<(i32, i32), RangeFault> {
         let lmax = self.out.dungeons[dnum].num_levels;
         let mut base = base;
         if chain >= 0 {
             let c = chain as usize;
             if c >= placed {
-                return Err(LoadError::ChainShifted {
-                    owner: owner(),
-                    chain,
-                });
+                return Err(RangeFault::ChainShifted);
             }
             let slot = self.out.slots[c];
             if !slot.exists {
-                return Err(LoadError::EmptyChain {
-                    owner: owner(),
-                    chain,
-                });
+                return Err(RangeFault::EmptyChain);
             }
             base = base.wrapping_add(slot.dlevel);
         } else if base < 0 {
             base = base.wrapping_add(lmax + 1);
         }
         if base < 1 || base > lmax {
-            let dungeon = self.res.dungeons[self.out.dungeons[dnum].record as usize]
-                .name
-                .clone();
-            return Err(LoadError::BaseOutOfRange {
-                owner: owner(),
-                dungeon,
-                base,
-                num_levels: lmax,
-            });
+            return Err(RangeFault::BaseOutOfRange { base });
         }
         let count = match rand {
             -1 => lmax - base + 1,
@@ -361,14 +381,35 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                     r
                 }
             }
-            r => {
-                return Err(LoadError::BadRandom {
-                    owner: owner(),
-                    rand: r,
-                })
-            }
+            _ => return Err(RangeFault::BadRandom),
         };
         Ok((base, count))
+    }
+
+    /// The error of a failed [`Run::range`], with names.
+    #[cold]
+    fn fault_error(
+        &self,
+        fault: RangeFault,
+        dnum: usize,
+        rand: i32,
+        chain: i32,
+        owner: RangeOwner,
+    ) -> LoadError {
+        match fault {
+            RangeFault::ChainShifted => LoadError::ChainShifted { owner, chain },
+            RangeFault::EmptyChain => LoadError::EmptyChain { owner, chain },
+            RangeFault::BaseOutOfRange { base } => {
+                let d = self.out.dungeons[dnum];
+                LoadError::BaseOutOfRange {
+                    owner,
+                    dungeon: self.res.dungeons[d.record as usize].name.clone(),
+                    base,
+                    num_levels: d.num_levels,
+                }
+            }
+            RangeFault::BadRandom => LoadError::BadRandom { owner, rand },
+        }
     }
 
     /// `add_branch` plus the depth computation for dungeon index `i`.
@@ -611,7 +652,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             else {
                 return Err(LoadError::KnoxNotReachable);
             };
-            let mut b = self.out.branches.remove(at);
+            let mut b = self.out.remove_branch(at);
             b.end1.0 = self.out.dungeons.len() as i32;
             self.out.insert_branch(b);
         }

@@ -121,7 +121,14 @@ impl Isaac64 {
     /// NetHack's `rn2(n)` on this generator: `next() % n`.
     #[inline(always)]
     pub fn rn2(&mut self, n: u32) -> u32 {
-        (self.next_u64() % u64::from(n)) as u32
+        let x = self.next_u64();
+        // A placement with one candidate left draws `rn2(1)`, a fifth of
+        // all draws; the answer needs no 64-bit division.
+        if n == 1 {
+            0
+        } else {
+            (x % u64::from(n)) as u32
+        }
     }
 }
 
