@@ -136,6 +136,36 @@ fn many_seeds_are_json_lines() {
     assert_eq!(run(&["--seeds", "0..2", "--seed", "4"]).0, 2);
 }
 
+/// `--seeds` resolves ISAAC-64 seeds four at a time; every line must be
+/// the layout of that seed alone, through a last, partial batch, and with
+/// wizard mode.
+#[test]
+fn many_seeds_equal_each_seed_alone() {
+    for rng in ["isaac64", "glibc"] {
+        for wizard in [false, true] {
+            let mut args = vec!["--seeds", "40..51", "--rng", rng];
+            if wizard {
+                args.push("--wizard");
+            }
+            let (code, out, _) = run(&args);
+            assert_eq!(code, 0);
+            assert_eq!(out.lines().count(), 11);
+            for (line, seed) in out.lines().zip(40u64..) {
+                let seed_arg = seed.to_string();
+                let mut one = vec!["--seed", &seed_arg, "--format", "json", "--rng", rng];
+                if wizard {
+                    one.push("--wizard");
+                }
+                let (code, alone, _) = run(&one);
+                assert_eq!(code, 0);
+                let many: Layout = serde_json::from_str(line).unwrap();
+                let alone: Layout = serde_json::from_str(&alone).unwrap();
+                assert_eq!(many, alone, "seed {seed} ({rng}, wizard {wizard})");
+            }
+        }
+    }
+}
+
 #[test]
 fn resolution_errors_exit_1_with_the_condition() {
     // A dungeon file without The Quest: NetHack aborts, we report it.

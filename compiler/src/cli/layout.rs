@@ -16,6 +16,7 @@ use crate::rng::{Draw, RngKind};
 use crate::views::{self, OverviewStyle};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -270,34 +271,44 @@ fn many(
     bar: bool,
 ) -> u8 {
     let mut buf = Resolved::default();
-    let mut log = Vec::new();
     let mut progress = Progress::new(b - a, bar);
     let mut failed = false;
-    for seed in a..b {
-        log.clear();
+    let mut broken = false;
+    let mut emit =
+        |seed: u64, resolved: Result<(), LoadError>, buf: &Resolved, calls: Option<Vec<String>>| {
+            let line = match resolved {
+                Ok(()) => views::json_line(&buf.to_layout(resolver, calls)),
+                Err(e) => {
+                    failed = true;
+                    error_json(seed, &e)
+                }
+            };
+            if writeln!(out, "{line}").is_err() {
+                broken = true;
+                return ControlFlow::Break(());
+            }
+            progress.tick(seed - a + 1);
+            ControlFlow::Continue(())
+        };
+    if args.trace {
         // The draw log is not free: only when asked.
-        let resolved = if args.trace {
-            resolver.resolve_traced(seed, rng, args.wizard, &mut buf, &mut log)
-        } else {
-            resolver.resolve_into(seed, rng, args.wizard, &mut buf)
-        };
-        let line = match resolved {
-            Ok(()) => {
-                let calls = args
-                    .trace
-                    .then(|| log.iter().map(Draw::to_string).collect());
-                views::json_line(&buf.to_layout(resolver, calls))
+        let mut log = Vec::new();
+        for seed in a..b {
+            log.clear();
+            let resolved = resolver.resolve_traced(seed, rng, args.wizard, &mut buf, &mut log);
+            let calls = log.iter().map(Draw::to_string).collect();
+            if emit(seed, resolved, &buf, Some(calls)).is_break() {
+                break;
             }
-            Err(e) => {
-                failed = true;
-                error_json(seed, &e)
-            }
-        };
-        if writeln!(out, "{line}").is_err() {
-            progress.finish();
-            return EXIT_USAGE;
         }
-        progress.tick(seed - a + 1);
+    } else {
+        let _ = resolver.resolve_seeds(a..b, rng, args.wizard, &mut buf, |seed, r, buf| {
+            emit(seed, r, buf, None)
+        });
+    }
+    if broken {
+        progress.finish();
+        return EXIT_USAGE;
     }
     progress.finish();
     if failed {

@@ -31,7 +31,7 @@ mod place;
 mod sample;
 mod weight;
 
-pub use engine::TooLarge;
+use engine::TooLarge;
 pub use weight::W;
 
 use crate::bones::BonesOptions;
@@ -41,6 +41,7 @@ use crate::rng::RngKind;
 use crate::script::Script;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 
 /// A distribution: value -> probability (serialised with string keys).
 pub type Dist = BTreeMap<i32, f64>;
@@ -324,17 +325,19 @@ fn sampled_with(res: &Resolver, opts: &StatsOptions, reason: String) -> Stats {
     let w = W::ratio(1, n);
     let mut acc = acc::Acc::new(res);
     let mut out = Resolved::default();
-    for seed in opts.first_seed..opts.first_seed.saturating_add(n) {
-        match res.resolve_into(seed, rng, opts.wizard, &mut out) {
+    let seeds = opts.first_seed..opts.first_seed.saturating_add(n);
+    let _ = res.resolve_seeds(seeds, rng, opts.wizard, &mut out, |seed, r, out| {
+        match r {
             Ok(()) => {
                 let layout = out.to_layout(res, None);
-                sample::add_layout(&mut acc, res, &out, &layout, w, &opts.bones);
+                sample::add_layout(&mut acc, res, out, &layout, w, &opts.bones);
             }
             Err(e) => sample::add_failure(&mut acc, &e, w, || {
                 format!("seed {seed} ({}): {e}", rng.name())
             }),
         }
-    }
+        ControlFlow::Continue(())
+    });
     let ci95 = 1.96 * (0.25 / n as f64).sqrt();
     acc.finish(
         res,
