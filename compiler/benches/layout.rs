@@ -1,8 +1,9 @@
 //! Layouts per second: the loader on NetHack 3.6's dungeon (the built-in
 //! description, which resolves exactly like the game's own file), without a
 //! draw log, through the allocation-free path, for one seed over and over
-//! and for 10,000 consecutive seeds; with both generators; and the full
-//! path that builds a named `Layout`.
+//! and for 10,000 consecutive seeds (seed by seed, and through
+//! `resolve_seeds`, which seeds four generators at a time); with both
+//! generators; and the full path that builds a named `Layout`.
 //!
 //! NetHack's own loader manages about 50,000 layouts per second; the aim is
 //! at least ten times that with ISAAC-64.
@@ -10,8 +11,9 @@
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use dgnkit::frontend::{analyze_fast, CheckOptions};
 use dgnkit::loader::{Resolved, Resolver};
-use dgnkit::rng::RngKind;
+use dgnkit::rng::{Isaac64, RngKind};
 use std::hint::black_box;
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 fn vanilla() -> dgnkit::script::Script {
@@ -52,6 +54,24 @@ fn layouts(c: &mut Criterion) {
         });
     }
     group.finish();
+    // The same seeds through `resolve_seeds`, which seeds ISAAC-64
+    // generators four at a time: what `dgn layout --seeds` uses.
+    let mut group = c.benchmark_group("layout/vanilla-3.6");
+    group.sample_size(20).sampling_mode(SamplingMode::Flat);
+    group.throughput(Throughput::Elements(10_000));
+    for rng in [RngKind::Isaac64, RngKind::Glibc] {
+        group.bench_function(format!("{rng}/10000 seeds, resolve_seeds"), |b| {
+            b.iter(|| {
+                let flow = resolver.resolve_seeds(0..10_000u64, rng, false, &mut out, |_, r, o| {
+                    r.expect("resolves");
+                    black_box(o);
+                    ControlFlow::Continue(())
+                });
+                black_box(flow)
+            })
+        });
+    }
+    group.finish();
     let mut group = c.benchmark_group("layout/vanilla-3.6");
     group.throughput(Throughput::Elements(1));
     group.bench_function("isaac64/one seed, wizard", |b| {
@@ -77,8 +97,12 @@ fn layouts(c: &mut Criterion) {
     });
     group.finish();
     c.bench_function("rng/isaac64 reseed", |b| {
-        let mut g = dgnkit::rng::Isaac64::new(0);
+        let mut g = Isaac64::new(0);
         b.iter(|| g.reseed(black_box(7)))
+    });
+    c.bench_function("rng/isaac64 reseed, four side by side", |b| {
+        let mut gens: Box<[Isaac64; 4]> = Box::new(std::array::from_fn(|_| Isaac64::new(0)));
+        b.iter(|| Isaac64::reseed_many(&mut gens, black_box([7, 8, 9, 10])))
     });
     c.bench_function("rng/glibc srandom", |b| {
         b.iter(|| dgnkit::rng::Glibc::new(black_box(7)))

@@ -274,36 +274,45 @@ fn many(
     let mut progress = Progress::new(b - a, bar);
     let mut failed = false;
     let mut broken = false;
-    let mut emit =
-        |seed: u64, resolved: Result<(), LoadError>, buf: &Resolved, calls: Option<Vec<String>>| {
-            let line = match resolved {
-                Ok(()) => views::json_line(&buf.to_layout(resolver, calls)),
-                Err(e) => {
-                    failed = true;
-                    error_json(seed, &e)
-                }
-            };
-            if writeln!(out, "{line}").is_err() {
-                broken = true;
-                return ControlFlow::Break(());
+    let mut line = Vec::new();
+    let mut emit = |seed: u64, text: Result<&[u8], &LoadError>| {
+        let written = match text {
+            Ok(text) => out.write_all(text).and_then(|()| out.write_all(b"\n")),
+            Err(e) => {
+                failed = true;
+                writeln!(out, "{}", error_json(seed, e))
             }
-            progress.tick(seed - a + 1);
-            ControlFlow::Continue(())
         };
+        if written.is_err() {
+            broken = true;
+            return ControlFlow::Break(());
+        }
+        progress.tick(seed - a + 1);
+        ControlFlow::Continue(())
+    };
     if args.trace {
         // The draw log is not free: only when asked.
         let mut log = Vec::new();
         for seed in a..b {
             log.clear();
             let resolved = resolver.resolve_traced(seed, rng, args.wizard, &mut buf, &mut log);
-            let calls = log.iter().map(Draw::to_string).collect();
-            if emit(seed, resolved, &buf, Some(calls)).is_break() {
+            let text = resolved.map(|()| {
+                let calls = log.iter().map(Draw::to_string).collect();
+                views::json_line(&buf.to_layout(resolver, Some(calls)))
+            });
+            if emit(seed, text.as_ref().map(|t| t.as_bytes())).is_break() {
                 break;
             }
         }
     } else {
+        let json = views::JsonLines::new(resolver);
         let _ = resolver.resolve_seeds(a..b, rng, args.wizard, &mut buf, |seed, r, buf| {
-            emit(seed, r, buf, None)
+            line.clear();
+            let text = r.as_ref().map(|()| {
+                json.write(buf, &mut line);
+                line.as_slice()
+            });
+            emit(seed, text)
         });
     }
     if broken {

@@ -1,9 +1,11 @@
 //! Ways to show a resolved [`Layout`]: NetHack's own overview text, the
 //! canonical JSON line (`layout-json.md`) and an SVG picture.
 
+pub mod jsonl;
 pub mod overview;
 pub mod svg;
 
+pub use jsonl::JsonLines;
 pub use overview::{overview, OverviewStyle};
 pub use svg::svg;
 
