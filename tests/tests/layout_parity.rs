@@ -11,6 +11,7 @@
 use dgnkit::layout::Layout;
 use dgnkit::loader::{LoadError, Resolved, Resolver, Rules};
 use dgnkit::rng::{Draw, RngKind};
+use dgnkit::views;
 use flate2::read::GzDecoder;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -117,6 +118,7 @@ fn check_file(shared: &Path, file: &str) -> (usize, Vec<String>) {
     let mut failures = Vec::new();
     let mut lines = 0;
     let mut out = Resolved::default();
+    let json = views::JsonLines::new(&resolver);
     for line in BufReader::new(GzDecoder::new(gz)).lines() {
         let line = match line {
             Ok(l) => l,
@@ -171,6 +173,19 @@ fn check_file(shared: &Path, file: &str) -> (usize, Vec<String>) {
             failures.push(format!(
                 "{file} seed {seed}: {}",
                 first_difference(&want, &got, &resolver, &log)
+            ));
+        }
+        // `dgn layout --seeds` writes the JSON from the buffer itself.
+        let mut text = Vec::new();
+        json.write(&out, &mut text);
+        let without_log = Layout {
+            rng_calls: None,
+            ..want
+        };
+        if text != views::json_line(&without_log).as_bytes() {
+            failures.push(format!(
+                "{file} seed {seed}: the --seeds JSON line differs: {}",
+                String::from_utf8_lossy(&text)
             ));
         }
     }
