@@ -166,6 +166,21 @@ fn many_seeds_equal_each_seed_alone() {
     }
 }
 
+/// Threads resolve chunks of seeds; the output is the same bytes in the
+/// same order for any number of them.
+#[test]
+fn jobs_change_nothing_but_the_speed() {
+    let (code, one, _) = run(&["--seeds", "0..700", "-j", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(one.lines().count(), 700);
+    for jobs in ["2", "3"] {
+        let (code, many, _) = run(&["--seeds", "0..700", "--jobs", jobs]);
+        assert_eq!(code, 0);
+        assert!(many == one, "--jobs {jobs}");
+    }
+    assert_eq!(run(&["--seeds", "0..10", "-j", "0"]).0, 2);
+}
+
 #[test]
 fn resolution_errors_exit_1_with_the_condition() {
     // A dungeon file without The Quest: NetHack aborts, we report it.

@@ -10,7 +10,7 @@
 use super::input::read_script;
 use super::{CommonOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::layout::Layout;
-use crate::loader::{LoadError, Resolved, Resolver, Rules};
+use crate::loader::{Resolved, Resolver, Rules};
 use crate::options::Target;
 use crate::rng::{Draw, RngKind};
 use crate::views::{self, OverviewStyle};
@@ -65,6 +65,10 @@ pub struct LayoutArgs {
     /// Log every draw: `rng_calls` in JSON, the log on stderr otherwise.
     #[arg(long)]
     pub trace: bool,
+    /// Threads that resolve `--seeds` (default: one per core); the lines
+    /// come out in seed order whatever the number.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     /// A dungeon.def or compiled file (`-` reads standard input).
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
@@ -105,14 +109,6 @@ pub fn parse_seeds(s: &str) -> Result<(u64, u64), String> {
         ));
     }
     Ok((a, end))
-}
-
-fn error_json(seed: u64, e: &LoadError) -> String {
-    let mut v = serde_json::json!({ "seed": seed, "error": { "code": e.code(), "message": e.to_string() } });
-    if let Some(p) = e.nethack_panic() {
-        v["error"]["nethack"] = serde_json::Value::String(p);
-    }
-    v.to_string()
 }
 
 /// A one-line progress bar on a terminal's stderr.
@@ -242,7 +238,9 @@ fn one(
     }
     if let Err(e) = result {
         let _ = writeln!(err, "dgn layout: `{name}`, seed {}: {e}", args.seed);
-        if format == LayoutFormat::Json && writeln!(out, "{}", error_json(args.seed, &e)).is_err() {
+        if format == LayoutFormat::Json
+            && writeln!(out, "{}", views::jsonl::error_line(args.seed, &e)).is_err()
+        {
             return EXIT_USAGE;
         }
         return EXIT_INPUT;
@@ -270,49 +268,45 @@ fn many(
     out: &mut dyn Write,
     bar: bool,
 ) -> u8 {
-    let mut buf = Resolved::default();
     let mut progress = Progress::new(b - a, bar);
     let mut failed = false;
     let mut broken = false;
-    let mut line = Vec::new();
-    let mut emit = |seed: u64, text: Result<&[u8], &LoadError>| {
-        let written = match text {
-            Ok(text) => out.write_all(text).and_then(|()| out.write_all(b"\n")),
-            Err(e) => {
-                failed = true;
-                writeln!(out, "{}", error_json(seed, e))
-            }
-        };
-        if written.is_err() {
-            broken = true;
-            return ControlFlow::Break(());
-        }
-        progress.tick(seed - a + 1);
-        ControlFlow::Continue(())
-    };
     if args.trace {
         // The draw log is not free: only when asked.
-        let mut log = Vec::new();
+        let (mut buf, mut log) = (Resolved::default(), Vec::new());
         for seed in a..b {
             log.clear();
-            let resolved = resolver.resolve_traced(seed, rng, args.wizard, &mut buf, &mut log);
-            let text = resolved.map(|()| {
-                let calls = log.iter().map(Draw::to_string).collect();
-                views::json_line(&buf.to_layout(resolver, Some(calls)))
-            });
-            if emit(seed, text.as_ref().map(|t| t.as_bytes())).is_break() {
+            let line = match resolver.resolve_traced(seed, rng, args.wizard, &mut buf, &mut log) {
+                Ok(()) => {
+                    let calls = log.iter().map(Draw::to_string).collect();
+                    views::json_line(&buf.to_layout(resolver, Some(calls)))
+                }
+                Err(e) => {
+                    failed = true;
+                    views::jsonl::error_line(seed, &e)
+                }
+            };
+            if writeln!(out, "{line}").is_err() {
+                broken = true;
                 break;
             }
+            progress.tick(seed - a + 1);
         }
     } else {
-        let json = views::JsonLines::new(resolver);
-        let _ = resolver.resolve_seeds(a..b, rng, args.wizard, &mut buf, |seed, r, buf| {
-            line.clear();
-            let text = r.as_ref().map(|()| {
-                json.write(buf, &mut line);
-                line.as_slice()
-            });
-            emit(seed, text)
+        let jobs = args.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        );
+        let mut done = 0;
+        let _ = views::jsonl::resolve_lines(resolver, a..b, rng, args.wizard, jobs, |chunk| {
+            failed |= chunk.failed > 0;
+            if out.write_all(&chunk.text).is_err() {
+                broken = true;
+                return ControlFlow::Break(());
+            }
+            done += chunk.seeds;
+            progress.tick(done);
+            ControlFlow::Continue(())
         });
     }
     if broken {

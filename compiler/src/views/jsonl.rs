@@ -9,8 +9,11 @@
 //! built, with each string escaped by serde_json itself; a line is then
 //! those pieces and the layout's integers.
 
-use crate::loader::{Resolved, Resolver};
+use crate::loader::{LoadError, Resolved, Resolver};
+use crate::rng::RngKind;
 use crate::script::flags;
+use std::ops::{ControlFlow, Range};
+use std::sync::mpsc;
 
 /// JSON pieces of one script, for writing many of its layouts.
 #[derive(Clone, Debug)]
@@ -149,6 +152,111 @@ impl JsonLines {
     }
 }
 
+/// The JSON line that stands for a seed whose resolution failed.
+pub fn error_line(seed: u64, e: &LoadError) -> String {
+    let mut v = serde_json::json!({ "seed": seed, "error": { "code": e.code(), "message": e.to_string() } });
+    if let Some(p) = e.nethack_panic() {
+        v["error"]["nethack"] = serde_json::Value::String(p);
+    }
+    v.to_string()
+}
+
+/// Seeds a worker resolves before handing their lines over: enough to
+/// make the hand-over cheap, few enough that a chunk's text (about 7 KB a
+/// layout of NetHack's dungeon) stays small.
+pub const CHUNK_SEEDS: u64 = 256;
+
+/// The JSON lines of consecutive seeds.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    /// One line per seed, each ending in a newline.
+    pub text: Vec<u8>,
+    /// Seeds in the chunk.
+    pub seeds: u64,
+    /// Of those, seeds whose resolution failed (an error line each).
+    pub failed: u64,
+}
+
+/// Resolves every seed of `seeds` and hands their JSON lines (layouts as
+/// [`JsonLines::write`], failures as [`error_line`]) to `sink`, chunk by
+/// chunk in seed order, until `sink` breaks. With `jobs > 1` that many
+/// threads resolve chunks in turn, each with its own buffers; at most two
+/// chunks per thread wait for `sink`.
+pub fn resolve_lines(
+    resolver: &Resolver,
+    seeds: Range<u64>,
+    rng: RngKind,
+    wizard: bool,
+    jobs: usize,
+    mut sink: impl FnMut(&Chunk) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let json = JsonLines::new(resolver);
+    let chunks = (seeds.end.saturating_sub(seeds.start)).div_ceil(CHUNK_SEEDS);
+    let fill = |k: u64, out: &mut Resolved, chunk: &mut Chunk| {
+        let start = seeds.start + k * CHUNK_SEEDS;
+        let end = start.saturating_add(CHUNK_SEEDS).min(seeds.end);
+        chunk.text.clear();
+        chunk.seeds = end - start;
+        chunk.failed = 0;
+        let _ = resolver.resolve_seeds(start..end, rng, wizard, out, |seed, r, buf| {
+            match r {
+                Ok(()) => json.write(buf, &mut chunk.text),
+                Err(e) => {
+                    chunk.failed += 1;
+                    chunk
+                        .text
+                        .extend_from_slice(error_line(seed, &e).as_bytes());
+                }
+            }
+            chunk.text.push(b'\n');
+            ControlFlow::Continue(())
+        });
+    };
+    let jobs = jobs.clamp(1, chunks.max(1) as usize);
+    if jobs == 1 {
+        let (mut out, mut chunk) = (Resolved::default(), Chunk::default());
+        for k in 0..chunks {
+            fill(k, &mut out, &mut chunk);
+            sink(&chunk)?;
+        }
+        return ControlFlow::Continue(());
+    }
+    std::thread::scope(|scope| {
+        // Worker `w` resolves chunks w, w + jobs, ...; reading the workers
+        // in turn gives the chunks in order. Emptied chunks go back to
+        // their worker for reuse.
+        let mut workers = Vec::with_capacity(jobs);
+        for w in 0..jobs {
+            let (full_tx, full_rx) = mpsc::sync_channel::<Chunk>(2);
+            let (empty_tx, empty_rx) = mpsc::channel::<Chunk>();
+            let fill = &fill;
+            scope.spawn(move || {
+                let mut out = Resolved::default();
+                for k in (w as u64..chunks).step_by(jobs) {
+                    let mut chunk = empty_rx.try_recv().unwrap_or_default();
+                    fill(k, &mut out, &mut chunk);
+                    if full_tx.send(chunk).is_err() {
+                        // The sink stopped.
+                        return;
+                    }
+                }
+            });
+            workers.push((full_rx, empty_tx));
+        }
+        for k in 0..chunks {
+            let (full, empty) = &workers[(k % jobs as u64) as usize];
+            let Ok(chunk) = full.recv() else {
+                return ControlFlow::Break(());
+            };
+            let flow = sink(&chunk);
+            // A worker that has finished no longer takes chunks back.
+            let _ = empty.send(chunk);
+            flow?;
+        }
+        ControlFlow::Continue(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +298,102 @@ mod tests {
         for rules in [Rules::nethack_36(), Rules::nethack_343(), Rules::native()] {
             assert_eq!(same_as_serde(&script, rules, 0..300), 1200);
         }
+    }
+
+    /// Threads change nothing: the same text, in seed order, for any number
+    /// of jobs, with failed seeds counted; and a sink that stops, stops.
+    #[test]
+    fn lines_from_many_threads_are_the_lines_in_seed_order() {
+        let mut top = Dungeon {
+            name: b"Top".to_vec(),
+            size: Range { base: 10, rand: 3 },
+            ..Dungeon::default()
+        };
+        top.branches.push(Branch {
+            target: b"Side".to_vec(),
+            range: Range { base: 2, rand: 3 },
+            chain: -1,
+            ..Branch::default()
+        });
+        top.branches.push(Branch {
+            target: b"Deep".to_vec(),
+            range: Range { base: 5, rand: 3 },
+            chain: -1,
+            ..Branch::default()
+        });
+        // "Side" exists in half the games; the level in "Deep" chains to
+        // the first special level of the file that exists, which is
+        // "anchor" only when "Side" does (NetHack's chain indices count
+        // the levels of the dungeons that exist), so the other half fail.
+        let mut side = Dungeon {
+            name: b"Side".to_vec(),
+            size: Range { base: 3, rand: 0 },
+            chance: 50,
+            ..Dungeon::default()
+        };
+        side.levels.push(Level {
+            name: b"anchor".to_vec(),
+            range: Range { base: 1, rand: 2 },
+            chance: 100,
+            chain: -1,
+            ..Level::default()
+        });
+        let mut deep = Dungeon {
+            name: b"Deep".to_vec(),
+            size: Range { base: 4, rand: 0 },
+            ..Dungeon::default()
+        };
+        deep.levels.push(Level {
+            name: b"anchored".to_vec(),
+            range: Range { base: 1, rand: 0 },
+            chance: 100,
+            chain: 0,
+            ..Level::default()
+        });
+        let script = Script {
+            dungeons: vec![top, side, deep],
+        };
+        let res = Resolver::with_rules(&script, Rules::native()).unwrap();
+        let json = JsonLines::new(&res);
+        let seeds = 1000..1000 + 3 * CHUNK_SEEDS + 17;
+        let mut expected = Vec::new();
+        let mut expected_failed = 0;
+        let mut out = Resolved::default();
+        for seed in seeds.clone() {
+            match res.resolve_into(seed, RngKind::Isaac64, false, &mut out) {
+                Ok(()) => json.write(&out, &mut expected),
+                Err(e) => {
+                    expected_failed += 1;
+                    expected.extend_from_slice(error_line(seed, &e).as_bytes());
+                }
+            }
+            expected.push(b'\n');
+        }
+        assert!(expected_failed > 0, "seeds that drop \"Side\" fail");
+        for jobs in [1, 2, 3, 8] {
+            let (mut text, mut failed, mut count) = (Vec::new(), 0, 0);
+            let flow = resolve_lines(&res, seeds.clone(), RngKind::Isaac64, false, jobs, |c| {
+                text.extend_from_slice(&c.text);
+                failed += c.failed;
+                count += c.seeds;
+                ControlFlow::Continue(())
+            });
+            assert_eq!(flow, ControlFlow::Continue(()));
+            assert!(text == expected, "{jobs} jobs");
+            assert_eq!((failed, count), (expected_failed, seeds.end - seeds.start));
+            let mut chunks = 0;
+            let flow = resolve_lines(&res, seeds.clone(), RngKind::Isaac64, false, jobs, |_| {
+                chunks += 1;
+                if chunks == 2 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert_eq!((flow, chunks), (ControlFlow::Break(()), 2), "{jobs} jobs");
+        }
+        let flow = resolve_lines(&res, 5..5, RngKind::Glibc, false, 4, |_| unreachable!());
+        assert_eq!(flow, ControlFlow::Continue(()));
     }
 
     /// Names that need escaping, bytes that are not UTF-8, every flag, an
