@@ -200,6 +200,18 @@ fn resolution_errors_exit_1_with_the_condition() {
     let (code, out, _) = run(&["--target", "native", p.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(out.contains("oracle: 5"));
+    // Many seeds, on several threads: one error line per seed, in order.
+    let (code, out, _) = run(&["--seeds", "3..600", "-j", "2", p.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let seeds: Vec<u64> = out
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v["error"]["code"], "missing-dungeon");
+            v["seed"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(seeds, (3..600).collect::<Vec<_>>());
 }
 
 #[test]
