@@ -345,7 +345,8 @@ impl Resolver {
         match rng {
             RngKind::Glibc => {
                 for seed in seeds {
-                    let result = self.resolve_one(seed, rng, wizard, &mut Glibc::new(seed), out);
+                    let glibc = &mut Glibc::new(seed);
+                    let result = self.resolve_one(seed, rng, wizard, glibc, &mut NoTrace, out);
                     each(seed, result, out)?;
                 }
                 ControlFlow::Continue(())
@@ -359,17 +360,18 @@ impl Resolver {
         }
     }
 
-    fn resolve_one<S: Source>(
+    fn resolve_one<S: Source, T: Trace>(
         &self,
         seed: u64,
         rng: RngKind,
         wizard: bool,
         source: &mut S,
+        trace: &mut T,
         out: &mut Resolved,
     ) -> Result<(), LoadError> {
         out.seed = seed;
         out.rng = rng;
-        self.resolve_with(source, &mut NoTrace, wizard, out)
+        self.resolve_with(source, trace, wizard, out)
     }
 
     fn resolve_batches(
@@ -394,7 +396,7 @@ impl Resolver {
                 Err(_) => gens.iter_mut().zip(batch).for_each(|(g, &s)| g.reseed(s)),
             }
             for (g, &seed) in gens.iter_mut().zip(batch) {
-                let result = self.resolve_one(seed, RngKind::Isaac64, wizard, g, out);
+                let result = self.resolve_one(seed, RngKind::Isaac64, wizard, g, &mut NoTrace, out);
                 each(seed, result, out)?;
             }
             if n < SEED_BATCH {
@@ -424,14 +426,13 @@ impl Resolver {
         out: &mut Resolved,
         trace: &mut T,
     ) -> Result<(), LoadError> {
-        out.seed = seed;
-        out.rng = rng;
-        out.wizard = wizard;
         match rng {
-            RngKind::Glibc => self.resolve_with(&mut Glibc::new(seed), trace, wizard, out),
+            RngKind::Glibc => {
+                self.resolve_one(seed, rng, wizard, &mut Glibc::new(seed), trace, out)
+            }
             RngKind::Isaac64 => {
                 let mut g = out.take_isaac(seed);
-                let r = self.resolve_with(&mut *g, trace, wizard, out);
+                let r = self.resolve_one(seed, rng, wizard, &mut *g, trace, out);
                 out.put_isaac(g);
                 r
             }

@@ -13,7 +13,6 @@
 
 use super::error::{LoadError, RangeOwner};
 use super::resolve::Run;
-use super::Resolver;
 use crate::rng::{Site, Source, Trace};
 use std::collections::HashSet;
 
@@ -116,12 +115,6 @@ pub(crate) fn place_dungeon<S: Source, T: Trace>(
     }
 }
 
-fn level_owner(res: &Resolver, record: u32) -> impl FnOnce() -> RangeOwner + '_ {
-    move || RangeOwner::Level {
-        name: res.levels[record as usize].name.clone(),
-    }
-}
-
 /// The step of the existing level in slot `k` of the dungeon `dnum`
 /// whose slots start at `start`, once the slots up to `k` are rolled.
 /// `possible_places` recomputes a range on every try; only a chain to a
@@ -163,14 +156,14 @@ fn range_at<S: Source, T: Trace>(
 ) -> Result<(i32, i32), LoadError> {
     let record = run.out.slots[k].record;
     let lrec = &run.res.levels[record as usize];
-    run.level_range(
-        dg.dnum,
-        lrec.range.base,
-        lrec.range.rand,
-        lrec.chain,
-        k,
-        level_owner(run.res, record),
-    )
+    let (range, chain) = (lrec.range, lrec.chain);
+    run.range(dg.dnum, range.base, range.rand, chain, k)
+        .map_err(|fault| {
+            let owner = RangeOwner::Level {
+                name: lrec.name.clone(),
+            };
+            run.fault_error(fault, dg.dnum, range.rand, chain, owner)
+        })
 }
 
 /// Candidate levels of `step` given `taken`, the levels of this dungeon's
@@ -261,14 +254,7 @@ fn possible<S: Source, T: Trace>(run: &mut Run<'_, '_, S, T>, dg: &Dungeon) -> O
         let iv = if inside {
             (1, lmax)
         } else {
-            match run.level_range(
-                dg.dnum,
-                lrec.range.base,
-                lrec.range.rand,
-                lrec.chain,
-                k,
-                level_owner(run.res, run.out.slots[k].record),
-            ) {
+            match run.range(dg.dnum, lrec.range.base, lrec.range.rand, lrec.chain, k) {
                 Ok((b, c)) => (b, b + c - 1),
                 Err(_) => (1, lmax),
             }

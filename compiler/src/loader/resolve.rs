@@ -328,22 +328,9 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
 
     /// `level_range`: `(start, count)` of a level or branch range in
     /// dungeon `dnum`. `placed` is the number of leading slots whose level
-    /// is placed at this point; a chain must land on one of them.
-    pub fn level_range(
-        &self,
-        dnum: usize,
-        base: i32,
-        rand: i32,
-        chain: i32,
-        placed: usize,
-        owner: impl FnOnce() -> RangeOwner,
-    ) -> Result<(i32, i32), LoadError> {
-        self.range(dnum, base, rand, chain, placed)
-            .map_err(|fault| self.fault_error(fault, dnum, rand, chain, owner()))
-    }
-
-    /// [`Run::level_range`] with a small error, for the placement search,
-    /// which asks often and only needs the error when it gives up.
+    /// is placed at this point; a chain must land on one of them. The
+    /// error is small: the placement search asks often and needs the
+    /// error only when it gives up ([`Run::fault_error`] names it).
     #[inline]
     pub fn range(
         &self,
@@ -388,7 +375,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
 
     /// The error of a failed [`Run::range`], with names.
     #[cold]
-    fn fault_error(
+    pub fn fault_error(
         &self,
         fault: RangeFault,
         dnum: usize,
@@ -440,11 +427,13 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         let parent = self.out.index_of[owner as usize] as usize;
         let b = &res.branches[brec as usize];
         let placed = self.out.slots.len();
-        let (base, count) =
-            self.level_range(parent, b.range.base, b.range.rand, b.chain, placed, || {
-                RangeOwner::BranchTo {
+        let (base, count) = self
+            .range(parent, b.range.base, b.range.rand, b.chain, placed)
+            .map_err(|fault| {
+                let owner = RangeOwner::BranchTo {
                     dungeon: d.name.clone(),
-                }
+                };
+                self.fault_error(fault, parent, b.range.rand, b.chain, owner)
             })?;
         let site = Site::BranchLevel {
             dungeon: rec as u32,

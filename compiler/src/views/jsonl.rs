@@ -84,72 +84,71 @@ impl JsonLines {
     /// Appends the layout in `r` (resolved from this writer's script) as
     /// one JSON line, without the newline and without a draw log.
     pub fn write(&self, r: &Resolved, buf: &mut Vec<u8>) {
-        let mut ints = itoa::Buffer::new();
-        let mut int = |buf: &mut Vec<u8>, v: i64| buf.extend_from_slice(ints.format(v).as_bytes());
-        buf.extend_from_slice(br#"{"seed":"#);
-        buf.extend_from_slice(itoa::Buffer::new().format(r.seed).as_bytes());
+        field(buf, br#"{"seed":"#, r.seed);
         buf.extend_from_slice(br#","rng":""#);
         buf.extend_from_slice(r.rng.name().as_bytes());
         buf.extend_from_slice(if r.wizard {
-            br#"","wizard":true,"dungeons":["#
+            br#"","wizard":true,"dungeons":"#
         } else {
-            br#"","wizard":false,"dungeons":["#
+            br#"","wizard":false,"dungeons":"#
         });
-        for (i, d) in r.dungeons.iter().enumerate() {
-            if i > 0 {
-                buf.push(b',');
-            }
+        list(buf, &r.dungeons, |buf, d| {
             let (head, tail) = &self.dungeons[d.record as usize];
-            buf.extend_from_slice(head.as_bytes());
-            int(buf, d.num_levels.into());
-            buf.extend_from_slice(br#","ledger_start":"#);
-            int(buf, d.ledger_start.into());
-            buf.extend_from_slice(br#","depth_start":"#);
-            int(buf, d.depth_start.into());
-            buf.extend_from_slice(br#","entry_level":"#);
-            int(buf, d.entry_level.into());
+            field(buf, head.as_bytes(), d.num_levels);
+            field(buf, br#","ledger_start":"#, d.ledger_start);
+            field(buf, br#","depth_start":"#, d.depth_start);
+            field(buf, br#","entry_level":"#, d.entry_level);
             buf.extend_from_slice(tail.as_bytes());
-        }
-        buf.extend_from_slice(br#"],"levels":["#);
-        for (i, l) in r.levels.iter().enumerate() {
-            if i > 0 {
-                buf.push(b',');
-            }
+        });
+        buf.extend_from_slice(br#","levels":"#);
+        list(buf, &r.levels, |buf, l| {
             let (head, tail) = &self.levels[l.record as usize];
-            buf.extend_from_slice(head.as_bytes());
-            int(buf, l.dungeon.into());
-            buf.extend_from_slice(br#","level":"#);
-            int(buf, l.level.into());
+            field(buf, head.as_bytes(), l.dungeon);
+            field(buf, br#","level":"#, l.level);
             buf.extend_from_slice(tail.as_bytes());
-        }
-        buf.extend_from_slice(br#"],"branches":["#);
-        for (i, b) in r.branches.iter().enumerate() {
-            if i > 0 {
-                buf.push(b',');
-            }
-            buf.extend_from_slice(br#"{"id":"#);
-            int(buf, b.id.into());
+        });
+        buf.extend_from_slice(br#","branches":"#);
+        list(buf, &r.branches, |buf, b| {
+            field(buf, br#"{"id":"#, b.id);
             buf.extend_from_slice(br#","type":""#);
             buf.extend_from_slice(b.kind.name().as_bytes());
-            buf.extend_from_slice(br#"","end1":{"dungeon":"#);
-            int(buf, b.end1.0.into());
-            buf.extend_from_slice(br#","level":"#);
-            int(buf, b.end1.1.into());
-            buf.extend_from_slice(br#"},"end2":{"dungeon":"#);
-            int(buf, b.end2.0.into());
-            buf.extend_from_slice(br#","level":"#);
-            int(buf, b.end2.1.into());
+            field(buf, br#"","end1":{"dungeon":"#, b.end1.0);
+            field(buf, br#","level":"#, b.end1.1);
+            field(buf, br#"},"end2":{"dungeon":"#, b.end2.0);
+            field(buf, br#","level":"#, b.end2.1);
             buf.extend_from_slice(if b.end1_up {
                 br#"},"end1_up":true}"#
             } else {
                 br#"},"end1_up":false}"#
             });
-        }
-        buf.extend_from_slice(br#"],"tune":""#);
+        });
+        buf.extend_from_slice(br#","tune":""#);
         // Notes are the letters A to G.
         buf.extend_from_slice(&r.tune);
         buf.extend_from_slice(br#""}"#);
     }
+}
+
+/// `text` (a key, with what comes before it), then the integer `v`.
+fn field(buf: &mut Vec<u8>, text: &[u8], v: impl itoa::Integer) {
+    buf.extend_from_slice(text);
+    int(buf, v);
+}
+
+fn int(buf: &mut Vec<u8>, v: impl itoa::Integer) {
+    buf.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+}
+
+/// A JSON array of `items`, each written by `item`.
+fn list<T>(buf: &mut Vec<u8>, items: &[T], mut item: impl FnMut(&mut Vec<u8>, &T)) {
+    buf.push(b'[');
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            buf.push(b',');
+        }
+        item(buf, x);
+    }
+    buf.push(b']');
 }
 
 /// The JSON line that stands for a seed whose resolution failed.
@@ -304,52 +303,36 @@ mod tests {
     /// of jobs, with failed seeds counted; and a sink that stops, stops.
     #[test]
     fn lines_from_many_threads_are_the_lines_in_seed_order() {
-        let mut top = Dungeon {
-            name: b"Top".to_vec(),
-            size: Range { base: 10, rand: 3 },
+        let dungeon = |name: &str, base: i32, rand: i32| Dungeon {
+            name: name.into(),
+            size: Range { base, rand },
             ..Dungeon::default()
         };
-        top.branches.push(Branch {
-            target: b"Side".to_vec(),
-            range: Range { base: 2, rand: 3 },
+        let branch = |target: &str, base: i32| Branch {
+            target: target.into(),
+            range: Range { base, rand: 3 },
             chain: -1,
             ..Branch::default()
-        });
-        top.branches.push(Branch {
-            target: b"Deep".to_vec(),
-            range: Range { base: 5, rand: 3 },
-            chain: -1,
-            ..Branch::default()
-        });
+        };
+        let level = |name: &str, rand: i32, chain: i32| Level {
+            name: name.into(),
+            range: Range { base: 1, rand },
+            chance: 100,
+            chain,
+            ..Level::default()
+        };
+        let mut top = dungeon("Top", 10, 3);
+        top.branches.push(branch("Side", 2));
+        top.branches.push(branch("Deep", 5));
         // "Side" exists in half the games; the level in "Deep" chains to
         // the first special level of the file that exists, which is
         // "anchor" only when "Side" does (NetHack's chain indices count
         // the levels of the dungeons that exist), so the other half fail.
-        let mut side = Dungeon {
-            name: b"Side".to_vec(),
-            size: Range { base: 3, rand: 0 },
-            chance: 50,
-            ..Dungeon::default()
-        };
-        side.levels.push(Level {
-            name: b"anchor".to_vec(),
-            range: Range { base: 1, rand: 2 },
-            chance: 100,
-            chain: -1,
-            ..Level::default()
-        });
-        let mut deep = Dungeon {
-            name: b"Deep".to_vec(),
-            size: Range { base: 4, rand: 0 },
-            ..Dungeon::default()
-        };
-        deep.levels.push(Level {
-            name: b"anchored".to_vec(),
-            range: Range { base: 1, rand: 0 },
-            chance: 100,
-            chain: 0,
-            ..Level::default()
-        });
+        let mut side = dungeon("Side", 3, 0);
+        side.chance = 50;
+        side.levels.push(level("anchor", 2, -1));
+        let mut deep = dungeon("Deep", 4, 0);
+        deep.levels.push(level("anchored", 0, 0));
         let script = Script {
             dungeons: vec![top, side, deep],
         };
