@@ -70,7 +70,7 @@ pub(crate) enum Range {
 /// search's state at that depth.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Step {
-    pub slot: usize,
+    slot: usize,
     range: Range,
     /// Candidates not yet tried, and how many.
     mask: u64,
@@ -78,8 +78,8 @@ pub(crate) struct Step {
 }
 
 /// Places the levels in slots `start..` (the dungeon just loaded, index
-/// `dnum`), whose existing ones have their [`plan`] in `run.out.steps`.
-/// Returns the levels taken (bit `l` for level `l`), each by one step.
+/// `dnum`). Returns the levels taken (bit `l` for level `l`), each by one
+/// existing slot.
 pub(crate) fn place_dungeon<S: Source, T: Trace>(
     run: &mut Run<'_, '_, S, T>,
     dnum: usize,
@@ -93,6 +93,7 @@ pub(crate) fn place_dungeon<S: Source, T: Trace>(
         draws: 0,
     };
     let mut steps = std::mem::take(&mut run.out.steps);
+    plan(run, &dg, &mut steps);
     let found = search(run, &mut dg, &mut steps);
     run.out.steps = steps;
     let (res, record) = (run.res, run.out.dungeons[dnum].record as usize);
@@ -115,36 +116,37 @@ pub(crate) fn place_dungeon<S: Source, T: Trace>(
     }
 }
 
-/// The step of the existing level in slot `k` of the dungeon `dnum`
-/// whose slots start at `start`, once the slots up to `k` are rolled.
+/// The existing slots of the dungeon, in order, each with its range.
 /// `possible_places` recomputes a range on every try; only a chain to a
 /// level of this dungeon can change it, so every other range is computed
 /// once here.
-pub(crate) fn plan<S: Source, T: Trace>(
-    run: &Run<'_, '_, S, T>,
-    dnum: usize,
-    start: usize,
-    k: usize,
-) -> Step {
-    let lrec = &run.res.levels[run.out.slots[k].record as usize];
-    let chain = lrec.chain;
-    let inside = chain >= 0
-        && (chain as usize) >= start
-        && (chain as usize) < k
-        && run.out.slots[chain as usize].exists;
-    let range = if inside {
-        Range::Chained
-    } else {
-        match run.range(dnum, lrec.range.base, lrec.range.rand, chain, k) {
-            Ok((base, count)) => Range::Fixed(range_mask(base, count)),
-            Err(_) => Range::Fails,
+fn plan<S: Source, T: Trace>(run: &Run<'_, '_, S, T>, dg: &Dungeon, steps: &mut Vec<Step>) {
+    steps.clear();
+    for k in dg.start..dg.end {
+        let slot = run.out.slots[k];
+        if !slot.exists {
+            continue;
         }
-    };
-    Step {
-        slot: k,
-        range,
-        mask: 0,
-        left: 0,
+        let chain = run.res.levels[slot.record as usize].chain;
+        let inside = chain >= 0
+            && (chain as usize) >= dg.start
+            && (chain as usize) < k
+            && run.out.slots[chain as usize].exists;
+        let range = if inside {
+            Range::Chained
+        } else {
+            let lrec = &run.res.levels[slot.record as usize];
+            match run.range(dg.dnum, lrec.range.base, lrec.range.rand, chain, k) {
+                Ok((base, count)) => Range::Fixed(range_mask(base, count)),
+                Err(_) => Range::Fails,
+            }
+        };
+        steps.push(Step {
+            slot: k,
+            range,
+            mask: 0,
+            left: 0,
+        });
     }
 }
 

@@ -574,39 +574,33 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 });
             }
         }
-        // The chance rolls, and the placement search's plan: a level's
-        // range is final now that the dungeon's size is, and a chain
-        // inside the dungeon looks back only at levels already rolled.
-        self.out.steps.clear();
         for l in l0..l1 {
             let exists = self.wizard || {
                 let r = self.draw.rn2(100, Site::LevelChance { level: l }) as i32;
                 res.levels[l as usize].chance > r
             };
-            self.out.slots.push(Slot {
+            self.out.slots.push(super::resolve::Slot {
                 record: l,
                 dungeon: i as i32,
                 exists,
                 dlevel: 0,
             });
-            if exists {
-                let step = place::plan(self, i, start, self.out.slots.len() - 1);
-                self.out.steps.push(step);
-            }
         }
         let taken = place::place_dungeon(self, i, start)?;
         // `add_level` keeps each dungeon's levels sorted by level; they are
-        // distinct (at most 32, one per step), so that order is the order
-        // of the taken levels.
-        let mut at_level = [0u8; 64];
-        for (n, step) in self.out.steps.iter().enumerate() {
-            at_level[self.out.slots[step.slot].dlevel as usize & 63] = n as u8;
+        // distinct, so that order is the order of the taken levels.
+        let mut at_level = [0u32; 64];
+        for k in start..self.out.slots.len() {
+            let s = self.out.slots[k];
+            if s.exists {
+                at_level[s.dlevel as usize & 63] = k as u32;
+            }
         }
         let mut rest = taken;
         while rest != 0 {
-            let level = rest.trailing_zeros() as usize;
+            let level = rest.trailing_zeros();
             rest &= rest - 1;
-            let s = self.out.slots[self.out.steps[usize::from(at_level[level])].slot];
+            let s = self.out.slots[at_level[level as usize] as usize];
             self.out.levels.push(ResolvedLevel {
                 record: s.record,
                 dungeon: s.dungeon,
