@@ -12,7 +12,8 @@
 //! search is too large) -> [`LoadError::PlacementTooCostly`].
 
 use super::error::{LoadError, RangeOwner};
-use super::resolve::Run;
+use super::resolve::{RangeFault, Run};
+use super::LRec;
 use crate::rng::{Site, Source, Trace};
 use std::collections::HashSet;
 
@@ -127,7 +128,8 @@ fn plan<S: Source, T: Trace>(run: &Run<'_, '_, S, T>, dg: &Dungeon, steps: &mut 
         if !slot.exists {
             continue;
         }
-        let chain = run.res.levels[slot.record as usize].chain;
+        let lrec = &run.res.levels[slot.record as usize];
+        let chain = lrec.chain;
         let inside = chain >= 0
             && (chain as usize) >= dg.start
             && (chain as usize) < k
@@ -135,8 +137,7 @@ fn plan<S: Source, T: Trace>(run: &Run<'_, '_, S, T>, dg: &Dungeon, steps: &mut 
         let range = if inside {
             Range::Chained
         } else {
-            let lrec = &run.res.levels[slot.record as usize];
-            match run.range(dg.dnum, lrec.range.base, lrec.range.rand, chain, k) {
+            match slot_range(run, dg, lrec, k) {
                 Ok((base, count)) => Range::Fixed(range_mask(base, count)),
                 Err(_) => Range::Fails,
             }
@@ -150,22 +151,31 @@ fn plan<S: Source, T: Trace>(run: &Run<'_, '_, S, T>, dg: &Dungeon, steps: &mut 
     }
 }
 
-/// `level_range` of the level in slot `k`, as `possible_places` calls it.
+/// `level_range` of `lrec`, the level in slot `k`, as `possible_places`
+/// calls it.
+#[inline(always)]
+fn slot_range<S: Source, T: Trace>(
+    run: &Run<'_, '_, S, T>,
+    dg: &Dungeon,
+    lrec: &LRec,
+    k: usize,
+) -> Result<(i32, i32), RangeFault> {
+    run.range(dg.dnum, lrec.range.base, lrec.range.rand, lrec.chain, k)
+}
+
+/// [`slot_range`] of the level in slot `k`, its error named.
 fn range_at<S: Source, T: Trace>(
     run: &Run<'_, '_, S, T>,
     dg: &Dungeon,
     k: usize,
 ) -> Result<(i32, i32), LoadError> {
-    let record = run.out.slots[k].record;
-    let lrec = &run.res.levels[record as usize];
-    let (range, chain) = (lrec.range, lrec.chain);
-    run.range(dg.dnum, range.base, range.rand, chain, k)
-        .map_err(|fault| {
-            let owner = RangeOwner::Level {
-                name: lrec.name.clone(),
-            };
-            run.fault_error(fault, dg.dnum, range.rand, chain, owner)
-        })
+    let lrec = &run.res.levels[run.out.slots[k].record as usize];
+    slot_range(run, dg, lrec, k).map_err(|fault| {
+        let owner = RangeOwner::Level {
+            name: lrec.name.clone(),
+        };
+        run.fault_error(fault, dg.dnum, lrec.range.rand, lrec.chain, owner)
+    })
 }
 
 /// Candidate levels of `step` given `taken`, the levels of this dungeon's
@@ -256,7 +266,7 @@ fn possible<S: Source, T: Trace>(run: &mut Run<'_, '_, S, T>, dg: &Dungeon) -> O
         let iv = if inside {
             (1, lmax)
         } else {
-            match run.range(dg.dnum, lrec.range.base, lrec.range.rand, lrec.chain, k) {
+            match slot_range(run, dg, lrec, k) {
                 Ok((b, c)) => (b, b + c - 1),
                 Err(_) => (1, lmax),
             }

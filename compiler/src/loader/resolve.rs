@@ -61,6 +61,45 @@ pub struct ResolvedLevel {
     pub level: i32,
 }
 
+impl ResolvedDungeon {
+    /// The dungeon as a layout shows it, with what its record says.
+    pub fn named(&self, resolver: &Resolver) -> LayoutDungeon {
+        let rec = &resolver.dungeons[self.record as usize];
+        LayoutDungeon {
+            name: rec.name.clone(),
+            proto: rec.proto.clone(),
+            bones: rec.bones.clone(),
+            num_levels: self.num_levels,
+            ledger_start: self.ledger_start,
+            depth_start: self.depth_start,
+            entry_level: self.entry_level,
+            hellish: rec.flags & flags::HELLISH != 0,
+            mazelike: rec.flags & flags::MAZELIKE != 0,
+            roguelike: rec.flags & flags::ROGUELIKE != 0,
+            align: (rec.flags & flags::ALIGN_MASK) >> flags::ALIGN_SHIFT,
+        }
+    }
+}
+
+impl ResolvedLevel {
+    /// The level as a layout shows it, with what its record says.
+    pub fn named(&self, resolver: &Resolver) -> LayoutLevel {
+        let rec = &resolver.levels[self.record as usize];
+        LayoutLevel {
+            name: rec.name.clone(),
+            bones: rec.bones.clone(),
+            dungeon: self.dungeon,
+            level: self.level,
+            town: rec.flags & flags::TOWN != 0,
+            hellish: rec.flags & flags::HELLISH != 0,
+            mazelike: rec.flags & flags::MAZELIKE != 0,
+            roguelike: rec.flags & flags::ROGUELIKE != 0,
+            align: resolver.level_align(rec),
+            rndlevs: rec.rndlevs,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResolvedBranch {
     pub id: i32,
@@ -234,45 +273,8 @@ impl Resolved {
     /// The canonical layout, with names from `resolver` (the one that
     /// filled this buffer).
     pub fn to_layout(&self, resolver: &Resolver, rng_calls: Option<Vec<String>>) -> Layout {
-        let dungeons = self
-            .dungeons
-            .iter()
-            .map(|d| {
-                let rec = &resolver.dungeons[d.record as usize];
-                LayoutDungeon {
-                    name: rec.name.clone(),
-                    proto: rec.proto.clone(),
-                    bones: rec.bones.clone(),
-                    num_levels: d.num_levels,
-                    ledger_start: d.ledger_start,
-                    depth_start: d.depth_start,
-                    entry_level: d.entry_level,
-                    hellish: rec.flags & flags::HELLISH != 0,
-                    mazelike: rec.flags & flags::MAZELIKE != 0,
-                    roguelike: rec.flags & flags::ROGUELIKE != 0,
-                    align: (rec.flags & flags::ALIGN_MASK) >> flags::ALIGN_SHIFT,
-                }
-            })
-            .collect();
-        let levels = self
-            .levels
-            .iter()
-            .map(|l| {
-                let rec = &resolver.levels[l.record as usize];
-                LayoutLevel {
-                    name: rec.name.clone(),
-                    bones: rec.bones.clone(),
-                    dungeon: l.dungeon,
-                    level: l.level,
-                    town: rec.flags & flags::TOWN != 0,
-                    hellish: rec.flags & flags::HELLISH != 0,
-                    mazelike: rec.flags & flags::MAZELIKE != 0,
-                    roguelike: rec.flags & flags::ROGUELIKE != 0,
-                    align: resolver.level_align(rec),
-                    rndlevs: rec.rndlevs,
-                }
-            })
-            .collect();
+        let dungeons = self.dungeons.iter().map(|d| d.named(resolver)).collect();
+        let levels = self.levels.iter().map(|l| l.named(resolver)).collect();
         let branches = self
             .branches
             .iter()

@@ -31,7 +31,7 @@ mod place;
 mod sample;
 mod weight;
 
-use engine::TooLarge;
+pub use engine::TooLarge;
 pub use weight::W;
 
 use crate::bones::BonesOptions;

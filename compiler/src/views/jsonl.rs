@@ -9,9 +9,8 @@
 //! built, with each string escaped by serde_json itself; a line is then
 //! those pieces and the layout's integers.
 
-use crate::loader::{LoadError, Resolved, Resolver};
+use crate::loader::{LoadError, Resolved, ResolvedDungeon, ResolvedLevel, Resolver};
 use crate::rng::RngKind;
-use crate::script::flags;
 use std::ops::{ControlFlow, Range};
 use std::sync::mpsc;
 
@@ -31,16 +30,20 @@ fn string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
-fn flag(f: u32, bit: u32) -> bool {
-    f & bit != 0
-}
-
 impl JsonLines {
     pub fn new(res: &Resolver) -> JsonLines {
-        let dungeons = res
-            .dungeons
-            .iter()
-            .map(|d| {
+        // What a layout shows of each record, through the same code as
+        // `Resolved::to_layout`; the numbers of a layout are left out.
+        let dungeons = (0..res.dungeons.len() as u32)
+            .map(|record| {
+                let d = ResolvedDungeon {
+                    record,
+                    num_levels: 0,
+                    ledger_start: 0,
+                    depth_start: 0,
+                    entry_level: 0,
+                }
+                .named(res);
                 let head = format!(
                     r#"{{"name":{},"proto":{},"bones":{},"num_levels":"#,
                     string(&d.name),
@@ -49,18 +52,19 @@ impl JsonLines {
                 );
                 let tail = format!(
                     r#","hellish":{},"mazelike":{},"roguelike":{},"align":{}}}"#,
-                    flag(d.flags, flags::HELLISH),
-                    flag(d.flags, flags::MAZELIKE),
-                    flag(d.flags, flags::ROGUELIKE),
-                    (d.flags & flags::ALIGN_MASK) >> flags::ALIGN_SHIFT
+                    d.hellish, d.mazelike, d.roguelike, d.align
                 );
                 (head, tail)
             })
             .collect();
-        let levels = res
-            .levels
-            .iter()
-            .map(|l| {
+        let levels = (0..res.levels.len() as u32)
+            .map(|record| {
+                let l = ResolvedLevel {
+                    record,
+                    dungeon: 0,
+                    level: 0,
+                }
+                .named(res);
                 let head = format!(
                     r#"{{"name":{},"bones":{},"dungeon":"#,
                     string(&l.name),
@@ -68,12 +72,7 @@ impl JsonLines {
                 );
                 let tail = format!(
                     r#","town":{},"hellish":{},"mazelike":{},"roguelike":{},"align":{},"rndlevs":{}}}"#,
-                    flag(l.flags, flags::TOWN),
-                    flag(l.flags, flags::HELLISH),
-                    flag(l.flags, flags::MAZELIKE),
-                    flag(l.flags, flags::ROGUELIKE),
-                    res.level_align(l),
-                    l.rndlevs
+                    l.town, l.hellish, l.mazelike, l.roguelike, l.align, l.rndlevs
                 );
                 (head, tail)
             })
@@ -261,7 +260,7 @@ mod tests {
     use super::*;
     use crate::loader::Rules;
     use crate::rng::RngKind;
-    use crate::script::{Branch, BranchType, Dungeon, Level, Range, Script};
+    use crate::script::{flags, Branch, BranchType, Dungeon, Level, Range, Script};
     use crate::views::json_line;
 
     fn same_as_serde(script: &Script, rules: Rules, seeds: std::ops::Range<u64>) -> usize {
