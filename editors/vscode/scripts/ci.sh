@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Everything the VS Code extension has, in order: install, type check,
-# bundle, unit tests, grammar tests, package the .vsix, and the end-to-end
-# test against the real dgn-lsp.
+# `npm test` (bundle, unit tests, grammar tests, the end-to-end test against
+# the real dgn-lsp) and package the .vsix.
 #
 #   DGN_LSP=/path/to/dgn-lsp editors/vscode/scripts/ci.sh
 #
-# DGN_LSP defaults to target/debug/dgn-lsp of this checkout; when it is set
-# the end-to-end test must run (a missing binary fails). The corpus tests
+# DGN_LSP defaults to debug/dgn-lsp in the checkout's Cargo target directory
+# (skipped when absent); when it is set the end-to-end test must run (a
+# missing binary fails). The corpus tests
 # read ../shared/corpus beside the checkout; DGNKIT_REQUIRE_SHARED=1 makes
 # its absence a failure instead of a skip.
 set -euo pipefail
@@ -20,17 +21,8 @@ npm ci --no-audit --no-fund --loglevel=error
 step "type check (tsc --noEmit)"
 npx --no-install tsc --noEmit -p .
 
-step "bundle (esbuild)"
-node scripts/build.mjs --tests
-
-step "unit tests"
-node --test out/test/unit/*.test.js
-
-step "grammar tests (vscode-tmgrammar-test)"
-npx --no-install vscode-tmgrammar-test -g syntaxes/dungeon-def.tmLanguage.json 'test/grammar/*.def'
-
-step "grammar over the corpus"
-node --test out/test/grammar/*.test.js
+step "npm test: bundle, unit, grammar and end-to-end tests${DGN_LSP:+ (dgn-lsp: $DGN_LSP)}"
+npm test --silent
 
 step "package (vsce)"
 version="$(node -p 'require("./package.json").version')"
@@ -53,6 +45,3 @@ if grep -qE ' extension/(node_modules|src|test|out)/' <<<"$listing"; then
   exit 1
 fi
 echo "built $(pwd)/dgnkit-$version.vsix ($(wc -c <"dgnkit-$version.vsix") bytes)"
-
-step "end-to-end: dgn-lsp over stdio${DGN_LSP:+ ($DGN_LSP)}"
-node --test out/test/e2e/*.test.js

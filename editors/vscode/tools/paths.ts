@@ -1,5 +1,6 @@
 // Where things are, for tests and tools that run from the bundled out/ folder.
 
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -24,6 +25,27 @@ export function extensionRoot(): string {
 /** The dgnkit checkout (the Cargo workspace). */
 export function repoRoot(): string {
   return path.resolve(extensionRoot(), '..', '..');
+}
+
+/**
+ * The Cargo target directory of the checkout, as cargo itself reports it
+ * (`cargo metadata`), so that CARGO_TARGET_DIR and `build.target-dir` are
+ * honoured; `target/` of the checkout when cargo cannot be asked.
+ */
+export function cargoTargetDir(): string {
+  try {
+    const out = execFileSync(process.env.CARGO || 'cargo', ['metadata', '--format-version', '1', '--no-deps', '--offline'], {
+      cwd: repoRoot(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const dir = (JSON.parse(out) as { target_directory?: unknown }).target_directory;
+    if (typeof dir === 'string' && dir !== '') return dir;
+  } catch {
+    // no cargo on PATH, or no workspace: the conventional place
+  }
+  return path.join(repoRoot(), 'target');
 }
 
 export type SharedLookup = { ok: true; corpus: string } | { ok: false; skip: string };

@@ -3,8 +3,9 @@
 // dungeon.def, edits it incrementally, asks for hover and definition, sends
 // malformed and unknown messages, and shuts the server down.
 //
-// The binary: $DGN_LSP, else target/debug/dgn-lsp of this checkout (build it
-// with `cargo build -p dgnkit-lsp`). Without it the test is skipped, unless
+// The binary: $DGN_LSP, else debug/dgn-lsp in the checkout's Cargo target
+// directory (as `cargo metadata` reports it; build it with
+// `cargo build -p dgnkit-lsp`). Without it the test is skipped, unless
 // DGN_LSP is set or DGNKIT_REQUIRE_LSP=1, where its absence is a failure.
 
 import assert from 'node:assert/strict';
@@ -32,7 +33,7 @@ import {
   ShutdownRequest,
   TextDocumentSyncKind,
 } from 'vscode-languageserver-protocol/node';
-import { repoRoot, sharedCorpus } from '../../tools/paths';
+import { cargoTargetDir, sharedCorpus } from '../../tools/paths';
 import { LspSession, errors, within } from './session';
 
 const SETTINGS = { target: 'nethack-3.6', dialect: 'vanilla', defines: [] as string[], undefines: [] as string[] };
@@ -42,7 +43,7 @@ type ServerLookup = { ok: true; path: string } | { ok: false; skip: string };
 
 function serverBinary(): ServerLookup {
   const fromEnv = process.env.DGN_LSP;
-  const file = fromEnv !== undefined && fromEnv !== '' ? path.resolve(fromEnv) : path.join(repoRoot(), 'target', 'debug', 'dgn-lsp');
+  const file = fromEnv !== undefined && fromEnv !== '' ? path.resolve(fromEnv) : path.join(cargoTargetDir(), 'debug', 'dgn-lsp');
   try {
     accessSync(file, constants.X_OK);
     return { ok: true, path: file };
