@@ -6,7 +6,7 @@
 //! and per dungeon over every layout the loader can produce.
 
 use super::input::read_script;
-use super::stats::{pct, rng_of, RngArg};
+use super::stats::pct;
 use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::bones::{self, BonesOptions, StaticReport, DEFAULT_PORTAL_LEVELS};
 use crate::loader::{Resolver, Rules};
@@ -31,7 +31,7 @@ pub struct BonesArgs {
     /// Random number generator (default: glibc for nethack-3.4.3, isaac64
     /// otherwise).
     #[arg(long, value_enum)]
-    pub rng: Option<RngArg>,
+    pub rng: Option<RngKind>,
     /// Wizard mode: skip every chance roll.
     #[arg(long)]
     pub wizard: bool,
@@ -97,7 +97,7 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
     let target = args.common.target;
     let text = match args.seed {
         Some(seed) => {
-            let rng = rng_of(args.rng).unwrap_or_else(|| RngKind::for_target(target));
+            let rng = args.rng.unwrap_or_else(|| RngKind::for_target(target));
             let resolver = match Resolver::with_rules(&script, Rules::for_target(target)) {
                 Ok(r) => r,
                 Err(e) => {

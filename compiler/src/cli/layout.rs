@@ -34,12 +34,6 @@ pub enum LayoutFormat {
     Svg,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RngArg {
-    Glibc,
-    Isaac64,
-}
-
 /// `dgn layout [OPTIONS] [FILE]`
 #[derive(Args, Debug, Clone)]
 pub struct LayoutArgs {
@@ -48,7 +42,7 @@ pub struct LayoutArgs {
     /// Random number generator (default: glibc for nethack-3.4.3, isaac64
     /// otherwise).
     #[arg(long, value_enum)]
-    pub rng: Option<RngArg>,
+    pub rng: Option<RngKind>,
     /// Wizard mode: skip every chance roll (all optional dungeons and
     /// levels exist).
     #[arg(long)]
@@ -186,11 +180,7 @@ pub struct Terminal {
 /// The command on explicit streams; returns the exit status.
 pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term: Terminal) -> u8 {
     let target = args.common.target;
-    let rng = match args.rng {
-        Some(RngArg::Glibc) => RngKind::Glibc,
-        Some(RngArg::Isaac64) => RngKind::Isaac64,
-        None => RngKind::for_target(target),
-    };
+    let rng = args.rng.unwrap_or_else(|| RngKind::for_target(target));
     if args.seeds.is_some()
         && matches!(
             args.format,

@@ -93,6 +93,18 @@ fn parse_target(s: &str) -> Result<crate::options::Target, String> {
     })
 }
 
+/// `--rng` takes the generators' layout names (`glibc`, `isaac64`,
+/// `isaac32`, `mt19937-cokus`).
+impl ValueEnum for crate::rng::RngKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &crate::rng::RngKind::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
+    }
+}
+
 /// `--format` values shared by commands; each command accepts the subset it
 /// can produce.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

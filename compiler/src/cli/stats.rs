@@ -28,12 +28,6 @@ pub enum StatsFormat {
     Html,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RngArg {
-    Glibc,
-    Isaac64,
-}
-
 /// `dgn stats [OPTIONS] [FILE]`
 #[derive(Args, Debug, Clone)]
 pub struct StatsArgs {
@@ -65,20 +59,13 @@ pub struct StatsArgs {
     /// Generator when sampling (default: glibc for nethack-3.4.3, isaac64
     /// otherwise).
     #[arg(long, value_enum)]
-    pub rng: Option<RngArg>,
+    pub rng: Option<RngKind>,
     #[arg(long, value_enum, default_value = "human")]
     pub format: StatsFormat,
     /// A dungeon.def or compiled file (`-` reads standard input); default:
     /// the built-in NetHack 3.6 description.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
-}
-
-pub(crate) fn rng_of(arg: Option<RngArg>) -> Option<RngKind> {
-    arg.map(|r| match r {
-        RngArg::Glibc => RngKind::Glibc,
-        RngArg::Isaac64 => RngKind::Isaac64,
-    })
 }
 
 /// Parses `dgn stats` arguments (`argv[0]` is the command name).
@@ -126,7 +113,7 @@ pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color
         },
         samples: args.samples.max(1),
         first_seed: args.first_seed,
-        rng: rng_of(args.rng),
+        rng: args.rng,
         budget: crate::stats::Budget {
             placement_nodes: args.max_search_states,
             ..crate::stats::Budget::default()

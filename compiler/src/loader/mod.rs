@@ -21,7 +21,7 @@ pub use resolve::{BranchKind, Resolved, ResolvedBranch, ResolvedDungeon, Resolve
 
 use crate::layout::Layout;
 use crate::options::Target;
-use crate::rng::{Draw, Glibc, Isaac64, NoTrace, RngKind, Source, Trace};
+use crate::rng::{Draw, Glibc, Isaac32, Isaac64, Mt19937Cokus, NoTrace, RngKind, Source, Trace};
 use crate::script::{flags, BranchType, Range, Script};
 use std::ops::ControlFlow;
 
@@ -343,10 +343,9 @@ impl Resolver {
         mut each: impl FnMut(u64, Result<(), LoadError>, &Resolved) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         match rng {
-            RngKind::Glibc => {
+            RngKind::Glibc | RngKind::Isaac32 | RngKind::Mt19937Cokus => {
                 for seed in seeds {
-                    let glibc = &mut Glibc::new(seed);
-                    let result = self.resolve_one(seed, rng, wizard, glibc, &mut NoTrace, out);
+                    let result = self.resolve_logged(seed, rng, wizard, out, &mut NoTrace);
                     each(seed, result, out)?;
                 }
                 ControlFlow::Continue(())
@@ -429,6 +428,15 @@ impl Resolver {
         match rng {
             RngKind::Glibc => {
                 self.resolve_one(seed, rng, wizard, &mut Glibc::new(seed), trace, out)
+            }
+            // Seeding either costs a few microseconds, as the layout does;
+            // a fresh generator on the stack is as fast as a kept one.
+            RngKind::Isaac32 => {
+                self.resolve_one(seed, rng, wizard, &mut Isaac32::new(seed), trace, out)
+            }
+            RngKind::Mt19937Cokus => {
+                let g = &mut Mt19937Cokus::new(seed);
+                self.resolve_one(seed, rng, wizard, g, trace, out)
             }
             RngKind::Isaac64 => {
                 let mut g = out.take_isaac(seed);

@@ -6,10 +6,14 @@
 //! resolution without a log pays neither a branch nor a string per draw.
 
 pub mod glibc;
+pub mod isaac32;
 pub mod isaac64;
+pub mod mt19937;
 
 pub use glibc::Glibc;
+pub use isaac32::Isaac32;
 pub use isaac64::Isaac64;
+pub use mt19937::Mt19937Cokus;
 
 use crate::options::Target;
 use std::fmt;
@@ -21,16 +25,27 @@ pub enum RngKind {
     Glibc,
     /// ISAAC-64 (NetHack 3.6.2 and later).
     Isaac64,
+    /// 32-bit ISAAC seeded with a 32-bit seed (UnNetHack).
+    Isaac32,
+    /// MT19937 in Cokus's recode, seeded with Knuth's LCG (DynaHack).
+    Mt19937Cokus,
 }
 
 impl RngKind {
-    pub const ALL: [RngKind; 2] = [RngKind::Glibc, RngKind::Isaac64];
+    pub const ALL: [RngKind; 4] = [
+        RngKind::Glibc,
+        RngKind::Isaac64,
+        RngKind::Isaac32,
+        RngKind::Mt19937Cokus,
+    ];
 
     /// The name used in layouts and on the command line.
     pub fn name(self) -> &'static str {
         match self {
             RngKind::Glibc => "glibc",
             RngKind::Isaac64 => "isaac64",
+            RngKind::Isaac32 => "isaac32",
+            RngKind::Mt19937Cokus => "mt19937-cokus",
         }
     }
 
@@ -71,6 +86,20 @@ impl Source for Isaac64 {
     #[inline(always)]
     fn rn2(&mut self, n: u32) -> u32 {
         Isaac64::rn2(self, n)
+    }
+}
+
+impl Source for Isaac32 {
+    #[inline(always)]
+    fn rn2(&mut self, n: u32) -> u32 {
+        Isaac32::rn2(self, n)
+    }
+}
+
+impl Source for Mt19937Cokus {
+    #[inline(always)]
+    fn rn2(&mut self, n: u32) -> u32 {
+        Mt19937Cokus::rn2(self, n)
     }
 }
 

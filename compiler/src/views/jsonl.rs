@@ -294,7 +294,10 @@ mod tests {
         .script
         .unwrap();
         for rules in [Rules::nethack_36(), Rules::nethack_343(), Rules::native()] {
-            assert_eq!(same_as_serde(&script, rules, 0..300), 1200);
+            assert_eq!(
+                same_as_serde(&script, rules, 0..300),
+                300 * 2 * RngKind::ALL.len()
+            );
         }
     }
 
