@@ -13,6 +13,7 @@ pub mod cli;
 pub mod decompile;
 pub mod dialect;
 pub mod frontend;
+pub mod games;
 pub mod layout;
 pub mod lint;
 pub mod loader;

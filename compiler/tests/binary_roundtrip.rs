@@ -177,13 +177,13 @@ proptest! {
         prop_assume!(fits_nethack(&s));
         for target in [Target::NetHack343, Target::NetHack36] {
             let bytes = binary::write(&s, target, None).expect("nethack write");
-            let expected_len = nethack::header_len(BinaryFormat::from_target(target)) + 4
+            let expected_len = nethack::header_len(BinaryFormat::from_target(target).unwrap()) + 4
                 + nethack::DUNGEON_LEN * s.dungeons.len()
                 + nethack::LEVEL_LEN * s.level_count()
                 + nethack::BRANCH_LEN * s.branch_count();
             prop_assert_eq!(bytes.len(), expected_len);
             let back = binary::read(&bytes, None).expect("nethack read");
-            prop_assert_eq!(back.format, BinaryFormat::from_target(target));
+            prop_assert_eq!(back.format, BinaryFormat::from_target(target).unwrap());
             prop_assert_eq!(&back.script, &s);
             prop_assert_eq!(binary::write(&back.script, target, Some(&bytes)).expect("rewrite"), bytes);
         }

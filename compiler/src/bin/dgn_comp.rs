@@ -20,8 +20,10 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: dgn_comp [--target nethack-3.4.3|nethack-3.6|native] [--dialect D] [--header-from FILE] [-D FLAG] [-U FLAG] [FILE.pdf...]
+const USAGE: &str = "usage: dgn_comp [--target T] [--dialect D] [--header-from FILE] [-D FLAG] [-U FLAG] [FILE.pdf...]
 With no file, reads standard input and writes standard output; FILE.pdf is compiled to FILE.
+T is nethack-3.6 (default), nethack-3.4.3, a variant family (evilhack, gnollhack, ...) or native;
+D defaults to the target's dialect.
 Environment: DGN_COMP_TARGET, DGN_COMP_DIALECT set the defaults of --target and --dialect.";
 
 struct Config {
@@ -32,7 +34,10 @@ struct Config {
 
 fn parse_target(s: &str, source: &str) -> Result<Target, String> {
     Target::parse(s).ok_or_else(|| {
-        format!("dgn_comp: {source} `{s}` is not a target (nethack-3.4.3, nethack-3.6 or native)")
+        format!(
+            "dgn_comp: {source} `{s}` is not a target ({})",
+            Target::names()
+        )
     })
 }
 
@@ -56,9 +61,11 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Config>, String> {
         target,
         ..CheckOptions::default()
     };
+    // None: the target's dialect, whichever way the target was given.
+    let mut dialect = None;
     if let Ok(v) = std::env::var("DGN_COMP_DIALECT") {
         if !v.is_empty() {
-            opts.dialect = parse_dialect(&v, "DGN_COMP_DIALECT")?;
+            dialect = Some(parse_dialect(&v, "DGN_COMP_DIALECT")?);
         }
     }
     let mut header_from: Option<PathBuf> = None;
@@ -95,7 +102,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Config>, String> {
                 return Ok(None);
             }
             "--target" => opts.target = parse_target(&value("--target")?, "--target")?,
-            "--dialect" => opts.dialect = parse_dialect(&value("--dialect")?, "--dialect")?,
+            "--dialect" => dialect = Some(parse_dialect(&value("--dialect")?, "--dialect")?),
             "--header-from" => header_from = Some(PathBuf::from(value("--header-from")?)),
             "-D" => opts.defines.push(value("-D")?),
             "-U" => opts.undefines.push(value("-U")?),
@@ -105,6 +112,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Config>, String> {
             _ => files.push(arg),
         }
     }
+    opts.dialect = dialect.unwrap_or(opts.target.game().dialect);
     let header = match header_from {
         None => None,
         Some(p) => {

@@ -40,7 +40,7 @@ impl BinaryFormat {
     }
 
     pub fn parse(s: &str) -> Option<BinaryFormat> {
-        Target::parse(s).map(BinaryFormat::from_target)
+        Target::parse(s).and_then(BinaryFormat::from_target)
     }
 
     pub fn target(self) -> Target {
@@ -51,12 +51,10 @@ impl BinaryFormat {
         }
     }
 
-    pub fn from_target(target: Target) -> BinaryFormat {
-        match target {
-            Target::NetHack343 => BinaryFormat::NetHack343,
-            Target::NetHack36 => BinaryFormat::NetHack36,
-            Target::Native => BinaryFormat::Native,
-        }
+    /// The layout of the target's compiled file ([`crate::games::Game::binary`]);
+    /// `None` when dgnkit writes none for that game.
+    pub fn from_target(target: Target) -> Option<BinaryFormat> {
+        target.game().binary
     }
 }
 
@@ -204,11 +202,17 @@ pub fn write_with(
     target: Target,
     opts: &WriteOptions<'_>,
 ) -> Result<Vec<u8>, WriteError> {
-    match target {
-        Target::NetHack343 | Target::NetHack36 => {
-            nethack::write(script, BinaryFormat::from_target(target), opts.header_from)
+    let game = target.game();
+    match game.binary {
+        None => Err(WriteError::new(format!(
+            "dgnkit does not write {}'s compiled dungeon file (--target {})",
+            game.title,
+            target.name()
+        ))),
+        Some(format @ (BinaryFormat::NetHack343 | BinaryFormat::NetHack36)) => {
+            nethack::write(script, format, opts.header_from)
         }
-        Target::Native => {
+        Some(BinaryFormat::Native) => {
             if opts.header_from.is_some() {
                 return Err(WriteError::new(
                     "a version header (--header-from) applies only to the nethack-3.4.3 and nethack-3.6 targets",

@@ -14,7 +14,7 @@ pub mod verdict;
 
 pub use layout::{layout_verdicts, level_facts, level_verdict, LevelBones, Verdict};
 pub use names::file_name;
-pub use rules::{decide, depth_chance, Decision, LevelFacts, Rule};
+pub use rules::{decide, depth_chance, BonesRules, Decision, LevelFacts, LevelOneRule, Rule};
 pub use verdict::{static_verdicts, DungeonVerdict, SpecialVerdict, StaticKind, StaticReport};
 
 /// The levels that hold a magic portal in vanilla NetHack (the fake

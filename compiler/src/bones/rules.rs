@@ -87,6 +87,36 @@ impl fmt::Display for Rule {
     }
 }
 
+/// Which first levels a game refuses bones on, beyond the bottom/branch
+/// rules every game has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LevelOneRule {
+    /// Vanilla: level 1 is judged as any other level.
+    None,
+    /// Level 1 of the main dungeon (dungeon 0) never holds bones.
+    MainDungeon,
+    /// Level 1 of every dungeon never holds bones.
+    EveryDungeon,
+}
+
+/// How a game's bones rules differ from vanilla's (`bones.md`); each game's
+/// record in [`crate::games`] holds one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BonesRules {
+    pub level_one: LevelOneRule,
+    /// Rule 6 (a magic portal on a level that is not a branch level).
+    pub magic_portal: bool,
+}
+
+impl BonesRules {
+    /// NetHack 3.4.3 and 3.6 (`bones.md`).
+    pub const VANILLA: BonesRules = BonesRules {
+        level_one: LevelOneRule::None,
+        magic_portal: true,
+    };
+}
+
 /// What the rules need to know about one level of one layout.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LevelFacts {

@@ -7,9 +7,9 @@
 
 use super::input::read_script;
 use super::stats::pct;
-use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use super::{CommonOpts, LoaderOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::bones::{self, BonesOptions, StaticReport, DEFAULT_PORTAL_LEVELS};
-use crate::loader::{Resolver, Rules};
+use crate::loader::{LoadError, Resolver};
 use crate::rng::RngKind;
 use crate::stats::{chart, StatsOptions};
 use clap::Args;
@@ -24,6 +24,10 @@ use std::process::ExitCode;
 pub struct BonesArgs {
     #[command(flatten)]
     pub common: CommonOpts,
+    /// `--role` also names the Quest's bones files (without it they have
+    /// `*` for the role code).
+    #[command(flatten)]
+    pub loader: LoaderOpts,
     /// The seed whose layout to judge; without it, the verdicts over every
     /// layout.
     #[arg(long)]
@@ -35,10 +39,6 @@ pub struct BonesArgs {
     /// Wizard mode: skip every chance roll.
     #[arg(long)]
     pub wizard: bool,
-    /// The role whose Quest bones files to name (`Valkyrie` or `Val`);
-    /// without it the Quest's names have `*` for the role code.
-    #[arg(long)]
-    pub role: Option<String>,
     /// Special levels whose level file places a magic portal (rule 6),
     /// comma-separated.
     #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_PORTAL_LEVELS.map(String::from))]
@@ -92,18 +92,37 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
     };
     let opts = BonesOptions {
         portal_levels: args.portal_levels.clone(),
-        role: args.role.clone(),
+        role: args.loader.role.clone(),
     };
     let target = args.common.target;
+    let inputs = match args.loader.inputs(args.wizard) {
+        Ok(i) => i,
+        Err(e) => {
+            let _ = writeln!(err, "dgn bones: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    // The same loader answers for one seed and for every layout: refused
+    // alike when it is not the game's.
+    let resolver = match Resolver::for_game(&script, target, &inputs) {
+        Ok(r) => Some(r),
+        Err(e @ (LoadError::NotReproduced { .. } | LoadError::Inputs { .. })) => {
+            let _ = writeln!(err, "dgn bones: {e}");
+            return EXIT_USAGE;
+        }
+        Err(e) => {
+            if args.seed.is_some() {
+                let _ = writeln!(err, "dgn bones: `{name}`: {e}");
+                return EXIT_INPUT;
+            }
+            None
+        }
+    };
     let text = match args.seed {
         Some(seed) => {
             let rng = args.rng.unwrap_or_else(|| RngKind::for_target(target));
-            let resolver = match Resolver::with_rules(&script, Rules::for_target(target)) {
-                Ok(r) => r,
-                Err(e) => {
-                    let _ = writeln!(err, "dgn bones: `{name}`: {e}");
-                    return EXIT_INPUT;
-                }
+            let Some(resolver) = resolver else {
+                return EXIT_INPUT;
             };
             let layout = match resolver.resolve(seed, rng, args.wizard, false) {
                 Ok(l) => l,
@@ -137,6 +156,7 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
                 target,
                 wizard: args.wizard,
                 bones: opts,
+                inputs,
                 ..StatsOptions::default()
             };
             let report = bones::static_verdicts(&script, &sopts);

@@ -81,7 +81,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
     let opts = CheckOptions {
         target: args.common.target,
-        dialect: args.common.dialect,
+        dialect: args.common.dialect(),
         defines: args.common.define.clone(),
         undefines: args.common.undefine.clone(),
         lints: args.lints.levels(),

@@ -61,13 +61,15 @@ pub fn default_output(input: &Path) -> Result<Output, String> {
 /// Whether `header` (a compiled file) can give its version header to a
 /// file for `target`.
 pub fn header_fits(header: &[u8], target: crate::options::Target) -> Result<(), String> {
-    if !target.is_nethack() {
-        return Err(
-            "a version header applies only to the nethack-3.4.3 and nethack-3.6 targets"
-                .to_string(),
-        );
-    }
-    let wanted = binary::BinaryFormat::from_target(target);
+    let wanted = match binary::BinaryFormat::from_target(target) {
+        Some(f) if f != binary::BinaryFormat::Native => f,
+        _ => {
+            return Err(format!(
+                "a version header applies only to a game's own compiled layout, which --target {} does not write",
+                target.name()
+            ))
+        }
+    };
     match binary::detect(header) {
         Ok(found) if found == wanted => Ok(()),
         Ok(found) => Err(format!(
@@ -141,7 +143,7 @@ pub fn run(args: CompileArgs) -> ExitCode {
     };
     let opts = CheckOptions {
         target: args.common.target,
-        dialect: args.common.dialect,
+        dialect: args.common.dialect(),
         defines: args.common.define.clone(),
         undefines: args.common.undefine.clone(),
         lints: args.lints.levels(),

@@ -63,7 +63,7 @@ pub(crate) fn read_script(
     }
     let opts = CheckOptions {
         target: common.target,
-        dialect: common.dialect,
+        dialect: common.dialect(),
         defines: common.define.clone(),
         undefines: common.undefine.clone(),
         lints: Default::default(),

@@ -8,9 +8,9 @@
 //! output is reproducible (glibc treats 0 as 1, as `srandom` does).
 
 use super::input::read_script;
-use super::{CommonOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::layout::Layout;
-use crate::loader::{Resolved, Resolver, Rules};
+use crate::loader::{LoadError, Resolved, Resolver};
 use crate::options::Target;
 use crate::rng::{Draw, RngKind};
 use crate::views::{self, OverviewStyle};
@@ -39,8 +39,10 @@ pub enum LayoutFormat {
 pub struct LayoutArgs {
     #[command(flatten)]
     pub common: CommonOpts,
-    /// Random number generator (default: glibc for nethack-3.4.3, isaac64
-    /// otherwise).
+    #[command(flatten)]
+    pub loader: LoaderOpts,
+    /// Random number generator (default: the target's: glibc for
+    /// nethack-3.4.3, isaac64 for nethack-3.6, ...).
     #[arg(long, value_enum)]
     pub rng: Option<RngKind>,
     /// Wizard mode: skip every chance roll (all optional dungeons and
@@ -181,6 +183,13 @@ pub struct Terminal {
 pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term: Terminal) -> u8 {
     let target = args.common.target;
     let rng = args.rng.unwrap_or_else(|| RngKind::for_target(target));
+    let inputs = match args.loader.inputs(args.wizard) {
+        Ok(i) => i,
+        Err(e) => {
+            let _ = writeln!(err, "dgn layout: {e}");
+            return EXIT_USAGE;
+        }
+    };
     if args.seeds.is_some()
         && matches!(
             args.format,
@@ -195,8 +204,12 @@ pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term
             Ok(i) => i,
             Err(code) => return code,
         };
-    let resolver = match Resolver::with_rules(&script, Rules::for_target(target)) {
+    let resolver = match Resolver::for_game(&script, target, &inputs) {
         Ok(r) => r,
+        Err(e @ (LoadError::NotReproduced { .. } | LoadError::Inputs { .. })) => {
+            let _ = writeln!(err, "dgn layout: {e}");
+            return EXIT_USAGE;
+        }
         Err(e) => {
             let _ = writeln!(err, "dgn layout: `{}`: {e}", name);
             return EXIT_INPUT;

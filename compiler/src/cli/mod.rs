@@ -37,7 +37,7 @@ pub struct Cli {
 pub enum Command {
     /// Check files for errors and warnings.
     Check(check::CheckArgs),
-    /// Compile a dungeon.def file for NetHack 3.4.3, 3.6 or dgnkit's native format.
+    /// Compile a dungeon.def file for a game's own dgn_comp layout or dgnkit's native format.
     Compile(compile::CompileArgs),
     /// Turn a compiled dungeon file back into dungeon.def text.
     Decompile(decompile::DecompileArgs),
@@ -60,7 +60,10 @@ pub enum Command {
 /// Options that mean the same in every command.
 #[derive(Args, Debug, Clone, Default)]
 pub struct CommonOpts {
-    /// Output/limits target: nethack-3.4.3, nethack-3.6 (default) or native.
+    /// The game: nethack-3.4.3, nethack-3.6 (default), nethack-3.7, native,
+    /// evilhack, unnethack, slashem, dnethack, gnollhack or dynahack. It sets
+    /// the limits, the compiled layout, the generator, the loader, the bones
+    /// rules and the default dialect.
     #[arg(long, default_value = "nethack-3.6", value_parser = parse_target)]
     pub target: crate::options::Target,
     /// Define a %FLAG option (repeatable).
@@ -69,9 +72,56 @@ pub struct CommonOpts {
     /// Undefine a %FLAG option (repeatable).
     #[arg(short = 'U', value_name = "FLAG")]
     pub undefine: Vec<String>,
-    /// The variant whose language the file is in (`dgn explain --dialects`).
-    #[arg(long, default_value = "vanilla", value_parser = parse_dialect)]
-    pub dialect: crate::dialect::Dialect,
+    /// The variant whose language the file is in (`dgn explain --dialects`);
+    /// default: the target's (evilhack for --target evilhack, ...).
+    #[arg(long, value_parser = parse_dialect)]
+    pub dialect: Option<crate::dialect::Dialect>,
+}
+
+impl CommonOpts {
+    /// The dialect: as given, else the one the target's game implies.
+    pub fn dialect(&self) -> crate::dialect::Dialect {
+        self.dialect.unwrap_or(self.target.game().dialect)
+    }
+}
+
+/// What a game's loader reads besides the file: the same options for
+/// `layout`, `bones` and `stats` (and every command that resolves layouts).
+#[derive(Args, Debug, Clone, Default)]
+pub struct LoaderOpts {
+    /// The hero's role, by NetHack's name or three-letter code (`Valkyrie`
+    /// or `Val`).
+    #[arg(long, value_name = "ROLE", long_help = loader_help("role", "The hero's role, by NetHack's name or three-letter code (`Valkyrie` or `Val`)."))]
+    pub role: Option<String>,
+    /// The hero's race, by name or three-letter code (`Drow` or `Dro`).
+    #[arg(long, value_name = "RACE", long_help = loader_help("race", "The hero's race, by name or three-letter code (`Drow` or `Dro`)."))]
+    pub race: Option<String>,
+    /// A game option the loader reads, under the game's own name
+    /// (repeatable; e.g. `chaos_quest=temple`).
+    #[arg(long = "option", value_name = "NAME=VALUE", long_help = loader_help("option", "A game option the loader reads, under the game's own name (repeatable; e.g. `chaos_quest=temple`)."))]
+    pub options: Vec<String>,
+    /// Seed as a new game does and make the game's draws before
+    /// `init_dungeons()`.
+    #[arg(long, long_help = loader_help("game-start", "Seed as a new game does and make the draws the game makes before init_dungeons()."))]
+    pub game_start: bool,
+}
+
+fn loader_help(which: &str, what: &str) -> String {
+    format!("{what}\n[{}]", crate::games::input_help(which))
+}
+
+impl LoaderOpts {
+    /// The library's form; a message when a role, race or option does not
+    /// parse.
+    pub fn inputs(&self, wizard: bool) -> Result<crate::games::LoaderInputs, String> {
+        crate::games::LoaderInputs::parse(
+            self.role.as_deref(),
+            self.race.as_deref(),
+            &self.options,
+            self.game_start,
+            wizard,
+        )
+    }
 }
 
 fn parse_dialect(s: &str) -> Result<crate::dialect::Dialect, String> {
@@ -89,7 +139,10 @@ fn parse_dialect(s: &str) -> Result<crate::dialect::Dialect, String> {
 
 fn parse_target(s: &str) -> Result<crate::options::Target, String> {
     crate::options::Target::parse(s).ok_or_else(|| {
-        format!("unknown target `{s}` (expected nethack-3.4.3, nethack-3.6 or native)")
+        format!(
+            "unknown target `{s}` (expected one of: {})",
+            crate::options::Target::names()
+        )
     })
 }
 

@@ -7,7 +7,7 @@
 //! otherwise estimated over many seeds, and the output says so.
 
 use super::input::read_script;
-use super::{CommonOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::bones::{BonesOptions, DEFAULT_PORTAL_LEVELS};
 use crate::rng::RngKind;
 use crate::stats::{self, chart, Approach, Dist, Method, Stats, StatsOptions};
@@ -33,6 +33,8 @@ pub enum StatsFormat {
 pub struct StatsArgs {
     #[command(flatten)]
     pub common: CommonOpts,
+    #[command(flatten)]
+    pub loader: LoaderOpts,
     /// Wizard mode: no chance rolls (every optional dungeon and level exists).
     #[arg(long)]
     pub wizard: bool,
@@ -97,13 +99,31 @@ pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color
         Ok(x) => x,
         Err(code) => return code,
     };
+    let inputs = match args.loader.inputs(args.wizard) {
+        Ok(i) => i,
+        Err(e) => {
+            let _ = writeln!(err, "dgn stats: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    if let Err(e) = crate::loader::Resolver::for_game(&script, args.common.target, &inputs) {
+        if matches!(
+            e,
+            crate::loader::LoadError::NotReproduced { .. }
+                | crate::loader::LoadError::Inputs { .. }
+        ) {
+            let _ = writeln!(err, "dgn stats: {e}");
+            return EXIT_USAGE;
+        }
+    }
     let opts = StatsOptions {
         target: args.common.target,
         wizard: args.wizard,
         bones: BonesOptions {
             portal_levels: args.portal_levels.clone(),
-            role: None,
+            role: args.loader.role.clone(),
         },
+        inputs,
         approach: if args.sample {
             Approach::Sampled
         } else if args.exact {

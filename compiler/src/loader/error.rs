@@ -60,6 +60,15 @@ pub enum LoadError {
     KnoxNotReachable,
     /// A dungeon the game looks up by name after loading is missing.
     MissingDungeon { name: String },
+    /// dgnkit's loader is not proven on this game's own `init_dungeons()`,
+    /// so it gives no answer rather than another game's.
+    NotReproduced {
+        game: &'static str,
+        target: &'static str,
+    },
+    /// The loader inputs (`--option`, `--game-start`, ...) are not what
+    /// the game's loader reads.
+    Inputs { message: String },
 }
 
 impl LoadError {
@@ -81,7 +90,9 @@ impl LoadError {
             }
             LoadError::BadRandom { .. }
             | LoadError::ChainShifted { .. }
-            | LoadError::PlacementTooCostly { .. } => return None,
+            | LoadError::PlacementTooCostly { .. }
+            | LoadError::NotReproduced { .. }
+            | LoadError::Inputs { .. } => return None,
         })
     }
 
@@ -101,6 +112,8 @@ impl LoadError {
             LoadError::PlacementTooCostly { .. } => "placement-too-costly",
             LoadError::KnoxNotReachable => "knox-not-reachable",
             LoadError::MissingDungeon { .. } => "missing-dungeon",
+            LoadError::NotReproduced { .. } => "not-reproduced",
+            LoadError::Inputs { .. } => "loader-inputs",
         }
     }
 }
@@ -160,6 +173,11 @@ impl fmt::Display for LoadError {
                 f,
                 "NetHack needs a dungeon named \"{name}\" and aborts without it (or use --target native)"
             ),
+            LoadError::NotReproduced { game, target } => write!(
+                f,
+                "dgnkit does not yet reproduce {game}'s loader; it gives no layout, bones or statistics for --target {target} rather than another game's (compile and check work; `--target native` lays the file out with dgnkit's own rules, knowingly)"
+            ),
+            LoadError::Inputs { message } => f.write_str(message),
         }
     }
 }

@@ -19,6 +19,7 @@ mod resolve;
 pub use error::{LoadError, RangeOwner};
 pub use resolve::{BranchKind, Resolved, ResolvedBranch, ResolvedDungeon, ResolvedLevel};
 
+use crate::games::LoaderInputs;
 use crate::layout::Layout;
 use crate::options::Target;
 use crate::rng::{Draw, Glibc, Isaac32, Isaac64, Mt19937Cokus, NoTrace, RngKind, Source, Trace};
@@ -68,7 +69,7 @@ const NETHACK_LIMITS: Limits = Limits {
 impl Rules {
     /// NetHack 3.4.3's `init_dungeons()`: as 3.6's, except that an ENTRY
     /// beyond the bottom is kept.
-    pub fn nethack_343() -> Rules {
+    pub const fn nethack_343() -> Rules {
         Rules {
             clamp_entry: false,
             ..Rules::nethack_36()
@@ -76,7 +77,7 @@ impl Rules {
     }
 
     /// NetHack 3.6's `init_dungeons()`.
-    pub fn nethack_36() -> Rules {
+    pub const fn nethack_36() -> Rules {
         Rules {
             avoid_branch_levels: true,
             clamp_entry: true,
@@ -88,7 +89,7 @@ impl Rules {
 
     /// dgnkit's own target: 3.6's algorithm without the game's fixed tables,
     /// byte-sized fields or hard-wired dungeon names.
-    pub fn native() -> Rules {
+    pub const fn native() -> Rules {
         Rules {
             byte_fields: false,
             required_dungeons: &[],
@@ -97,12 +98,9 @@ impl Rules {
         }
     }
 
+    /// The rules of the target's game ([`crate::games::Game::rules`]).
     pub fn for_target(target: Target) -> Rules {
-        match target {
-            Target::NetHack343 => Rules::nethack_343(),
-            Target::NetHack36 => Rules::nethack_36(),
-            Target::Native => Rules::native(),
-        }
+        target.game().rules.clone()
     }
 }
 
@@ -165,6 +163,8 @@ pub struct Resolver {
     /// Per name of `rules.required_dungeons`: the dungeon records so named.
     pub(crate) required: Vec<Vec<u32>>,
     pub(crate) placement_budget: u64,
+    /// What the loader reads besides the file (role, options, ...).
+    pub(crate) inputs: LoaderInputs,
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -197,8 +197,27 @@ impl Resolver {
         Resolver::with_rules(script, Rules::nethack_36())
     }
 
+    /// A resolver with the rules of the target's game and its default
+    /// inputs; an error when dgnkit does not reproduce that game's loader.
     pub fn for_target(script: &Script, target: Target) -> Result<Resolver, LoadError> {
-        Resolver::with_rules(script, Rules::for_target(target))
+        Resolver::for_game(script, target, &LoaderInputs::default())
+    }
+
+    /// A resolver for the target's game with the given inputs: refused
+    /// ([`LoadError::NotReproduced`]) when dgnkit's loader is not proven on
+    /// that game, and when the inputs are not what its loader reads
+    /// ([`LoadError::Inputs`]).
+    pub fn for_game(
+        script: &Script,
+        target: Target,
+        inputs: &LoaderInputs,
+    ) -> Result<Resolver, LoadError> {
+        let game = target.game();
+        game.check_loader()?;
+        inputs.check(game)?;
+        let mut r = Resolver::with_rules(script, game.rules.clone())?;
+        r.inputs = inputs.clone();
+        Ok(r)
     }
 
     pub fn with_rules(script: &Script, rules: Rules) -> Result<Resolver, LoadError> {
@@ -284,11 +303,17 @@ impl Resolver {
             branches,
             required,
             placement_budget: DEFAULT_PLACEMENT_BUDGET,
+            inputs: LoaderInputs::default(),
         })
     }
 
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The inputs this resolver was made with ([`Resolver::for_game`]).
+    pub fn inputs(&self) -> &LoaderInputs {
+        &self.inputs
     }
 
     /// Caps the draws one dungeon's placement search may take (default

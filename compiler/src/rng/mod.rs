@@ -53,13 +53,11 @@ impl RngKind {
         RngKind::ALL.into_iter().find(|k| k.name() == s)
     }
 
-    /// The generator the target's game uses: 3.4.3 draws from glibc,
-    /// 3.6 (3.6.2 and later) and the native target from ISAAC-64.
+    /// The generator the target's game uses ([`crate::games::Game::rng`]):
+    /// 3.4.3 draws from glibc, 3.6 (3.6.2 and later) and the native target
+    /// from ISAAC-64.
     pub fn for_target(target: Target) -> RngKind {
-        match target {
-            Target::NetHack343 => RngKind::Glibc,
-            Target::NetHack36 | Target::Native => RngKind::Isaac64,
-        }
+        target.game().rng
     }
 }
 

@@ -35,7 +35,7 @@ pub use engine::TooLarge;
 pub use weight::W;
 
 use crate::bones::BonesOptions;
-use crate::loader::{LoadError, Resolved, Resolver, Rules};
+use crate::loader::{LoadError, Resolved, Resolver};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::script::Script;
@@ -95,6 +95,8 @@ pub struct StatsOptions {
     pub samples: u64,
     pub first_seed: u64,
     pub rng: Option<RngKind>,
+    /// What the loader reads besides the file.
+    pub inputs: crate::games::LoaderInputs,
 }
 
 impl Default for StatsOptions {
@@ -108,6 +110,7 @@ impl Default for StatsOptions {
             samples: 20_000,
             first_seed: 0,
             rng: None,
+            inputs: crate::games::LoaderInputs::default(),
         }
     }
 }
@@ -263,14 +266,16 @@ pub struct Stats {
     pub bones: Vec<BonesStat>,
 }
 
-fn rules(opts: &StatsOptions) -> Rules {
-    Rules::for_target(opts.target)
+/// The target game's resolver; an error when its loader is not proven or
+/// the inputs are not its.
+fn resolver(script: &Script, opts: &StatsOptions) -> Result<Resolver, LoadError> {
+    Resolver::for_game(script, opts.target, &opts.inputs)
 }
 
 /// The statistics, exact when the enumeration fits the budget (or when
 /// `approach` says so), else sampled.
 pub fn compute(script: &Script, opts: &StatsOptions) -> Stats {
-    let res = match Resolver::with_rules(script, rules(opts)) {
+    let res = match resolver(script, opts) {
         Ok(r) => r,
         Err(e) => return always_fails(script, &e),
     };
@@ -289,7 +294,7 @@ pub fn compute(script: &Script, opts: &StatsOptions) -> Stats {
 
 /// The exact statistics, or why they are too large to enumerate.
 pub fn exact(script: &Script, opts: &StatsOptions) -> Result<Stats, TooLarge> {
-    match Resolver::with_rules(script, rules(opts)) {
+    match resolver(script, opts) {
         Ok(res) => exact_with(&res, opts),
         Err(e) => Ok(always_fails(script, &e)),
     }
@@ -297,7 +302,7 @@ pub fn exact(script: &Script, opts: &StatsOptions) -> Result<Stats, TooLarge> {
 
 /// Frequencies over `opts.samples` seeds.
 pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
-    match Resolver::with_rules(script, rules(opts)) {
+    match resolver(script, opts) {
         Ok(res) => sampled_with(&res, opts, "sampling was asked for".into()),
         Err(e) => always_fails(script, &e),
     }

@@ -22,11 +22,9 @@ pub enum OverviewStyle {
 }
 
 impl OverviewStyle {
+    /// The style of the target's game ([`crate::games::Game::overview`]).
     pub fn for_target(target: Target) -> OverviewStyle {
-        match target {
-            Target::NetHack343 => OverviewStyle::NetHack343,
-            Target::NetHack36 | Target::Native => OverviewStyle::NetHack36,
-        }
+        target.game().overview
     }
 }
 

@@ -1,0 +1,26 @@
+//! NetHack 3.4.3: glibc `random()`, a 32-byte version header, an ENTRY
+//! beyond the bottom kept as written, three blanks in `^O`'s overview.
+
+use super::{Game, InputSpec, LoaderProof};
+use crate::binary::BinaryFormat;
+use crate::bones::BonesRules;
+use crate::dialect::Dialect;
+use crate::loader::Rules;
+use crate::options::Target;
+use crate::rng::RngKind;
+use crate::views::OverviewStyle;
+
+pub(super) static GAME: Game = Game {
+    target: Target::NetHack343,
+    title: "NetHack 3.4.3",
+    dialect: Dialect::Vanilla,
+    binary: Some(BinaryFormat::NetHack343),
+    rng: RngKind::Glibc,
+    rules: Rules::nethack_343(),
+    bones: BonesRules::VANILLA,
+    overview: OverviewStyle::NetHack343,
+    loader: LoaderProof::Proven(
+        "layout_parity: every file of expected/layouts/*.343.glibc*, draw for draw",
+    ),
+    inputs: InputSpec::NONE,
+};
