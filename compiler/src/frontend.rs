@@ -75,6 +75,9 @@ pub fn analyze(src: &[u8], opts: &CheckOptions) -> Analysis {
 /// enumerate every layout the loader can make: what an editor needs on
 /// every keystroke.
 pub fn analyze_fast(src: &[u8], opts: &CheckOptions) -> Analysis {
+    if crate::lua::looks_like_lua(src) {
+        return analyze_lua(src, opts);
+    }
     let parsed = grammar::parse(
         src,
         &ParseOptions {
@@ -90,13 +93,36 @@ pub fn analyze_fast(src: &[u8], opts: &CheckOptions) -> Analysis {
         diagnostics.push(note);
     }
     sort(&mut diagnostics);
+    finish(parsed.file, model, diagnostics, opts)
+}
+
+/// A `dungeon.lua` (NetHack 3.7): read into the same model, then the same
+/// checks and lowering as a `.def` file. The syntax tree is empty: the
+/// file's structure is the model's.
+fn analyze_lua(src: &[u8], opts: &CheckOptions) -> Analysis {
+    let (model, mut diagnostics) = crate::lua::read(src);
+    let file = ast::SourceFile::default();
+    let ctx = check::Ctx::new(src, &file, &model, opts.target, opts.dialect);
+    diagnostics.extend(check::run(&ctx));
+    let mut diagnostics = opts.lints.apply(diagnostics);
+    sort(&mut diagnostics);
+    finish(file, model, diagnostics, opts)
+}
+
+/// The analysis, with the script when nothing is an error.
+fn finish(
+    file: ast::SourceFile,
+    model: Model,
+    diagnostics: Vec<Diagnostic>,
+    opts: &CheckOptions,
+) -> Analysis {
     let script = if diagnostics.iter().any(Diagnostic::is_error) {
         None
     } else {
         Some(lower(&model, opts.dialect))
     };
     Analysis {
-        file: parsed.file,
+        file,
         model,
         diagnostics,
         script,

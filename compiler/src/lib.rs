@@ -18,6 +18,7 @@ pub mod layout;
 pub mod lint;
 pub mod loader;
 pub mod lower;
+pub mod lua;
 pub mod model;
 pub mod options;
 pub mod render;

@@ -10,8 +10,8 @@
 //! every chain resolved.
 
 use crate::dialect::Dialect;
-use crate::model::{Model, Value};
-use crate::script::{Branch, BranchType, Dungeon, Level, Range, Script};
+use crate::model::{Model, SourceKind, Value};
+use crate::script::{Branch, BranchType, Dungeon, Level, LuaFields, Range, Script};
 
 fn int(v: i64) -> i32 {
     v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
@@ -30,11 +30,14 @@ fn opt(v: Option<Value>) -> Option<i32> {
 
 /// The script NetHack's dgn_comp (of `dialect`) would store for `model`.
 pub fn lower(model: &Model, dialect: Dialect) -> Script {
-    let default_chance = if dialect.features().dungeon_chance_default_100 {
-        100
-    } else {
-        0
-    };
+    // NetHack 3.7 reads a missing `chance` as 100 (dungeon.c:1014), which
+    // still rolls rn2(100); dgn_comp stores 0, no roll.
+    let default_chance =
+        if model.source == SourceKind::Lua || dialect.features().dungeon_chance_default_100 {
+            100
+        } else {
+            0
+        };
     let dungeons = model
         .dungeons
         .iter()
@@ -83,6 +86,11 @@ pub fn lower(model: &Model, dialect: Dialect) -> Script {
                 })
                 .collect(),
             tileset: d.tilesets.last().and_then(|&(_, v, _)| v).map(int),
+            lua: LuaFields {
+                themerooms: d.lua.themerooms.as_ref().map(|n| n.bytes.clone()),
+                lvlfill: d.lua.lvlfill.as_ref().map(|n| n.bytes.clone()),
+                unconnected: d.lua.unconnected.is_some(),
+            },
         })
         .collect();
     Script { dungeons }

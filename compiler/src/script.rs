@@ -98,6 +98,29 @@ pub struct Dungeon {
     pub branches: Vec<Branch>,
     /// GnollHack's TILESET value, when given.
     pub tileset: Option<i32>,
+    /// NetHack 3.7's fields (from `dungeon.lua`); empty for every `.def`
+    /// file, and then nothing about them is written anywhere.
+    #[serde(skip)]
+    pub lua: LuaFields,
+}
+
+/// What NetHack 3.7's `dungeon.lua` gives a dungeon beyond `.def`'s
+/// fields (dungeon.c `init_dungeon_dungeons`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LuaFields {
+    /// `themerooms`: the Lua file of theme rooms for its levels.
+    pub themerooms: Option<Vec<u8>>,
+    /// `lvlfill`: the level file that fills its ordinary levels.
+    pub lvlfill: Option<Vec<u8>>,
+    /// The `unconnected` flag: no branch leads to the dungeon (the
+    /// Tutorial) and its depth starts at 1 (dungeon.c:1095).
+    pub unconnected: bool,
+}
+
+impl LuaFields {
+    pub fn is_empty(&self) -> bool {
+        *self == LuaFields::default()
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

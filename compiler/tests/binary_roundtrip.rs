@@ -124,6 +124,7 @@ fn script(nethack: bool) -> impl Strategy<Value = Script> {
                         levels,
                         branches,
                         tileset: if nethack { None } else { tileset },
+                        lua: Default::default(),
                     },
                     level_chains,
                     branch_chains,

@@ -169,6 +169,7 @@ pub fn script(u: &mut Unstructured<'_>) -> ArbResult<Script> {
             levels,
             branches,
             tileset: None,
+            lua: Default::default(),
         });
     }
     Ok(Script { dungeons })

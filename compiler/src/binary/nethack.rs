@@ -160,6 +160,7 @@ impl Sink for Builder {
             levels: Vec::with_capacity(rec.levels),
             branches: Vec::with_capacity(rec.branches),
             tileset: None,
+            lua: Default::default(),
         });
     }
 

@@ -104,6 +104,10 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         }
     }
     for d in m.dungeons.iter().skip(1) {
+        // NetHack 3.7's Tutorial: no branch leads there by design.
+        if d.lua.unconnected.is_some() {
+            continue;
+        }
         let canonical = d.first_of_name.unwrap_or(d.id);
         if d.first_of_name.is_some() && !ctx.dialect.features().alternates {
             // A duplicate: reported as such, it cannot be reached by name.
@@ -165,14 +169,18 @@ fn words(ctx: &Ctx, out: &mut Vec<Diagnostic>, b: &BranchInfo) {
         )
         .with_label(w.span, "ignored for portals")
         .with_note("NetHack stores the direction but a magic portal leads both ways");
-        let start = b.type_word.as_ref().map_or(w.span.start, |t| t.span.end);
-        d = d.with_fix(
-            "remove the direction",
-            vec![Edit {
-                span: Span::new(start, w.span.end),
-                replacement: String::new(),
-            }],
-        );
+        // In a .def statement the direction follows the type; a Lua
+        // field is removed with its key, which the word's span does not cover.
+        if !ctx.lua() {
+            let start = b.type_word.as_ref().map_or(w.span.start, |t| t.span.end);
+            d = d.with_fix(
+                "remove the direction",
+                vec![Edit {
+                    span: Span::new(start, w.span.end),
+                    replacement: String::new(),
+                }],
+            );
+        }
         out.push(d);
     }
 }

@@ -40,10 +40,7 @@ fn chain(
                 format!("no level named \"{name}\" to chain this {what} to"),
             )
             .with_label(c.name.span, "not defined")
-            .with_note(format!(
-                "{} reports \"Can't locate the specified chain level.\"",
-                ctx.compiler_name()
-            ));
+            .with_note(not_found(ctx, what));
             let own_name = own.map(|o| m.level(o).name.bytes.clone());
             let candidates = m
                 .levels_of(dungeon)
@@ -72,10 +69,14 @@ fn chain(
                 c.name.span,
                 "a chain names the level this one is placed relative to",
             )
-            .with_note(format!(
-                "{} reports \"A level cannot chain to itself!\"",
-                ctx.compiler_name()
-            )),
+            .with_note(if ctx.lua() {
+                not_found(ctx, what)
+            } else {
+                format!(
+                    "{} reports \"A level cannot chain to itself!\"",
+                    ctx.compiler_name()
+                )
+            }),
         ),
         ChainTarget::Later(t) => out.push(
             Diagnostic::error(
@@ -89,6 +90,19 @@ fn chain(
                 "levels are placed in file order: move this statement below the level it names",
             ),
         ),
+        ChainTarget::Unreached(t) => out.push(
+            Diagnostic::error(
+                CHAIN_UNREACHED,
+                c.name.span,
+                format!("NetHack 3.7 cannot chain the first branch of \"{dname}\" to \"{name}\", the last level read before it"),
+            )
+            .with_label(m.level(t).name.span, "the last level of the dungeon")
+            .with_note(
+                "dungeon.c's search for a branch's chain level stops one level short for a dungeon's first branch, and \
+                 the game panics \"Could not chain branch\"",
+            )
+            .with_note("list another branch first, or chain to another level"),
+        ),
         ChainTarget::OtherDungeon(t) => {
             let other = m.dungeon(m.level(t).dungeon).name.text();
             out.push(
@@ -99,10 +113,7 @@ fn chain(
                 )
                 .with_label(c.name.span, "chains only look in the current dungeon")
                 .with_label(m.level(t).name.span, format!("defined in \"{other}\""))
-                .with_note(format!(
-                    "{} reports \"Can't locate the specified chain level.\"",
-                    ctx.compiler_name()
-                )),
+                .with_note(not_found(ctx, what)),
             );
         }
     }
@@ -112,19 +123,39 @@ fn chain(
     let a = m.level(anchor);
     if a.chance_value() != 100 {
         let chance_span = a.chance.map_or(a.name.span, |v| v.span);
-        out.push(
-            Diagnostic::error(
-                CHAIN_PROBABILISTIC,
-                c.name.span,
-                format!("{what} chained to \"{name}\", which exists only {}% of the time", a.chance_value()),
-            )
-            .with_label(chance_span, "this chance")
-            .with_note("when the level is not created the loader panics \"level_range: empty chain level!\"")
-            .with_note(format!(
+        let d = Diagnostic::error(
+            CHAIN_PROBABILISTIC,
+            c.name.span,
+            format!(
+                "{what} chained to \"{name}\", which exists only {}% of the time",
+                a.chance_value()
+            ),
+        )
+        .with_label(chance_span, "this chance")
+        .with_note(
+            "when the level is not created the loader panics \"level_range: empty chain level!\"",
+        );
+        out.push(if ctx.lua() {
+            d
+        } else {
+            d.with_note(format!(
                 "{} reports \"{} cannot chain from a probabilistic level.\"",
                 ctx.compiler_name(),
                 if what == "level" { "Level" } else { "Branch" }
-            )),
-        );
+            ))
+        });
+    }
+}
+
+/// What the original program says when it finds no level to chain to.
+fn not_found(ctx: &Ctx, what: &str) -> String {
+    if ctx.lua() {
+        // dungeon.c:851 and :920.
+        format!("NetHack 3.7 panics \"Could not chain {what} ...\" at start-up")
+    } else {
+        format!(
+            "{} reports \"Can't locate the specified chain level.\"",
+            ctx.compiler_name()
+        )
     }
 }

@@ -7,7 +7,8 @@
 //! Numbering: the hundreds are the family (02 file structure, 03 names and
 //! bones, 04 level ranges and placement, 05 chains, 06 branches,
 //! 07 descriptors, 08 limits, 09 dialect constructs, 10 what the game's
-//! loader does, 11 compatibility with NetHack's own dgn_comp).
+//! loader does, 11 compatibility with NetHack's own dgn_comp, 12 reading
+//! dungeon.lua: [`crate::lua::codes`]).
 
 use dgnkit_grammar::Severity;
 
@@ -92,6 +93,7 @@ pub const CHAIN_OTHER_DUNGEON: &str = "E0502";
 pub const CHAIN_LATER: &str = "E0503";
 pub const CHAIN_ITSELF: &str = "E0504";
 pub const CHAIN_PROBABILISTIC: &str = "E0505";
+pub const CHAIN_UNREACHED: &str = "E0506";
 
 pub const BRANCH_UNDEFINED: &str = "E0601";
 pub const BRANCH_REVERSE: &str = "E0602";
@@ -374,6 +376,18 @@ pub const CODES: &[CodeInfo] = &[
          LEVEL: \"oracle\" \"O\" @ (5, 5) 50\nCHAINLEVEL: \"x\" \"X\" \"oracle\" + (1, 0)\n",
     ),
     e(
+        CHAIN_UNREACHED,
+        "dungeon.lua: a dungeon's first branch chained to the last level read before it",
+        "NetHack 3.7's search for a branch's chain level (dungeon.c, init_dungeon_branches) \
+         covers one level fewer than it should for a dungeon's first branch: the last level \
+         read is never found and the game panics \"Could not chain branch\". List another \
+         branch first or chain to another level.",
+        "dungeon = {\n   { name = \"The Dungeons of Doom\", base = 25, range = 5,\n     \
+         levels = { { name = \"oracle\", base = 5, range = 5 } },\n     \
+         branches = { { name = \"Sokoban\", chainlevel = \"oracle\", base = 1, direction = \"up\" } } },\n   \
+         { name = \"Sokoban\", base = 4 },\n}\n",
+    ),
+    e(
         BRANCH_UNDEFINED,
         "a branch to a dungeon that is never defined",
         "The branch's target must name a DUNGEON of the file, byte for byte.",
@@ -614,6 +628,7 @@ pub fn all() -> Vec<CodeInfo> {
     let mut all: Vec<CodeInfo> = grammar
         .chain(CODES.iter().copied())
         .chain(super::odds::CODES.iter().copied())
+        .chain(crate::lua::codes::CODES.iter().copied())
         .collect();
     all.sort_by_key(|c| (c.code.starts_with('N'), c.code.starts_with('W'), c.code));
     all

@@ -10,6 +10,10 @@ use dgnkit_grammar::ast::KeywordKind;
 use dgnkit_grammar::{Diagnostic, Edit, Span};
 
 pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
+    // Only dgn_comp reads .def; NetHack 3.7 reads dungeon.lua itself.
+    if ctx.lua() {
+        return;
+    }
     let m = ctx.model;
     for l in &m.levels {
         if l.keyword == KeywordKind::RndChainLevel {

@@ -78,12 +78,21 @@ impl<'a> Ctx<'a> {
         closest(name, candidates)
     }
 
-    /// "NetHack's" or the variant's name, for notes about the original compiler.
+    /// "NetHack's" or the variant's name, for notes about the original
+    /// compiler; for `dungeon.lua`, NetHack 3.7's loader, which reads it.
     pub fn compiler_name(&self) -> String {
+        if self.lua() {
+            return "NetHack 3.7's loader".to_string();
+        }
         match self.dialect {
             Dialect::Vanilla | Dialect::Vanilla31 => "NetHack's dgn_comp".to_string(),
             d => format!("{}'s dgn_comp", d.title()),
         }
+    }
+
+    /// Whether the file is a `dungeon.lua`.
+    pub fn lua(&self) -> bool {
+        self.model.source == crate::model::SourceKind::Lua
     }
 
     /// Describes the active limits' origin, for messages.

@@ -89,10 +89,13 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
         } else {
             format!(" (in \"{}\")", m.dungeon(f.dungeon).name.text())
         };
-        if matches!(
-            l.keyword,
-            KeywordKind::ChainLevel | KeywordKind::RndChLevel | KeywordKind::RndChainLevel
-        ) {
+        // dgn_comp refuses a chained level's duplicate name; 3.7 does not.
+        if !ctx.lua()
+            && matches!(
+                l.keyword,
+                KeywordKind::ChainLevel | KeywordKind::RndChLevel | KeywordKind::RndChainLevel
+            )
+        {
             out.push(
                 Diagnostic::error(
                     DUPLICATE_CHAINED_LEVEL,

@@ -15,16 +15,20 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             .statements
             .iter()
             .any(|s| !matches!(s.kind, StmtKind::Error));
-        let message = if has_statements {
+        let message = if ctx.lua() {
+            "no dungeons: the `dungeon` table is empty"
+        } else if has_statements {
             "no dungeons: the file has statements but no DUNGEON line"
         } else {
             "no dungeons: the file is empty"
         };
-        out.push(
-            Diagnostic::error(NO_DUNGEONS, Span::new(0, 0), message)
-                .with_note("a dungeon file starts with a line like `DUNGEON: \"The Dungeons of Doom\" \"D\" (25, 5)`")
-                .with_note("NetHack's dgn_comp stops with \"FATAL - no dungeons were defined.\""),
-        );
+        let d = Diagnostic::error(NO_DUNGEONS, Span::new(0, 0), message);
+        out.push(if ctx.lua() {
+            d.with_note("a dungeon is a table like `{ name = \"The Dungeons of Doom\", bonetag = \"D\", base = 25, range = 5 }`")
+        } else {
+            d.with_note("a dungeon file starts with a line like `DUNGEON: \"The Dungeons of Doom\" \"D\" (25, 5)`")
+                .with_note("NetHack's dgn_comp stops with \"FATAL - no dungeons were defined.\"")
+        });
     }
     for &i in &m.orphans.before_first_dungeon {
         let Some(stmt) = ctx.file.statements.get(i) else {

@@ -100,6 +100,7 @@ pub fn build(file: &SourceFile, dialect: Dialect) -> Model {
                     branches: Vec::new(),
                     incoming: Vec::new(),
                     first_of_name,
+                    lua: LuaDungeon::default(),
                 });
                 cur = Some(id);
                 last_level = None;
@@ -254,14 +255,7 @@ pub fn build(file: &SourceFile, dialect: Dialect) -> Model {
         }
     }
 
-    // Branch targets: the first dungeon with that name, wherever it is.
-    for b in 0..m.branches.len() {
-        let target = dungeon_first.get(&m.branches[b].target.bytes).copied();
-        m.branches[b].target_dungeon = target;
-        if let Some(t) = target {
-            m.dungeons[t.index()].incoming.push(BranchId(b as u32));
-        }
-    }
+    link_branches(&mut m);
     // Chains that found nothing earlier in their dungeon: say what they name.
     let mut in_dungeon: HashMap<(DungeonId, &[u8]), LevelId> = HashMap::new();
     for l in &m.levels {
@@ -309,6 +303,26 @@ pub fn build(file: &SourceFile, dialect: Dialect) -> Model {
         }
     }
     m
+}
+
+/// Branch targets: the first dungeon with that name, wherever it is; and
+/// each dungeon's incoming branches.
+pub(crate) fn link_branches(m: &mut Model) {
+    let mut first: HashMap<&[u8], DungeonId> = HashMap::new();
+    for d in &m.dungeons {
+        first.entry(d.name.bytes.as_slice()).or_insert(d.id);
+    }
+    let targets: Vec<Option<DungeonId>> = m
+        .branches
+        .iter()
+        .map(|b| first.get(b.target.bytes.as_slice()).copied())
+        .collect();
+    for (b, target) in targets.into_iter().enumerate() {
+        m.branches[b].target_dungeon = target;
+        if let Some(t) = target {
+            m.dungeons[t.index()].incoming.push(BranchId(b as u32));
+        }
+    }
 }
 
 /// The levels of the dungeon being read, by name.

@@ -22,6 +22,7 @@ mod build;
 mod query;
 
 pub use build::build;
+pub(crate) use build::link_branches;
 pub use query::{DocSymbol, DocSymbolKind, Occurrence, Symbol};
 
 use crate::script::BranchType;
@@ -189,6 +190,10 @@ pub enum ChainTarget {
     Later(LevelId),
     /// A level of another dungeon.
     OtherDungeon(LevelId),
+    /// An earlier level of the dungeon that NetHack 3.7's search for a
+    /// branch's chain level does not reach: for a dungeon's first branch it
+    /// stops one level short of the last level read (dungeon.c:914).
+    Unreached(LevelId),
     /// No level has the name.
     Unknown,
     /// The name is empty (dgn_comp would read "not chained").
@@ -210,7 +215,8 @@ impl ChainTarget {
             ChainTarget::Level(l)
             | ChainTarget::FirstLevel(l)
             | ChainTarget::Later(l)
-            | ChainTarget::OtherDungeon(l) => Some(l),
+            | ChainTarget::OtherDungeon(l)
+            | ChainTarget::Unreached(l) => Some(l),
             _ => None,
         }
     }
@@ -221,6 +227,32 @@ impl ChainTarget {
 pub struct ChainRef {
     pub name: Name,
     pub target: ChainTarget,
+}
+
+/// The language a file is written in: NetHack's `dungeon.def` (dgn_comp)
+/// or NetHack 3.7's `dungeon.lua`. The checks ask it where the two differ
+/// (what the original program reports, what a missing field means).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SourceKind {
+    #[default]
+    Def,
+    Lua,
+}
+
+/// What a `dungeon.lua` dungeon has beyond `.def`'s fields (all empty for a
+/// `.def` file).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LuaDungeon {
+    /// `themerooms`: the Lua file of theme rooms for the dungeon's levels.
+    pub themerooms: Option<Name>,
+    /// `lvlfill`: the level file that fills the dungeon's ordinary levels.
+    pub lvlfill: Option<Name>,
+    /// The `unconnected` flag word: no branch leads to the dungeon (the
+    /// Tutorial) and its depth starts at 1.
+    pub unconnected: Option<Span>,
+    /// The `flags` value, when given (what a conversion to `.def` names when
+    /// a word has no `.def` form).
+    pub flags: Option<Span>,
 }
 
 /// A `DUNGEON:` and what belongs to it.
@@ -258,6 +290,8 @@ pub struct DungeonInfo {
     /// An earlier dungeon with the same name (a dNAO alternate, or a
     /// duplicate elsewhere).
     pub first_of_name: Option<DungeonId>,
+    /// `dungeon.lua`'s own fields.
+    pub lua: LuaDungeon,
 }
 
 /// A special level (`LEVEL`, `RNDLEVEL`, `CHAINLEVEL`, `RNDCHLEVEL`).
@@ -339,6 +373,8 @@ pub struct Orphans {
 /// The resolved file. See the module documentation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Model {
+    /// The file's language.
+    pub source: SourceKind,
     pub dungeons: Vec<DungeonInfo>,
     pub levels: Vec<LevelInfo>,
     pub branches: Vec<BranchInfo>,
