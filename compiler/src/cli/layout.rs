@@ -12,7 +12,7 @@ use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::layout::Layout;
 use crate::loader::{LoadError, Resolved, Resolver};
 use crate::options::Target;
-use crate::rng::{Draw, RngKind};
+use crate::rng::RngKind;
 use crate::views::{self, OverviewStyle};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -248,8 +248,7 @@ fn one(
         }
         return EXIT_INPUT;
     }
-    let calls = (args.trace && format == LayoutFormat::Json)
-        .then(|| log.iter().map(Draw::to_string).collect());
+    let calls = (args.trace && format == LayoutFormat::Json).then(|| crate::rng::rng_calls(&log));
     let layout: Layout = buf.to_layout(resolver, calls);
     let text = match format {
         LayoutFormat::Overview => views::overview(&layout, OverviewStyle::for_target(target)),
@@ -281,7 +280,7 @@ fn many(
             log.clear();
             let line = match resolver.resolve_traced(seed, rng, args.wizard, &mut buf, &mut log) {
                 Ok(()) => {
-                    let calls = log.iter().map(Draw::to_string).collect();
+                    let calls = crate::rng::rng_calls(&log);
                     views::json_line(&buf.to_layout(resolver, Some(calls)))
                 }
                 Err(e) => {

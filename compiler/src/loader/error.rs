@@ -69,6 +69,14 @@ pub enum LoadError {
     /// The loader inputs (`--option`, `--game-start`, ...) are not what
     /// the game's loader reads.
     Inputs { message: String },
+    /// NetHack 3.7 resolves a chain by name among the records read so far
+    /// (those of the dungeons that exist) and aborts when none matches.
+    ChainNotFound { owner: RangeOwner, level: String },
+    /// The file uses a feature the target's loader does not have.
+    Unsupported {
+        dungeon: String,
+        feature: &'static str,
+    },
 }
 
 impl LoadError {
@@ -88,7 +96,16 @@ impl LoadError {
             LoadError::MissingDungeon { name } => {
                 format!("Couldn't resolve dungeon number for name \"{name}\".")
             }
+            // src/dungeon.c:838, 893
+            LoadError::ChainNotFound { owner, level } => match owner {
+                RangeOwner::BranchTo { dungeon } => {
+                    format!("Could not chain branch {dungeon} to level {level}")
+                }
+                RangeOwner::Level { name } => format!("Could not chain level {name} to {level}"),
+                RangeOwner::DungeonSize { .. } => return None,
+            },
             LoadError::BadRandom { .. }
+            | LoadError::Unsupported { .. }
             | LoadError::ChainShifted { .. }
             | LoadError::PlacementTooCostly { .. }
             | LoadError::NotReproduced { .. }
@@ -114,6 +131,8 @@ impl LoadError {
             LoadError::MissingDungeon { .. } => "missing-dungeon",
             LoadError::NotReproduced { .. } => "not-reproduced",
             LoadError::Inputs { .. } => "loader-inputs",
+            LoadError::ChainNotFound { .. } => "chain-not-found",
+            LoadError::Unsupported { .. } => "unsupported",
         }
     }
 }
@@ -178,6 +197,14 @@ impl fmt::Display for LoadError {
                 "dgnkit does not yet reproduce {game}'s loader; it gives no layout, bones or statistics for --target {target} rather than another game's (compile and check work; `--target native` lays the file out with dgnkit's own rules, knowingly)"
             ),
             LoadError::Inputs { message } => f.write_str(message),
+            LoadError::ChainNotFound { owner, level } => write!(
+                f,
+                "{owner}: no level \"{level}\" is read before it in this layout (NetHack 3.7 looks the chain up by name among the levels of the dungeons that exist, and aborts)"
+            ),
+            LoadError::Unsupported { dungeon, feature } => write!(
+                f,
+                "dungeon \"{dungeon}\" uses {feature}, which this target's loader does not have (use --target nethack-3.7)"
+            ),
         }
     }
 }

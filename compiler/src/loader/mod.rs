@@ -15,9 +15,11 @@
 mod error;
 mod place;
 mod resolve;
+mod start;
 
 pub use error::{LoadError, RangeOwner};
 pub use resolve::{BranchKind, Resolved, ResolvedBranch, ResolvedDungeon, ResolvedLevel};
+pub use start::{GameStart, Pantheon};
 
 use crate::games::LoaderInputs;
 use crate::layout::Layout;
@@ -41,6 +43,68 @@ pub struct Limits {
     pub max_branches: usize,
 }
 
+/// How wide the loader's fields are: values beyond a field wrap as they do
+/// in the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fields {
+    /// 3.4.3 and 3.6: counts, levels and depths in signed bytes
+    /// (`xchar`/`schar`).
+    Bytes,
+    /// 3.7: sizes, entries and levels in `xint16` (include/dungeon.h:10-11,
+    /// 68-69), the branch end's depth through `depth()`'s `schar`
+    /// (src/dungeon.c:1430, 962), ledger and depth starts in `int`
+    /// (include/dungeon.h:71-72).
+    NetHack37,
+    /// dgnkit's native target: no wrapping.
+    Wide,
+}
+
+impl Fields {
+    /// A dungeon's size, its entry level, a branch's level.
+    #[inline(always)]
+    pub fn count(self, v: i32) -> i32 {
+        match self {
+            Fields::Bytes => v as i8 as i32,
+            Fields::NetHack37 => v as i16 as i32,
+            Fields::Wide => v,
+        }
+    }
+
+    /// The depth of a branch's parent end (`depth()`).
+    #[inline(always)]
+    pub fn depth(self, v: i32) -> i32 {
+        match self {
+            Fields::Bytes | Fields::NetHack37 => v as i8 as i32,
+            Fields::Wide => v,
+        }
+    }
+
+    /// A dungeon's ledger and depth starts.
+    #[inline(always)]
+    pub fn start(self, v: i32) -> i32 {
+        match self {
+            Fields::Bytes => v as i8 as i32,
+            Fields::NetHack37 | Fields::Wide => v,
+        }
+    }
+}
+
+/// Where the alignments a layout reports come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alignments {
+    /// 3.4.3 and 3.6: a dungeon has its own; a level its own, else its
+    /// dungeon's.
+    Inherit,
+    /// 3.7 stores a dungeon's alignment, already shifted, into a 3-bit
+    /// field (src/dungeon.c:1092 into include/dungeon.h:21), which keeps
+    /// 0; a level without one takes the alignment bits of its dungeon's
+    /// *flags* (src/dungeon.c:589-591), which hold no alignment but can
+    /// hold `unconnected`, the same bit as chaotic (include/dgn_file.h:60,
+    /// 63). A level's own `unconnected` flag reads as chaotic too
+    /// (src/dungeon.c:845, 588).
+    NetHack37,
+}
+
 /// How NetHack's loader version behaves where versions differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -51,13 +115,30 @@ pub struct Rules {
     /// 3.6 lowers an ENTRY beyond the dungeon's bottom to the bottom; 3.4.3
     /// keeps it as written (its check assigns the same value back).
     pub clamp_entry: bool,
-    /// Counts, levels and depths live in `xchar`/`schar` fields (signed
-    /// bytes) in NetHack; values beyond them wrap as they do there.
-    pub byte_fields: bool,
+    /// Widths of the counts, levels and depths.
+    pub fields: Fields,
     /// Dungeons the game looks up by name right after loading, in order; it
     /// aborts on the first one that is missing.
     pub required_dungeons: &'static [&'static str],
     pub limits: Option<Limits>,
+    /// 3.7 runs `nhlib.lua` when it creates the loader's Lua state, and its
+    /// top level shuffles a list of this many alignments (dat/nhlib.lua:
+    /// 17-25): `rn2(n)`, `rn2(n - 1)`, ..., `rn2(2)` before anything else.
+    /// 0: no such draws.
+    pub lua_shuffle: u32,
+    /// 3.7 resolves a chain by name while it reads the records, among the
+    /// records of the dungeons that exist (src/dungeon.c:828-839, 887-894),
+    /// so a dropped dungeon shifts nothing. 3.4.3 and 3.6 keep the file's
+    /// index, which a dropped dungeon shifts.
+    pub chain_by_name: bool,
+    /// 3.7: a dungeon flagged `unconnected` gets no branch and starts at
+    /// depth 1 (src/dungeon.c:1094-1097).
+    pub unconnected: bool,
+    /// 3.7 checks `LEV_LIMIT` and `BRANCH_LIMIT` while reading a dungeon's
+    /// records, before its size is drawn (src/dungeon.c:862-864, 928-930);
+    /// 3.6 while loading its levels and after placing them.
+    pub limits_on_read: bool,
+    pub alignments: Alignments,
 }
 
 const NETHACK_LIMITS: Limits = Limits {
@@ -81,9 +162,38 @@ impl Rules {
         Rules {
             avoid_branch_levels: true,
             clamp_entry: true,
-            byte_fields: true,
+            fields: Fields::Bytes,
             required_dungeons: &["The Quest", "Sokoban", "The Gnomish Mines", "Vlad's Tower"],
             limits: Some(NETHACK_LIMITS),
+            lua_shuffle: 0,
+            chain_by_name: false,
+            unconnected: false,
+            limits_on_read: false,
+            alignments: Alignments::Inherit,
+        }
+    }
+
+    /// NetHack 3.7's `init_dungeons()` (src/dungeon.c at 79c688cc6): 3.6's
+    /// algorithm read from `dungeon.lua`, with the differences above. The
+    /// limits are 3.6's (include/global.h:406-407, include/dgn_file.h:
+    /// 72-73); the Tutorial joins the dungeons looked up by name
+    /// (src/dungeon.c:1167-1171).
+    pub const fn nethack_37() -> Rules {
+        Rules {
+            fields: Fields::NetHack37,
+            required_dungeons: &[
+                "The Quest",
+                "Sokoban",
+                "The Gnomish Mines",
+                "Vlad's Tower",
+                "The Tutorial",
+            ],
+            lua_shuffle: 3,
+            chain_by_name: true,
+            unconnected: true,
+            limits_on_read: true,
+            alignments: Alignments::NetHack37,
+            ..Rules::nethack_36()
         }
     }
 
@@ -91,7 +201,7 @@ impl Rules {
     /// byte-sized fields or hard-wired dungeon names.
     pub const fn native() -> Rules {
         Rules {
-            byte_fields: false,
+            fields: Fields::Wide,
             required_dungeons: &[],
             limits: None,
             ..Rules::nethack_36()
@@ -142,15 +252,25 @@ pub(crate) struct LRec {
     /// `knox` (case-insensitive, as `find_level` compares).
     pub is_knox: bool,
     pub is_dummy: bool,
+    /// With [`Rules::chain_by_name`]: the earlier level records named like
+    /// the chained-to one, in file order (the first that exists wins).
+    pub chain_candidates: Vec<u32>,
 }
 
 /// A branch record, precomputed.
 #[derive(Clone, Debug)]
 pub(crate) struct BRec {
+    /// The destination dungeon's name.
+    pub target: String,
     pub range: Range,
     pub chain: i32,
     pub kind: BranchKind,
     pub up: bool,
+    /// Its index among its dungeon's branches.
+    pub nth: u32,
+    /// With [`Rules::chain_by_name`]: the level records named like the
+    /// chained-to one, in file order.
+    pub chain_candidates: Vec<u32>,
 }
 
 /// A script prepared for resolving many seeds.
@@ -165,6 +285,8 @@ pub struct Resolver {
     pub(crate) placement_budget: u64,
     /// What the loader reads besides the file (role, options, ...).
     pub(crate) inputs: LoaderInputs,
+    /// The game's draws before the loader (none unless set).
+    pub(crate) start: GameStart,
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -261,16 +383,26 @@ impl Resolver {
                     dungeon: di,
                     is_knox: l.name.eq_ignore_ascii_case(b"knox"),
                     is_dummy: l.name.eq_ignore_ascii_case(b"dummy"),
+                    chain_candidates: Vec::new(),
                 });
             }
             let branch_start = branches.len() as u32;
-            for b in &d.branches {
+            for (nth, b) in d.branches.iter().enumerate() {
                 targets.push((b.target.as_slice(), branches.len() as u32, di));
                 branches.push(BRec {
+                    target: text(&b.target),
                     range: b.range,
                     chain: b.chain,
                     kind: branch_kind(b.branch_type, b.up),
                     up: b.up,
+                    nth: nth as u32,
+                    chain_candidates: Vec::new(),
+                });
+            }
+            if !rules.unconnected && d.flags & flags::UNCONNECTED != 0 {
+                return Err(LoadError::Unsupported {
+                    dungeon: text(&d.name),
+                    feature: "the `unconnected` flag",
                 });
             }
             dungeons.push(DRec {
@@ -286,6 +418,32 @@ impl Resolver {
                 incoming,
                 same_name_before,
             });
+        }
+        if rules.chain_by_name {
+            // Only the chained-to record's name counts (strcmp: exact).
+            fn named(levels: &[LRec], chain: i32, below: usize) -> Vec<u32> {
+                let Some(target) = usize::try_from(chain).ok().and_then(|c| levels.get(c)) else {
+                    return Vec::new();
+                };
+                (0..below)
+                    .filter(|&j| levels[j].name == target.name)
+                    .map(|j| j as u32)
+                    .collect()
+            }
+            let level_candidates: Vec<Vec<u32>> = (0..levels.len())
+                .map(|l| named(&levels, levels[l].chain, l))
+                .collect();
+            for (l, c) in levels.iter_mut().zip(level_candidates) {
+                l.chain_candidates = c;
+            }
+            let all = levels.len();
+            let branch_candidates: Vec<Vec<u32>> = branches
+                .iter()
+                .map(|b| named(&levels, b.chain, all))
+                .collect();
+            for (b, c) in branches.iter_mut().zip(branch_candidates) {
+                b.chain_candidates = c;
+            }
         }
         let required = rules
             .required_dungeons
@@ -304,7 +462,18 @@ impl Resolver {
             required,
             placement_budget: DEFAULT_PLACEMENT_BUDGET,
             inputs: LoaderInputs::default(),
+            start: GameStart::NONE,
         })
+    }
+
+    /// Sets the draws the game makes before the loader (a game's start-up
+    /// for a role: `Game::game_start`); every resolution makes them first.
+    pub fn set_game_start(&mut self, start: GameStart) {
+        self.start = start;
+    }
+
+    pub fn game_start(&self) -> GameStart {
+        self.start
     }
 
     pub fn rules(&self) -> &Rules {
@@ -335,7 +504,7 @@ impl Resolver {
         if trace {
             let mut log = Vec::new();
             self.resolve_traced(seed, rng, wizard, &mut out, &mut log)?;
-            Ok(out.to_layout(self, Some(log.iter().map(Draw::to_string).collect())))
+            Ok(out.to_layout(self, Some(crate::rng::rng_calls(&log))))
         } else {
             self.resolve_into(seed, rng, wizard, &mut out)?;
             Ok(out.to_layout(self, None))
@@ -509,6 +678,10 @@ impl Resolver {
             Site::LevelChance { level } => format!("chance of level \"{}\"", lname(level)),
             Site::Place { level } => format!("placing \"{}\"", lname(level)),
             Site::Tune => "castle tune".to_string(),
+            Site::LuaShuffle => "nhlib.lua's shuffle(align)".to_string(),
+            Site::ObjectInit => "object descriptions (o_init)".to_string(),
+            Site::QuestGender => "a quest monster's gender (role_init)".to_string(),
+            Site::Pantheon => "the borrowed pantheon (role_init, randrole)".to_string(),
         }
     }
 
@@ -516,13 +689,28 @@ impl Resolver {
     /// dungeon's (`layout-json.md`; 3.6's `init_level` stores it so, and
     /// the layouts of the 3.4.3 loader report it so too).
     pub(crate) fn level_align(&self, level: &LRec) -> u32 {
-        let own = (level.flags & flags::ALIGN_MASK) >> flags::ALIGN_SHIFT;
-        if own == 0 {
-            self.dungeons
-                .get(level.dungeon as usize)
-                .map_or(0, |d| (d.flags & flags::ALIGN_MASK) >> flags::ALIGN_SHIFT)
-        } else {
-            own
+        let align = |f: u32| (f & flags::ALIGN_MASK) >> flags::ALIGN_SHIFT;
+        let dungeon = self.dungeons.get(level.dungeon as usize);
+        match self.rules.alignments {
+            Alignments::Inherit => match align(level.flags) {
+                0 => dungeon.map_or(0, |d| align(d.flags)),
+                own => own,
+            },
+            Alignments::NetHack37 => {
+                let unconnected = |f: u32| u32::from(f & flags::UNCONNECTED != 0);
+                match align(level.flags) | unconnected(level.flags) {
+                    0 => dungeon.map_or(0, |d| unconnected(d.flags)),
+                    own => own,
+                }
+            }
+        }
+    }
+
+    /// The dungeon's alignment as the game stores it.
+    pub(crate) fn dungeon_align(&self, dungeon: &DRec) -> u32 {
+        match self.rules.alignments {
+            Alignments::Inherit => (dungeon.flags & flags::ALIGN_MASK) >> flags::ALIGN_SHIFT,
+            Alignments::NetHack37 => 0,
         }
     }
 }

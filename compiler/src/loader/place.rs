@@ -129,7 +129,7 @@ fn plan<S: Source, T: Trace>(run: &Run<'_, '_, S, T>, dg: &Dungeon, steps: &mut 
             continue;
         }
         let lrec = &run.res.levels[slot.record as usize];
-        let chain = lrec.chain;
+        let chain = slot.chain;
         let inside = chain >= 0
             && (chain as usize) >= dg.start
             && (chain as usize) < k
@@ -160,7 +160,8 @@ fn slot_range<S: Source, T: Trace>(
     lrec: &LRec,
     k: usize,
 ) -> Result<(i32, i32), RangeFault> {
-    run.range(dg.dnum, lrec.range.base, lrec.range.rand, lrec.chain, k)
+    let chain = run.out.slots[k].chain;
+    run.range(dg.dnum, lrec.range.base, lrec.range.rand, chain, k)
 }
 
 /// [`slot_range`] of the level in slot `k`, its error named.
@@ -174,7 +175,13 @@ fn range_at<S: Source, T: Trace>(
         let owner = RangeOwner::Level {
             name: lrec.name.clone(),
         };
-        run.fault_error(fault, dg.dnum, lrec.range.rand, lrec.chain, owner)
+        run.fault_error(
+            fault,
+            dg.dnum,
+            lrec.range.rand,
+            run.out.slots[k].chain,
+            owner,
+        )
     })
 }
 
@@ -262,7 +269,7 @@ fn possible<S: Source, T: Trace>(run: &mut Run<'_, '_, S, T>, dg: &Dungeon) -> O
             continue;
         }
         let lrec = &run.res.levels[s.record as usize];
-        let inside = lrec.chain >= 0 && (lrec.chain as usize) >= dg.start;
+        let inside = s.chain >= 0 && (s.chain as usize) >= dg.start;
         let iv = if inside {
             (1, lmax)
         } else {
@@ -287,7 +294,7 @@ fn possible<S: Source, T: Trace>(run: &mut Run<'_, '_, S, T>, dg: &Dungeon) -> O
     // Chain targets inside the dungeon: their levels are part of a state.
     let targets: Vec<usize> = (dg.start..dg.end)
         .filter_map(|m| {
-            let c = run.res.levels[run.out.slots[m].record as usize].chain;
+            let c = run.out.slots[m].chain;
             (c >= 0 && (c as usize) >= dg.start && (c as usize) < m).then_some(c as usize)
         })
         .collect();

@@ -76,7 +76,7 @@ impl ResolvedDungeon {
             hellish: rec.flags & flags::HELLISH != 0,
             mazelike: rec.flags & flags::MAZELIKE != 0,
             roguelike: rec.flags & flags::ROGUELIKE != 0,
-            align: (rec.flags & flags::ALIGN_MASK) >> flags::ALIGN_SHIFT,
+            align: resolver.dungeon_align(rec),
         }
     }
 }
@@ -135,6 +135,9 @@ pub(crate) struct Slot {
     pub dungeon: i32,
     pub exists: bool,
     pub dlevel: i32,
+    /// The slot its chain reads, -1 when not chained (3.6: the record's
+    /// file-global index, as NetHack uses it).
+    pub chain: i32,
 }
 
 /// A resolved layout in compact form, plus the scratch space the loader
@@ -151,6 +154,11 @@ pub struct Resolved {
     pub(crate) slots: Vec<Slot>,
     /// Dungeon record -> dungeon index, or -1 when it does not exist.
     pub(crate) index_of: Vec<i32>,
+    /// Dungeon record -> its first slot, when it exists.
+    first_slot: Vec<i32>,
+    /// Branch record -> the slot its chain reads (3.7 resolves it when
+    /// its dungeon is read).
+    branch_chain: Vec<i32>,
     /// `branches[i].key()`, kept beside them for `insert_branch`.
     branch_keys: Vec<i64>,
     /// The placement search's plan for the dungeon being placed.
@@ -171,6 +179,8 @@ impl Default for Resolved {
             tune: *b"AAAAA",
             slots: Vec::new(),
             index_of: Vec::new(),
+            first_slot: Vec::new(),
+            branch_chain: Vec::new(),
             branch_keys: Vec::new(),
             steps: Vec::new(),
             isaac: None,
@@ -191,6 +201,8 @@ impl Clone for Resolved {
             tune: self.tune,
             slots: Vec::new(),
             index_of: Vec::new(),
+            first_slot: Vec::new(),
+            branch_chain: Vec::new(),
             branch_keys: Vec::new(),
             steps: Vec::new(),
             isaac: None,
@@ -237,7 +249,7 @@ impl Resolved {
         self.batch = Some(gens);
     }
 
-    fn clear(&mut self, dungeon_records: usize) {
+    fn clear(&mut self, dungeon_records: usize, branch_records: usize) {
         self.dungeons.clear();
         self.levels.clear();
         self.branches.clear();
@@ -245,6 +257,10 @@ impl Resolved {
         self.slots.clear();
         self.index_of.clear();
         self.index_of.resize(dungeon_records, -1);
+        self.first_slot.clear();
+        self.first_slot.resize(dungeon_records, -1);
+        self.branch_chain.clear();
+        self.branch_chain.resize(branch_records, -1);
         self.tune = *b"AAAAA";
     }
 
@@ -318,14 +334,91 @@ pub(crate) struct Run<'r, 'd, S: Source, T: Trace> {
 }
 
 impl<S: Source, T: Trace> Run<'_, '_, S, T> {
-    /// Narrows to NetHack's signed byte fields when the rules say so.
-    #[inline(always)]
-    pub fn byte(&self, v: i32) -> i32 {
-        if self.res.rules.byte_fields {
-            v as i8 as i32
-        } else {
-            v
+    /// 3.7's chain lookup by name (src/dungeon.c:828-839, 887-894): the
+    /// first record named like the chained-to one among the records read
+    /// so far that lie below `bound` (a slot index), as a slot index.
+    fn chain_by_name(&self, candidates: &[u32], bound: i64) -> Option<i32> {
+        for &j in candidates {
+            let dj = self.res.levels[j as usize].dungeon as usize;
+            let first = self.out.first_slot[dj];
+            if first < 0 {
+                continue;
+            }
+            let slot = first + (j - self.res.dungeons[dj].levels.0) as i32;
+            // Later candidates lie further on.
+            return (i64::from(slot) < bound).then_some(slot);
         }
+        None
+    }
+
+    /// Reads dungeon record `rec`'s level and branch records as 3.7 does
+    /// before anything is drawn for it: chains resolved (by name, or kept
+    /// as file indices) and, with [`Rules::limits_on_read`], the limits.
+    fn read_records(&mut self, rec: usize) -> Result<(), LoadError> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let (l0, l1) = d.levels;
+        let first = self.out.slots.len();
+        self.out.first_slot[rec] = first as i32;
+        for l in l0..l1 {
+            let lrec = &res.levels[l as usize];
+            let chain = if res.rules.chain_by_name && lrec.chain >= 0 {
+                let bound = (first + (l - l0) as usize) as i64;
+                self.chain_by_name(&lrec.chain_candidates, bound)
+                    .ok_or_else(|| LoadError::ChainNotFound {
+                        owner: RangeOwner::Level {
+                            name: lrec.name.clone(),
+                        },
+                        level: chain_name(res, lrec.chain),
+                    })?
+            } else {
+                lrec.chain
+            };
+            self.out.slots.push(Slot {
+                record: l,
+                dungeon: self.out.dungeons.len() as i32,
+                exists: false,
+                dlevel: 0,
+                chain,
+            });
+        }
+        let limits = res.rules.limits.filter(|_| res.rules.limits_on_read);
+        if let Some(limits) = limits {
+            if self.out.slots.len() > limits.max_levels {
+                return Err(LoadError::TooManyLevels {
+                    count: self.out.slots.len(),
+                    max: limits.max_levels,
+                });
+            }
+        }
+        let levels_read = self.out.slots.len() as i64;
+        for b in d.branches.0..d.branches.1 {
+            let brec = &res.branches[b as usize];
+            self.out.branch_chain[b as usize] = if res.rules.chain_by_name && brec.chain >= 0 {
+                // The bound leaves out the last level read for the first
+                // branch (src/dungeon.c:888: `n_levs + f - 1`).
+                let bound = levels_read + i64::from(brec.nth) - 1;
+                self.chain_by_name(&brec.chain_candidates, bound)
+                    .ok_or_else(|| LoadError::ChainNotFound {
+                        owner: RangeOwner::BranchTo {
+                            dungeon: branch_target(res, b),
+                        },
+                        level: chain_name(res, brec.chain),
+                    })?
+            } else {
+                brec.chain
+            };
+        }
+        if let Some(limits) = limits {
+            let count = self.loaded_branches + (d.branches.1 - d.branches.0) as usize;
+            if count > limits.max_branches {
+                return Err(LoadError::TooManyBranches {
+                    count,
+                    max: limits.max_branches,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// `level_range`: `(start, count)` of a level or branch range in
@@ -401,8 +494,9 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         }
     }
 
-    /// `add_branch` plus the depth computation for dungeon index `i`.
-    fn add_branch(&mut self, i: usize, rec: usize) -> Result<(), LoadError> {
+    /// `add_branch` plus the depth computation for dungeon index `i`;
+    /// `placed` slots (those of the dungeons before) hold placed levels.
+    fn add_branch(&mut self, i: usize, rec: usize, placed: usize) -> Result<(), LoadError> {
         let res = self.res;
         let d = &res.dungeons[rec];
         // find_branch: the first branch record of an existing dungeon that
@@ -428,14 +522,14 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         }
         let parent = self.out.index_of[owner as usize] as usize;
         let b = &res.branches[brec as usize];
-        let placed = self.out.slots.len();
+        let chain = self.out.branch_chain[brec as usize];
         let (base, count) = self
-            .range(parent, b.range.base, b.range.rand, b.chain, placed)
+            .range(parent, b.range.base, b.range.rand, chain, placed)
             .map_err(|fault| {
                 let owner = RangeOwner::BranchTo {
                     dungeon: d.name.clone(),
                 };
-                self.fault_error(fault, parent, b.range.rand, b.chain, owner)
+                self.fault_error(fault, parent, b.range.rand, chain, owner)
             })?;
         let site = Site::BranchLevel {
             dungeon: rec as u32,
@@ -464,7 +558,8 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         } else {
             self.draw.rn2(count as u32, site) as i32 + base
         };
-        let level = self.byte(level);
+        let fields = res.rules.fields;
+        let level = fields.count(level);
         let entry = self.out.dungeons[i].entry_level;
         let branch = ResolvedBranch {
             id: self.next_branch_id,
@@ -475,7 +570,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         };
         self.next_branch_id += 1;
         self.out.insert_branch(branch);
-        let from_depth = self.byte(
+        let from_depth = fields.depth(
             self.out.dungeons[parent]
                 .depth_start
                 .wrapping_add(level - 1),
@@ -485,7 +580,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             _ if b.up => -1,
             _ => 1,
         };
-        self.out.dungeons[i].depth_start = self.byte(
+        self.out.dungeons[i].depth_start = fields.start(
             from_depth
                 .wrapping_add(step)
                 .wrapping_sub(entry.wrapping_sub(1)),
@@ -507,7 +602,10 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 return Ok(());
             }
         }
+        let start = self.out.slots.len();
+        self.read_records(rec)?;
         let i = self.out.dungeons.len();
+        let fields = res.rules.fields;
         let num = if d.size.rand != 0 {
             if d.size.rand < 0 {
                 return Err(LoadError::BadRandom {
@@ -527,21 +625,21 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         } else {
             d.size.base
         };
-        let num = self.byte(num);
+        let num = fields.count(num);
         let ledger_start = match self.out.dungeons.last() {
-            Some(prev) => self.byte(prev.ledger_start.wrapping_add(prev.num_levels)),
+            Some(prev) => fields.start(prev.ledger_start.wrapping_add(prev.num_levels)),
             None => 0,
         };
-        // The entry level is stored (as a byte) before it is checked.
+        // The entry level is stored before it is checked.
         let entry = if d.entry < 0 {
-            let e = self.byte(num.wrapping_add(d.entry).wrapping_add(1));
+            let e = fields.count(num.wrapping_add(d.entry).wrapping_add(1));
             if e <= 0 {
                 1
             } else {
                 e
             }
         } else if d.entry > 0 {
-            let e = self.byte(d.entry);
+            let e = fields.count(d.entry);
             if e > num && self.res.rules.clamp_entry {
                 num
             } else {
@@ -558,16 +656,16 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             entry_level: entry,
         });
         self.out.index_of[rec] = i as i32;
-        if i > 0 {
-            self.add_branch(i, rec)?;
+        let unconnected = res.rules.unconnected && d.flags & flags::UNCONNECTED != 0;
+        if i > 0 && !unconnected {
+            self.add_branch(i, rec, start)?;
         }
         if self.out.dungeons[i].num_levels > MAXLEVEL {
             self.out.dungeons[i].num_levels = MAXLEVEL;
         }
 
-        let start = self.out.slots.len();
         let (l0, l1) = d.levels;
-        if let Some(limits) = res.rules.limits {
+        if let Some(limits) = res.rules.limits.filter(|_| !res.rules.limits_on_read) {
             let count = start + (l1 - l0) as usize;
             if count > limits.max_levels {
                 return Err(LoadError::TooManyLevels {
@@ -576,17 +674,12 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 });
             }
         }
-        for l in l0..l1 {
-            let exists = self.wizard || {
+        for k in start..self.out.slots.len() {
+            let l = self.out.slots[k].record;
+            self.out.slots[k].exists = self.wizard || {
                 let r = self.draw.rn2(100, Site::LevelChance { level: l }) as i32;
                 res.levels[l as usize].chance > r
             };
-            self.out.slots.push(super::resolve::Slot {
-                record: l,
-                dungeon: i as i32,
-                exists,
-                dlevel: 0,
-            });
         }
         let taken = place::place_dungeon(self, i, start)?;
         // `add_level` keeps each dungeon's levels sorted by level; they are
@@ -611,7 +704,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         }
 
         self.loaded_branches += (d.branches.1 - d.branches.0) as usize;
-        if let Some(limits) = res.rules.limits {
+        if let Some(limits) = res.rules.limits.filter(|_| !res.rules.limits_on_read) {
             if self.loaded_branches > limits.max_branches {
                 return Err(LoadError::TooManyBranches {
                     count: self.loaded_branches,
@@ -668,11 +761,23 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 self.out.dungeons[d].depth_start,
             );
             if i64::from(num) > 1 - i64::from(depth) {
-                self.out.dungeons[d].depth_start = self.byte(depth.wrapping_sub(1));
+                self.out.dungeons[d].depth_start = res.rules.fields.start(depth.wrapping_sub(1));
             }
         }
         Ok(())
     }
+}
+
+/// The chained-to level's name, for messages.
+fn chain_name(res: &Resolver, chain: i32) -> String {
+    usize::try_from(chain)
+        .ok()
+        .and_then(|c| res.levels.get(c))
+        .map_or_else(|| format!("#{chain}"), |l| l.name.clone())
+}
+
+fn branch_target(res: &Resolver, b: u32) -> String {
+    res.branches[b as usize].target.clone()
 }
 
 pub(crate) fn run<S: Source, T: Trace>(
@@ -682,7 +787,7 @@ pub(crate) fn run<S: Source, T: Trace>(
     wizard: bool,
     out: &mut Resolved,
 ) -> Result<(), LoadError> {
-    out.clear(res.dungeons.len());
+    out.clear(res.dungeons.len(), res.branches.len());
     let mut run = Run {
         res,
         draw: Drawer { source, trace },
@@ -691,6 +796,10 @@ pub(crate) fn run<S: Source, T: Trace>(
         next_branch_id: 0,
         loaded_branches: 0,
     };
+    res.start.draw(&mut run.draw);
+    for n in (2..=res.rules.lua_shuffle).rev() {
+        run.draw.rn2(n, Site::LuaShuffle);
+    }
     for rec in 0..res.dungeons.len() {
         run.dungeon(rec)?;
     }

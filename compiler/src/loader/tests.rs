@@ -794,3 +794,279 @@ mod arbitrary {
         }
     }
 }
+
+/// NetHack 3.7's rules without the hard-wired dungeon names.
+fn rules_37() -> Rules {
+    Rules {
+        required_dungeons: &[],
+        ..Rules::nethack_37()
+    }
+}
+
+#[test]
+fn nethack_37_loading_starts_with_nhlibs_shuffle() {
+    let mut d = dungeon("Top", 5, 2);
+    d.levels.push(level("start", 2, 0));
+    let script = Script { dungeons: vec![d] };
+    let res = Resolver::with_rules(&script, rules_37()).unwrap();
+    let (_, log) = draws(&res, 3, RngKind::Isaac64, true);
+    assert_eq!(log[0].site, Site::LuaShuffle);
+    assert_eq!((log[0].n, log[1].n), (3, 2));
+    assert_eq!(log[2].site, Site::DungeonSize { dungeon: 0 });
+    let (_, log36) = draws(&native(&script), 3, RngKind::Isaac64, true);
+    assert!(log36.iter().all(|d| d.site != Site::LuaShuffle));
+    assert_eq!(log36[0].site, Site::DungeonSize { dungeon: 0 });
+}
+
+#[test]
+fn game_start_draws_come_first_and_stay_out_of_rng_calls() {
+    let script = Script {
+        dungeons: vec![dungeon("Top", 5, 2)],
+    };
+    let mut res = Resolver::with_rules(&script, rules_37()).unwrap();
+    let plain = res.resolve(9, RngKind::Isaac64, true, true).unwrap();
+    res.set_game_start(GameStart {
+        fixed: 5,
+        gender_rolls: 1,
+        pantheon: None,
+    });
+    let (_, log) = draws(&res, 9, RngKind::Isaac64, true);
+    let sites: Vec<Site> = log.iter().take(7).map(|d| d.site).collect();
+    assert_eq!(&sites[..5], &[Site::ObjectInit; 5]);
+    assert_eq!(sites[5], Site::QuestGender);
+    assert_eq!(sites[6], Site::LuaShuffle);
+    let started = res.resolve(9, RngKind::Isaac64, true, true).unwrap();
+    let calls = started.rng_calls.unwrap();
+    assert_eq!(calls.len(), log.len() - 6);
+    // Six outputs later, the loader draws other values.
+    let mut g = crate::rng::Isaac64::new(9);
+    (0..6).for_each(|_| {
+        g.next_u64();
+    });
+    assert_eq!(calls[0], format!("rn2(3)={}", g.rn2(3)));
+    assert_ne!(plain.rng_calls, Some(calls));
+}
+
+#[test]
+fn an_unconnected_dungeon_has_no_branch_and_starts_at_depth_one() {
+    let mut top = dungeon("Top", 10, 0);
+    top.branches.push(branch("Side", 3, 2));
+    let mut tutorial = dungeon("Tutorial", 2, 0);
+    tutorial.chance = 100;
+    tutorial.flags = flags::UNCONNECTED | flags::MAZELIKE;
+    tutorial.levels.push(level("tut-1", 1, 0));
+    let script = Script {
+        dungeons: vec![top, dungeon("Side", 4, 0), tutorial],
+    };
+    let res = Resolver::with_rules(&script, rules_37()).unwrap();
+    for seed in 0..10 {
+        let (out, log) = draws(&res, seed, RngKind::Isaac64, false);
+        let out = out.unwrap();
+        assert_eq!(out.dungeons[2].depth_start, 1);
+        assert_eq!(out.dungeons[2].ledger_start, 14);
+        assert_eq!(out.branches.len(), 1);
+        assert!(!log
+            .iter()
+            .any(|d| d.site == Site::BranchLevel { dungeon: 2 }));
+        // 3.7 rolls every dungeon's chance (100 unless given).
+        assert!(log
+            .iter()
+            .any(|d| d.site == Site::DungeonChance { dungeon: 2 }));
+    }
+    // A loader without the flag refuses instead of guessing.
+    let err = Resolver::with_rules(&script, Rules::nethack_36()).unwrap_err();
+    assert_eq!(err.code(), "unsupported");
+}
+
+/// Top, then an optional dungeon with a level named `mid`, then a dungeon
+/// whose level chains to Top's `anchor`.
+fn chained_after_optional() -> Script {
+    let mut top = dungeon("Top", 10, 0);
+    top.levels.push(level("anchor", 3, 0));
+    top.branches.push(branch("Optional", 2, 0));
+    top.branches.push(branch("Chained", 6, 0));
+    let mut opt = dungeon("Optional", 3, 0);
+    opt.chance = 50;
+    opt.levels.push(level("mid", 1, 0));
+    let mut chained = dungeon("Chained", 8, 0);
+    let mut l = level("follows", 2, 0);
+    l.chain = 0;
+    chained.levels.push(l);
+    Script {
+        dungeons: vec![top, opt, chained],
+    }
+}
+
+#[test]
+fn nethack_37_resolves_a_chain_by_name_past_a_dropped_dungeon() {
+    // The chain (file index 0) reads `anchor`'s level + 2 in both
+    // versions; a dropped dungeon changes nothing since index 0 comes
+    // first. Chain to index 1 (`mid`) instead: 3.7 looks up "mid", which
+    // is gone with its dungeon, and aborts; 3.6 reads slot 1, which is
+    // the chained level itself, not yet placed.
+    let mut script = chained_after_optional();
+    script.dungeons[2].levels[0].chain = 1;
+    script.dungeons[2].levels[0].range = Range { base: 0, rand: 0 };
+    let r37 = Resolver::with_rules(&script, rules_37()).unwrap();
+    let r36 = Resolver::with_rules(
+        &script,
+        Rules {
+            required_dungeons: &[],
+            ..Rules::nethack_36()
+        },
+    )
+    .unwrap();
+    let (mut dropped, mut kept) = (0, 0);
+    for seed in 0..60 {
+        let (out, log) = draws(&r37, seed, RngKind::Isaac64, false);
+        let gone = log
+            .iter()
+            .any(|d| d.site == Site::DungeonChance { dungeon: 1 } && d.r >= 50);
+        if gone {
+            dropped += 1;
+            let e = out.unwrap_err();
+            assert_eq!(e.code(), "chain-not-found", "seed {seed}");
+            assert_eq!(
+                e.nethack_panic().as_deref(),
+                Some("Could not chain level follows to mid")
+            );
+        } else {
+            kept += 1;
+            let out = out.unwrap();
+            let mid = out.levels.iter().find(|l| l.record == 1).unwrap();
+            let follows = out.levels.iter().find(|l| l.record == 2).unwrap();
+            assert_eq!(follows.level, mid.level);
+        }
+    }
+    assert!(dropped > 10 && kept > 10, "{dropped} {kept}");
+    let shifted = (0..60)
+        .filter_map(|seed| draws(&r36, seed, RngKind::Isaac64, false).0.err())
+        .inspect(|e| assert_eq!(e.code(), "chain-shifted"))
+        .count();
+    assert!(shifted > 10, "{shifted}");
+}
+
+#[test]
+fn nethack_37_chains_a_later_namesake_when_the_first_is_dropped() {
+    // `anchor` twice: in the optional dungeon, then in Top's successor.
+    // 3.7 takes the first that exists.
+    let mut top = dungeon("Top", 10, 0);
+    top.branches.push(branch("Optional", 2, 0));
+    top.branches.push(branch("Second", 4, 0));
+    top.branches.push(branch("Chained", 6, 0));
+    let mut opt = dungeon("Optional", 5, 0);
+    opt.chance = 50;
+    opt.levels.push(level("anchor", 1, 0));
+    let mut second = dungeon("Second", 5, 0);
+    second.levels.push(level("anchor", 4, 0));
+    let mut chained = dungeon("Chained", 8, 0);
+    let mut l = level("follows", 1, 0);
+    l.chain = 0;
+    chained.levels.push(l);
+    let script = Script {
+        dungeons: vec![top, opt, second, chained],
+    };
+    let res = Resolver::with_rules(&script, rules_37()).unwrap();
+    let mut seen = [false; 2];
+    for seed in 0..40 {
+        let (out, log) = draws(&res, seed, RngKind::Isaac64, false);
+        let out = out.unwrap();
+        let gone = log
+            .iter()
+            .any(|d| d.site == Site::DungeonChance { dungeon: 1 } && d.r >= 50);
+        let follows = out.levels.iter().find(|l| l.record == 2).unwrap();
+        // anchor + 1: level 2 after the optional one, 5 after the second.
+        assert_eq!(follows.level, if gone { 5 } else { 2 }, "seed {seed}");
+        seen[usize::from(gone)] = true;
+    }
+    assert_eq!(seen, [true, true]);
+}
+
+#[test]
+fn nethack_37_hides_the_last_level_read_from_a_dungeons_first_branch() {
+    // dungeon.c:888 searches `n_levs + f - 1` records for branch f.
+    let mut top = dungeon("Top", 10, 0);
+    top.levels.push(level("first", 2, 0));
+    top.levels.push(level("last", 5, 0));
+    let mut b = branch("Side", 1, 0);
+    b.chain = 1;
+    top.branches.push(b);
+    let script = Script {
+        dungeons: vec![top.clone(), dungeon("Side", 2, 0)],
+    };
+    let res = Resolver::with_rules(&script, rules_37()).unwrap();
+    let (out, log) = draws(&res, 0, RngKind::Isaac64, false);
+    assert_eq!(
+        out.unwrap_err().nethack_panic().as_deref(),
+        Some("Could not chain branch Side to level last")
+    );
+    // Read before anything of the dungeon is drawn.
+    assert!(log.iter().all(|d| d.site == Site::LuaShuffle), "{log:?}");
+    // As the second branch, the same chain is found.
+    let mut top2 = top;
+    top2.branches.insert(0, branch("Other", 8, 0));
+    let script = Script {
+        dungeons: vec![top2, dungeon("Other", 2, 0), dungeon("Side", 2, 0)],
+    };
+    let res = Resolver::with_rules(&script, rules_37()).unwrap();
+    let out = draws(&res, 0, RngKind::Isaac64, false).0.unwrap();
+    let last = out.levels.iter().find(|l| l.record == 1).unwrap();
+    let side = out.branches.iter().find(|b| b.end2.0 == 2).unwrap();
+    assert_eq!(side.end1, (0, last.level + 1));
+}
+
+#[test]
+fn nethack_37_alignments_are_as_the_game_stores_them() {
+    let mut top = dungeon("Top", 5, 0);
+    top.flags = flags::ALIGN_LAWFUL << flags::ALIGN_SHIFT;
+    top.levels.push(level("plain", 1, 0));
+    let mut own = level("own", 2, 0);
+    own.flags = flags::ALIGN_NEUTRAL << flags::ALIGN_SHIFT;
+    top.levels.push(own);
+    let mut tut = dungeon("Tut", 2, 0);
+    tut.flags = flags::UNCONNECTED;
+    tut.levels.push(level("tut-1", 1, 0));
+    let script = Script {
+        dungeons: vec![top, tut],
+    };
+    let res = Resolver::with_rules(&script, rules_37()).unwrap();
+    let layout = res.resolve(0, RngKind::Isaac64, true, false).unwrap();
+    let align = |name: &str| layout.levels.iter().find(|l| l.name == name).unwrap().align;
+    // The dungeon's own alignment does not reach the 3-bit field nor its
+    // levels; `unconnected` reads as chaotic.
+    assert_eq!(layout.dungeons[0].align, 0);
+    assert_eq!(align("plain"), 0);
+    assert_eq!(align("own"), flags::ALIGN_NEUTRAL);
+    assert_eq!(align("tut-1"), flags::ALIGN_CHAOTIC);
+    let res36 = Resolver::with_rules(
+        &Script {
+            dungeons: vec![script.dungeons[0].clone()],
+        },
+        Rules::native(),
+    )
+    .unwrap();
+    let layout = res36.resolve(0, RngKind::Isaac64, true, false).unwrap();
+    assert_eq!(layout.dungeons[0].align, flags::ALIGN_LAWFUL);
+    assert_eq!(layout.levels[0].align, flags::ALIGN_LAWFUL);
+}
+
+#[test]
+fn nethack_37_counts_levels_in_16_bits() {
+    let mut d = dungeon("Top", 200, 0);
+    d.levels.push(level("deep", -1, 0));
+    let script = Script { dungeons: vec![d] };
+    // 200 is -56 in 3.6's byte: the level's base is out of range; 3.7
+    // clamps 200 to 32 levels.
+    let res = Resolver::with_rules(&script, rules_37()).unwrap();
+    let out = draws(&res, 0, RngKind::Isaac64, true).0.unwrap();
+    assert_eq!(out.dungeons[0].num_levels, MAXLEVEL);
+    let res36 = Resolver::with_rules(
+        &script,
+        Rules {
+            required_dungeons: &[],
+            ..Rules::nethack_36()
+        },
+    )
+    .unwrap();
+    assert!(draws(&res36, 0, RngKind::Isaac64, true).0.is_err());
+}

@@ -117,6 +117,26 @@ pub enum Site {
     Place { level: u32 },
     /// One note of the castle tune.
     Tune,
+    /// NetHack 3.7: `nhlib.lua`'s top-level `shuffle(align)`, run when the
+    /// loader's Lua state is created (the first draws of loading).
+    LuaShuffle,
+    /// Before the loader: `o_init`'s object description shuffles.
+    ObjectInit,
+    /// Before the loader: `role_init` rolls the gender of the role's quest
+    /// leader or nemesis when the monster has none.
+    QuestGender,
+    /// Before the loader: `role_init` draws a role (`randrole`) whose gods
+    /// a role without its own borrows.
+    Pantheon,
+}
+
+impl Site {
+    /// Whether the draw belongs to the game's start-up before
+    /// `init_dungeons()` rather than to the loader (layouts' `rng_calls`
+    /// leave those out).
+    pub fn before_loader(self) -> bool {
+        matches!(self, Site::ObjectInit | Site::QuestGender | Site::Pantheon)
+    }
 }
 
 /// One logged draw.
@@ -132,6 +152,15 @@ impl fmt::Display for Draw {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "rn2({})={}", self.n, self.r)
     }
+}
+
+/// A layout's `rng_calls`: the loader's draws as `rn2(n)=r`, without the
+/// game's draws before it.
+pub fn rng_calls(log: &[Draw]) -> Vec<String> {
+    log.iter()
+        .filter(|d| !d.site.before_loader())
+        .map(Draw::to_string)
+        .collect()
 }
 
 /// Receives every draw.

@@ -289,12 +289,8 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn byte(&self, v: i32) -> i32 {
-        if self.res.rules.byte_fields {
-            v as i8 as i32
-        } else {
-            v
-        }
+    fn count(&self, v: i32) -> i32 {
+        self.res.rules.fields.count(v)
     }
 
     fn n_slots(&self, loaded: &[u16]) -> i32 {
@@ -465,24 +461,24 @@ impl<'a> Engine<'a> {
             }
             let r = d.size.rand as u64;
             (0..d.size.rand)
-                .map(|i| (self.byte(i.wrapping_add(d.size.base)), W::ratio(1, r)))
+                .map(|i| (self.count(i.wrapping_add(d.size.base)), W::ratio(1, r)))
                 .collect()
         } else {
-            vec![(self.byte(d.size.base), W::ONE)]
+            vec![(self.count(d.size.base), W::ONE)]
         };
         let index = s.loaded.len();
         let n_slots = self.n_slots(&s.loaded);
         for (num, p_size) in sizes {
             let p = p_exist * p_size;
             let entry = if d.entry < 0 {
-                let e = self.byte(num.wrapping_add(d.entry).wrapping_add(1));
+                let e = self.count(num.wrapping_add(d.entry).wrapping_add(1));
                 if e <= 0 {
                     1
                 } else {
                     e
                 }
             } else if d.entry > 0 {
-                let e = self.byte(d.entry);
+                let e = self.count(d.entry);
                 if e > num && res.rules.clamp_entry {
                     num
                 } else {
@@ -559,9 +555,13 @@ impl<'a> Engine<'a> {
                     } else {
                         base + j
                     };
-                    let level = self.byte(level);
-                    let from_depth = self.byte(parent.depth_start.wrapping_add(level - 1));
-                    let ds = self.byte(from_depth + step - (entry - 1));
+                    let level = self.count(level);
+                    let from_depth = self
+                        .res
+                        .rules
+                        .fields
+                        .depth(parent.depth_start.wrapping_add(level - 1));
+                    let ds = self.res.rules.fields.start(from_depth + step - (entry - 1));
                     let depth = parent.depth_final.wrapping_add(level - 1);
                     let info = BranchInfo {
                         parent: owner,
@@ -759,7 +759,7 @@ impl<'a> Engine<'a> {
             {
                 dummy_done = true;
                 if i64::from(num) > 1 - i64::from(ds) {
-                    ds_adj = self.byte(ds.wrapping_sub(1));
+                    ds_adj = self.res.rules.fields.start(ds.wrapping_sub(1));
                 }
             }
             // The next state.
