@@ -199,3 +199,29 @@ fn partial_binaries_read_or_fail_cleanly() {
     }
     assert!(seen > 0);
 }
+
+#[test]
+fn every_expected_binary_states_the_game_of_its_dgn_comp() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    use dgnkit::binary::Stated;
+    use dgnkit::rng::RngKind;
+    for (path, format) in expected_bins(&shared) {
+        let bytes = std::fs::read(&path).expect("read expected binary");
+        // Made by NetHack 3.4.3's and 3.6.7's own dgn_comp.
+        let want = match format {
+            BinaryFormat::NetHack343 => (Target::NetHack343, RngKind::Glibc),
+            _ => (Target::NetHack36, RngKind::Isaac64),
+        };
+        assert_eq!(
+            binary::stated_game(&bytes),
+            Some(Stated::Game {
+                target: want.0,
+                rng: want.1
+            }),
+            "{}",
+            path.display()
+        );
+    }
+}

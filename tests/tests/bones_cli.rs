@@ -141,6 +141,26 @@ fn human_table_and_static_verdicts() {
 }
 
 #[test]
+fn a_compiled_file_selects_the_version_its_header_states() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let bin = shared.join("expected/compiled/vanilla343.343.bin");
+    let bin = bin.to_str().unwrap();
+    let (code, out, err) = run(&["--seed", "3", bin]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(glibc, nethack-3.4.3 loader)"), "{out}");
+    let (_, given, _) = run(&["--seed", "3", "--target", "nethack-3.4.3", bin]);
+    assert_eq!(out, given);
+    let (_, out, _) = run(&["--seed", "3", "--target", "nethack-3.6", bin]);
+    assert!(out.contains("(isaac64, nethack-3.6 loader)"), "{out}");
+    let (_, out, _) = run(&["--seed", "3", "--rng", "isaac64", bin]);
+    assert!(out.contains("(isaac64, nethack-3.4.3 loader)"), "{out}");
+    let (_, out, _) = run(&[bin]);
+    assert!(out.contains("nethack-3.4.3 loader, every layout"), "{out}");
+}
+
+#[test]
 fn errors_and_exit_codes() {
     assert_eq!(run(&["--format", "short"]).0, 2);
     assert_eq!(run(&["/nonexistent"]).0, 2);

@@ -79,6 +79,81 @@ fn a_343_compiled_file_with_the_343_target() {
 }
 
 #[test]
+fn a_compiled_file_is_laid_out_as_the_version_its_header_states() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let bin343 = shared.join("expected/compiled/vanilla343.343.bin");
+    let bin343 = bin343.to_str().unwrap();
+    // No flags: NetHack 3.4.3's loader, glibc and its overview, byte for byte.
+    for seed in 0..50 {
+        let (code, out, err) = run(&["--seed", &seed.to_string(), bin343]);
+        assert_eq!(code, 0, "{err}");
+        let want = shared.join(format!(
+            "expected/overview/vanilla343.343.glibc.seed{seed}.txt"
+        ));
+        assert_eq!(out, std::fs::read_to_string(want).unwrap(), "seed {seed}");
+    }
+    let (_, stated, _) = run(&["--seed", "53", bin343]);
+    let (_, given, _) = run(&["--seed", "53", "--target", "nethack-3.4.3", bin343]);
+    assert_eq!(stated, given);
+    assert!(
+        stated.contains("\n   Stair to The Gnomish Mines"),
+        "{stated}"
+    );
+    // An explicit --target or --rng wins over the header.
+    let (code, as36, _) = run(&["--seed", "53", "--target", "nethack-3.6", bin343]);
+    assert_eq!(code, 0);
+    assert_ne!(as36, stated);
+    assert!(as36.contains("\n  Stair to The Gnomish Mines"), "{as36}");
+    let rng_of = |args: &[&str]| {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["rng"].clone()
+    };
+    assert_eq!(rng_of(&["--format", "json", bin343]), "glibc");
+    assert_eq!(
+        rng_of(&["--format", "json", "--rng", "isaac64", bin343]),
+        "isaac64"
+    );
+    // 3.6.7's dgn_comp output: 3.6's loader and ISAAC-64, as by default.
+    let bin36 = shared.join("expected/compiled/vanilla36.36.bin");
+    let (_, out, _) = run(&["--seed", "4", bin36.to_str().unwrap()]);
+    let want = shared.join("expected/overview/vanilla36.36.isaac64.seed4.txt");
+    assert_eq!(out, std::fs::read_to_string(want).unwrap());
+    // A 3.6.1 header: 3.6's loader with the C library's generator.
+    let mut bytes = std::fs::read(&bin36).unwrap();
+    bytes[1] = 1;
+    let bin361 = temp_file("vanilla361.bin", &bytes);
+    assert_eq!(
+        rng_of(&["--format", "json", bin361.to_str().unwrap()]),
+        "glibc"
+    );
+}
+
+#[test]
+fn a_compiled_file_of_a_version_not_reproduced_needs_a_target() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let mut bytes = std::fs::read(shared.join("expected/compiled/vanilla343.343.bin")).unwrap();
+    // The header of NetHack 3.3.0's dgn_comp (same layout, other loader).
+    bytes[1] = 0;
+    bytes[2] = 3;
+    let path = temp_file("vanilla330.bin", &bytes);
+    let path = path.to_str().unwrap();
+    let (code, out, err) = run(&["--seed", "1", path]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("NetHack 3.3.0's dgn_comp") && err.contains("--target"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["--seed", "1", "--target", "nethack-3.4.3", path]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
 fn json_with_trace_is_the_expected_layout_line() {
     let Some(shared) = dgnkit_tests::shared_dir() else {
         return;

@@ -154,6 +154,26 @@ fn too_large_files_sample_or_fail_with_exact() {
 }
 
 #[test]
+fn a_compiled_file_selects_the_version_its_header_states() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let bin = shared.join("expected/compiled/vanilla343.343.bin");
+    let bin = bin.to_str().unwrap();
+    let (code, stated, err) = run(&[bin]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stated.contains("nethack-3.4.3 loader"), "{stated}");
+    let (_, given, _) = run(&["--target", "nethack-3.4.3", bin]);
+    assert_eq!(stated, given);
+    let (_, out, _) = run(&["--target", "nethack-3.6", bin]);
+    assert!(out.contains("nethack-3.6 loader"), "{out}");
+    // Sampling draws from the stated version's generator.
+    let (_, out, _) = run(&["--sample", "--samples", "50", "--format", "json", bin]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["method"]["rng"], "glibc", "{out}");
+}
+
+#[test]
 fn errors_and_exit_codes() {
     assert_eq!(run(&["/nonexistent/dungeon.def"]).0, 2);
     assert_eq!(run(&["--format", "pdf"]).0, 2);

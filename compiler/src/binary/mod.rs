@@ -13,6 +13,7 @@ pub mod nethack;
 pub use checksum::crc32;
 
 use crate::options::Target;
+use crate::rng::RngKind;
 use crate::script::{flags, Script};
 use std::fmt;
 
@@ -131,6 +132,43 @@ pub fn detect(bytes: &[u8]) -> Result<BinaryFormat, ReadError> {
         return Ok(BinaryFormat::Native);
     }
     nethack::detect(bytes)
+}
+
+/// What a compiled file says about the game it was made for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stated {
+    /// A NetHack version whose loader dgnkit reproduces: its target and the
+    /// generator that version draws from (3.6.0 and 3.6.1 still used the C
+    /// library's `random()`; 3.6.2 brought ISAAC-64).
+    Game { target: Target, rng: RngKind },
+    /// A NetHack version whose loader dgnkit does not reproduce (3.3 and
+    /// earlier differ from 3.4.3, `dialects.md`; 3.4.0-3.4.2 and 3.5 are not
+    /// checked against their sources).
+    Unreproduced { major: u8, minor: u8, patch: u8 },
+}
+
+/// The game a compiled file's version header states (`version_info`'s
+/// incarnation, written by the `dgn_comp` that made the file). `None` for a
+/// native file (it names no game) and for bytes that are not a compiled file.
+pub fn stated_game(bytes: &[u8]) -> Option<Stated> {
+    let (major, minor, patch) = nethack::header_version(bytes)?;
+    let game = |target: Target| Stated::Game {
+        target,
+        rng: target.game().rng,
+    };
+    Some(match (major, minor, patch) {
+        (3, 4, 3) => game(Target::NetHack343),
+        (3, 6, 0..=1) => Stated::Game {
+            target: Target::NetHack36,
+            rng: RngKind::Glibc,
+        },
+        (3, 6, _) => game(Target::NetHack36),
+        _ => Stated::Unreproduced {
+            major,
+            minor,
+            patch,
+        },
+    })
 }
 
 /// Reads a compiled file, detecting its layout unless `forced`.
@@ -324,4 +362,91 @@ pub(crate) fn lossy(bytes: &[u8]) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod stated_tests {
+    use super::*;
+
+    /// A default header of `format` with another version in its incarnation.
+    fn header(format: BinaryFormat, major: u8, minor: u8, patch: u8) -> Vec<u8> {
+        let mut h = nethack::default_header(format);
+        h[1] = patch;
+        h[2] = minor;
+        h[3] = major;
+        h
+    }
+
+    #[test]
+    fn each_version_states_its_game_and_generator() {
+        use BinaryFormat::{NetHack343, NetHack36};
+        let game = |target, rng| Some(Stated::Game { target, rng });
+        let cases = [
+            (
+                NetHack343,
+                (3, 4, 3),
+                game(Target::NetHack343, RngKind::Glibc),
+            ),
+            (
+                NetHack36,
+                (3, 6, 0),
+                game(Target::NetHack36, RngKind::Glibc),
+            ),
+            (
+                NetHack36,
+                (3, 6, 1),
+                game(Target::NetHack36, RngKind::Glibc),
+            ),
+            (
+                NetHack36,
+                (3, 6, 2),
+                game(Target::NetHack36, RngKind::Isaac64),
+            ),
+            (
+                NetHack36,
+                (3, 6, 7),
+                game(Target::NetHack36, RngKind::Isaac64),
+            ),
+            (
+                NetHack343,
+                (3, 3, 0),
+                Some(Stated::Unreproduced {
+                    major: 3,
+                    minor: 3,
+                    patch: 0,
+                }),
+            ),
+            (
+                NetHack343,
+                (3, 4, 2),
+                Some(Stated::Unreproduced {
+                    major: 3,
+                    minor: 4,
+                    patch: 2,
+                }),
+            ),
+        ];
+        for (format, (major, minor, patch), want) in cases {
+            let h = header(format, major, minor, patch);
+            assert_eq!(stated_game(&h), want, "{major}.{minor}.{patch}");
+        }
+    }
+
+    #[test]
+    fn native_files_and_other_bytes_state_no_game() {
+        let script = crate::frontend::analyze_verdict(
+            b"DUNGEON: \"The Dungeons of Doom\" \"D\" (25, 5)\nLEVEL: \"oracle\" \"O\" @ (5, 5)\n",
+            &Default::default(),
+        )
+        .script
+        .expect("a valid script");
+        let native = write(&script, Target::Native, None).unwrap();
+        assert_eq!(stated_game(&native), None);
+        assert_eq!(stated_game(b"DUNGEON: \"x\""), None);
+        assert_eq!(stated_game(&[]), None);
+        assert_eq!(
+            stated_game(&header(BinaryFormat::NetHack343, 4, 0, 0)),
+            None
+        );
+    }
 }

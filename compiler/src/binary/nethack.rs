@@ -88,6 +88,15 @@ pub fn detect(bytes: &[u8]) -> Result<BinaryFormat, ReadError> {
     }
 }
 
+/// The NetHack version (major, minor, patch) a header's incarnation word
+/// states: the version of the `dgn_comp` that wrote the file. `None` when
+/// the bytes do not start with a NetHack 3.x header ([`detect`]).
+pub fn header_version(bytes: &[u8]) -> Option<(u8, u8, u8)> {
+    detect(bytes).ok()?;
+    let [_edit, patch, minor, major] = *bytes.first_chunk::<4>()?;
+    Some((major, minor, patch))
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes
         .iter()

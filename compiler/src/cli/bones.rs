@@ -5,7 +5,7 @@
 //! death and the bones file name. Without it, the verdict per special level
 //! and per dungeon over every layout the loader can produce.
 
-use super::input::read_script;
+use super::input::{read_script, Input};
 use super::stats::pct;
 use super::{CommonOpts, LoaderOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::bones::{self, BonesOptions, StaticReport, DEFAULT_PORTAL_LEVELS};
@@ -86,7 +86,12 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
         let _ = writeln!(err, "dgn bones: --format is human or json");
         return EXIT_USAGE;
     }
-    let (name, script) = match read_script(args.file.as_ref(), &args.common, "bones", err, color) {
+    let Input {
+        name,
+        script,
+        target,
+        rng,
+    } = match read_script(args.file.as_ref(), &args.common, "bones", err, color) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -94,7 +99,6 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
         portal_levels: args.portal_levels.clone(),
         role: args.loader.role.clone(),
     };
-    let target = args.common.target;
     let inputs = match args.loader.inputs(args.wizard) {
         Ok(i) => i,
         Err(e) => {
@@ -120,7 +124,7 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
     };
     let text = match args.seed {
         Some(seed) => {
-            let rng = args.rng.unwrap_or_else(|| RngKind::for_target(target));
+            let rng = args.rng.unwrap_or(rng);
             let Some(resolver) = resolver else {
                 return EXIT_INPUT;
             };

@@ -80,7 +80,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     let opts = CheckOptions {
-        target: args.common.target,
+        target: args.common.target(),
         dialect: args.common.dialect(),
         defines: args.common.define.clone(),
         undefines: args.common.undefine.clone(),

@@ -128,7 +128,7 @@ pub fn run(args: CompileArgs) -> ExitCode {
         },
     };
     if let Some(h) = &header {
-        if let Err(msg) = header_fits(h, args.common.target) {
+        if let Err(msg) = header_fits(h, args.common.target()) {
             eprintln!("dgn compile: --header-from: {msg}");
             return ExitCode::from(EXIT_USAGE);
         }
@@ -142,7 +142,7 @@ pub fn run(args: CompileArgs) -> ExitCode {
         }
     };
     let opts = CheckOptions {
-        target: args.common.target,
+        target: args.common.target(),
         dialect: args.common.dialect(),
         defines: args.common.define.clone(),
         undefines: args.common.undefine.clone(),

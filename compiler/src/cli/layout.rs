@@ -7,7 +7,7 @@
 //! (`corpus/nethack-3.6.def`) is used. The seed defaults to 0 so that the
 //! output is reproducible (glibc treats 0 as 1, as `srandom` does).
 
-use super::input::read_script;
+use super::input::{read_script, Input};
 use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::layout::Layout;
 use crate::loader::{LoadError, Resolved, Resolver};
@@ -181,8 +181,6 @@ pub struct Terminal {
 
 /// The command on explicit streams; returns the exit status.
 pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term: Terminal) -> u8 {
-    let target = args.common.target;
-    let rng = args.rng.unwrap_or_else(|| RngKind::for_target(target));
     let inputs = match args.loader.inputs(args.wizard) {
         Ok(i) => i,
         Err(e) => {
@@ -199,11 +197,16 @@ pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term
         let _ = writeln!(err, "dgn layout: --seeds writes JSON lines; --format overview and svg show one seed (use --seed)");
         return EXIT_USAGE;
     }
-    let (name, script) =
-        match read_script(args.file.as_ref(), &args.common, "layout", err, term.color) {
-            Ok(i) => i,
-            Err(code) => return code,
-        };
+    let Input {
+        name,
+        script,
+        target,
+        rng,
+    } = match read_script(args.file.as_ref(), &args.common, "layout", err, term.color) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let rng = args.rng.unwrap_or(rng);
     let resolver = match Resolver::for_game(&script, target, &inputs) {
         Ok(r) => r,
         Err(e @ (LoadError::NotReproduced { .. } | LoadError::Inputs { .. })) => {

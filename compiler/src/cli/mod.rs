@@ -63,9 +63,10 @@ pub struct CommonOpts {
     /// The game: nethack-3.4.3, nethack-3.6 (default), nethack-3.7, native,
     /// evilhack, unnethack, slashem, dnethack, gnollhack or dynahack. It sets
     /// the limits, the compiled layout, the generator, the loader, the bones
-    /// rules and the default dialect.
-    #[arg(long, default_value = "nethack-3.6", value_parser = parse_target)]
-    pub target: crate::options::Target,
+    /// rules and the default dialect. Without it, layout, bones and stats
+    /// read a compiled NetHack file as the version its header states.
+    #[arg(long, value_parser = parse_target)]
+    pub target: Option<crate::options::Target>,
     /// Define a %FLAG option (repeatable).
     #[arg(short = 'D', value_name = "FLAG")]
     pub define: Vec<String>,
@@ -79,9 +80,14 @@ pub struct CommonOpts {
 }
 
 impl CommonOpts {
+    /// `--target`, or the default target (nethack-3.6) when none is given.
+    pub fn target(&self) -> crate::options::Target {
+        self.target.unwrap_or_default()
+    }
+
     /// The dialect: as given, else the one the target's game implies.
     pub fn dialect(&self) -> crate::dialect::Dialect {
-        self.dialect.unwrap_or(self.target.game().dialect)
+        self.dialect.unwrap_or(self.target().game().dialect)
     }
 }
 

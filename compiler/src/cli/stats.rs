@@ -6,7 +6,7 @@
 //! NetHack family is, except a few with many overlapping optional levels);
 //! otherwise estimated over many seeds, and the output says so.
 
-use super::input::read_script;
+use super::input::{read_script, Input};
 use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::bones::{BonesOptions, DEFAULT_PORTAL_LEVELS};
 use crate::rng::RngKind;
@@ -95,7 +95,12 @@ pub fn run(args: StatsArgs) -> ExitCode {
 
 /// The command on explicit streams; returns the exit status.
 pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color: bool) -> u8 {
-    let (name, script) = match read_script(args.file.as_ref(), &args.common, "stats", err, color) {
+    let Input {
+        name,
+        script,
+        target,
+        rng,
+    } = match read_script(args.file.as_ref(), &args.common, "stats", err, color) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -106,7 +111,7 @@ pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color
             return EXIT_USAGE;
         }
     };
-    if let Err(e) = crate::loader::Resolver::for_game(&script, args.common.target, &inputs) {
+    if let Err(e) = crate::loader::Resolver::for_game(&script, target, &inputs) {
         if matches!(
             e,
             crate::loader::LoadError::NotReproduced { .. }
@@ -117,7 +122,7 @@ pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color
         }
     }
     let opts = StatsOptions {
-        target: args.common.target,
+        target,
         wizard: args.wizard,
         bones: BonesOptions {
             portal_levels: args.portal_levels.clone(),
@@ -133,7 +138,7 @@ pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color
         },
         samples: args.samples.max(1),
         first_seed: args.first_seed,
-        rng: args.rng,
+        rng: Some(args.rng.unwrap_or(rng)),
         budget: crate::stats::Budget {
             placement_nodes: args.max_search_states,
             ..crate::stats::Budget::default()
@@ -167,7 +172,7 @@ pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color
     }
     let title = format!(
         "{name}: {} loader{}",
-        args.common.target.name(),
+        target.name(),
         if args.wizard { ", wizard mode" } else { "" }
     );
     let text = match args.format {
