@@ -26,5 +26,6 @@ pub mod rng;
 pub mod script;
 pub mod stats;
 pub mod views;
+pub mod xlog;
 
 pub use dgnkit_grammar as grammar;

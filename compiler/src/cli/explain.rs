@@ -203,6 +203,10 @@ pub fn run(args: ExplainArgs) -> ExitCode {
             print!("{}", explain_text(&c));
             ExitCode::from(EXIT_OK)
         }
+        None if query == "xlog" => {
+            print!("{}", crate::xlog::EXPLAIN);
+            ExitCode::from(EXIT_OK)
+        }
         None if query == lint::COMPAT_GROUP || query == lint::ALL_GROUP => {
             println!(
                 "`{query}` is a lint group: {}",

@@ -11,6 +11,7 @@ pub mod input;
 pub mod layout;
 pub mod lsp;
 pub mod stats;
+pub mod xlog;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -55,6 +56,9 @@ pub enum Command {
     Stats(stats::StatsArgs),
     /// Run the language server (`dgn-lsp`) over standard input/output.
     Lsp(lsp::LspArgs),
+    /// Where each game of an xlogfile ended (dungeon, level, special level)
+    /// and whether it could have left bones there.
+    Xlog(xlog::XlogArgs),
 }
 
 /// Options that mean the same in every command.
@@ -192,5 +196,6 @@ pub fn main() -> ExitCode {
         Command::Bones(args) => bones::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::Xlog(args) => xlog::run(args),
     }
 }

@@ -5,7 +5,8 @@
 use super::engine::FailKey;
 use super::weight::W;
 use super::{
-    BonesStat, BonesSummary, BranchStat, Dist, DungeonStat, FailureStat, LevelStat, Method, Stats,
+    BonesStat, BonesSummary, BranchStat, Dist, DungeonStat, FailureStat, LevelStat, Method,
+    PlaceStat, Places, Stats,
 };
 use crate::bones::{depth_chance, Decision, LevelFacts, Rule};
 use crate::loader::Resolver;
@@ -294,6 +295,30 @@ pub(crate) struct Acc {
     pub branches: BTreeMap<(u32, u32), BAcc>,
     /// Per (dungeon record, level number).
     pub cells: BTreeMap<(u32, i32), BonesAcc>,
+    /// Per (dungeon index, depth), when asked for ([`super::places`]).
+    pub places: Option<BTreeMap<(u32, i32), PlaceAcc>>,
+}
+
+/// What lies at one (dungeon index, depth): which dungeon record, which
+/// level number, which special level, and the bones rules there.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PlaceAcc {
+    pub dungeons: BTreeMap<u32, W>,
+    pub levels: BTreeMap<i32, W>,
+    pub specials: BTreeMap<u32, W>,
+    /// Its `exists` is the place's weight.
+    pub bones: BonesAcc,
+}
+
+impl PlaceAcc {
+    pub fn note(&mut self, record: u32, level: i32, w: W) {
+        *self.dungeons.entry(record).or_default() += w;
+        bump(&mut self.levels, level, w);
+    }
+
+    pub fn special(&mut self, level_record: u32, w: W) {
+        *self.specials.entry(level_record).or_default() += w;
+    }
 }
 
 impl Acc {
@@ -311,6 +336,58 @@ impl Acc {
             None => {
                 self.failures.insert(key, (w, example()));
             }
+        }
+    }
+
+    /// The places table, conditional on success and on each place existing.
+    pub fn finish_places(&self, res: &Resolver, method: Method) -> Places {
+        let given = |x: W, of: W| {
+            if of.v > 0.0 {
+                (x / of).clamped()
+            } else {
+                0.0
+            }
+        };
+        let places = self
+            .places
+            .iter()
+            .flatten()
+            .filter(|(_, a)| a.bones.exists.v > 0.0)
+            .map(|(&(dnum, depth), a)| {
+                let of = a.bones.exists;
+                PlaceStat {
+                    dnum: dnum as i32,
+                    depth,
+                    exists: given(of, self.success),
+                    dungeons: a
+                        .dungeons
+                        .iter()
+                        .filter(|(_, w)| w.v > 0.0)
+                        .map(|(&r, w)| (r, given(*w, of)))
+                        .collect(),
+                    levels: a
+                        .levels
+                        .iter()
+                        .filter(|(_, w)| w.v > 0.0)
+                        .map(|(&l, w)| (l, given(*w, of)))
+                        .collect(),
+                    specials: a
+                        .specials
+                        .iter()
+                        .filter(|(_, w)| w.v > 0.0)
+                        .map(|(&l, w)| (l, given(*w, of)))
+                        .collect(),
+                    bones: a.bones.summary(),
+                }
+            })
+            .collect();
+        let failure_w = self.failures.values().fold(W::ZERO, |a, (w, _)| a + *w);
+        Places {
+            method,
+            failure: given(failure_w, self.success + failure_w),
+            dungeon_names: res.dungeons.iter().map(|d| d.name.clone()).collect(),
+            level_names: res.levels.iter().map(|l| l.name.clone()).collect(),
+            places,
         }
     }
 

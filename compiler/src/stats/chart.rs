@@ -11,7 +11,7 @@ const PALETTE: [&str; 10] = [
     "#9c755f", "#bab0ac",
 ];
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -27,7 +27,7 @@ fn esc(s: &str) -> String {
     o
 }
 
-fn pct(p: f64) -> String {
+pub(crate) fn pct(p: f64) -> String {
     let v = p * 100.0;
     if v > 0.0 && v < 0.1 {
         format!("{v:.3}%")

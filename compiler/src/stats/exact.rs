@@ -27,8 +27,11 @@ fn level_kind(res: &Resolver, l: usize, opts: &BonesOptions) -> Kind {
     }
 }
 
-pub(crate) fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions) -> Acc {
+pub(crate) fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) -> Acc {
     let mut acc = Acc::new(res);
+    if places {
+        acc.places = Some(Default::default());
+    }
     let preds = predecessors(run);
     for (i, layer) in run.layers.iter().enumerate() {
         for (ei, e) in layer.edges.iter().enumerate() {
@@ -42,7 +45,10 @@ pub(crate) fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions) -> Acc 
                 }
                 To::State(t) => {
                     if let Some(info) = &e.info {
-                        present(res, run, opts, &mut acc, i, e, info, a, t as usize);
+                        // Dropped optional dungeons take no index: this is
+                        // the dungeon's number in the game's dungeons[].
+                        let index = layer.states[e.from as usize].loaded.len() as u32;
+                        present(res, run, opts, &mut acc, i, index, e, info, a, t as usize);
                     }
                 }
             }
@@ -82,6 +88,7 @@ fn present(
     opts: &BonesOptions,
     acc: &mut Acc,
     i: usize,
+    index: u32,
     e: &Edge,
     info: &Present,
     a: W,
@@ -196,8 +203,19 @@ fn present(
             pos: (other.v > 0.0 || empty_possible) && base.v > 0.0,
         };
         let (hv, gv) = future(lu);
+        let st = statics(l);
         let cell = acc.cells.entry((rec as u32, l)).or_default();
-        cell.add(base * class.p, k, &statics(l), s, hv, gv);
+        cell.add(base * class.p, k, &st, s, hv, gv);
+        if let Some(places) = &mut acc.places {
+            let place = places.entry((index, st.depth)).or_default();
+            place.bones.add(base * class.p, k, &st, s, hv, gv);
+            place.note(rec as u32, l, base * class.p * s);
+            for (j, row) in class.pos.iter().enumerate() {
+                if !row[lu].is_zero() {
+                    place.special(l0 + j as u32, base * row[lu] * s);
+                }
+            }
+        }
     }
 }
 

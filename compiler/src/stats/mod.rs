@@ -266,6 +266,110 @@ pub struct Stats {
     pub bones: Vec<BonesStat>,
 }
 
+/// What a game that ended on the dungeon numbered `dnum` (its index in the
+/// game's `dungeons[]`, optional dungeons that do not exist taking no
+/// index) at depth `depth` may have been on, over every layout where that
+/// place exists. This is what an xlogfile's `deathdnum`/`deathlev` name.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlaceStat {
+    pub dnum: i32,
+    pub depth: i32,
+    /// Chance that the place exists.
+    pub exists: f64,
+    /// Given that it exists: the dungeon record it belongs to.
+    pub dungeons: Vec<(u32, f64)>,
+    /// The level number within its dungeon.
+    pub levels: Vec<(i32, f64)>,
+    /// The special-level record lying there (the rest: a filler level).
+    pub specials: Vec<(u32, f64)>,
+    pub bones: BonesSummary,
+}
+
+/// Every place of a script, from [`places`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Places {
+    pub method: Method,
+    /// Chance that the loader fails; places are conditional on success.
+    pub failure: f64,
+    /// Names of the dungeon and special-level records the places refer to.
+    pub dungeon_names: Vec<String>,
+    pub level_names: Vec<String>,
+    /// Sorted by `(dnum, depth)`.
+    pub places: Vec<PlaceStat>,
+}
+
+impl Places {
+    pub fn get(&self, dnum: i32, depth: i32) -> Option<&PlaceStat> {
+        self.places
+            .binary_search_by(|p| (p.dnum, p.depth).cmp(&(dnum, depth)))
+            .ok()
+            .map(|i| &self.places[i])
+    }
+}
+
+/// The table of places: exact when the enumeration fits the budget (or
+/// `approach` says so), else from `opts.samples` seeds.
+pub fn places(script: &Script, opts: &StatsOptions) -> Places {
+    let res = match resolver(script, opts) {
+        Ok(r) => r,
+        Err(e) => {
+            let stats = always_fails(script, &e);
+            return Places {
+                method: stats.method,
+                failure: 1.0,
+                dungeon_names: stats.dungeons.into_iter().map(|d| d.name).collect(),
+                level_names: Vec::new(),
+                places: Vec::new(),
+            };
+        }
+    };
+    let exact = match opts.approach {
+        Approach::Sampled => Err("sampling was asked for".to_string()),
+        Approach::Exact | Approach::Auto => engine::Engine::new(&res, opts.wizard, opts.budget)
+            .run()
+            .map_err(|e| format!("exact enumeration too large: {}", e.what)),
+    };
+    match exact {
+        Ok(run) => {
+            let acc = exact::accumulate(&res, &run, &opts.bones, true);
+            let method = exact_method(&run);
+            // The error bound as `finish` computes it, over the same sums.
+            let max_error = match acc.finish(&res, method.clone()).method {
+                Method::Exact { max_error, .. } => max_error,
+                _ => 0.0,
+            };
+            let method = match method {
+                Method::Exact {
+                    states,
+                    outcomes,
+                    placement_states,
+                    ..
+                } => Method::Exact {
+                    max_error,
+                    states,
+                    outcomes,
+                    placement_states,
+                },
+                m => m,
+            };
+            acc.finish_places(&res, method)
+        }
+        Err(reason) => {
+            let (acc, method) = sample_acc(&res, opts, reason, true);
+            acc.finish_places(&res, method)
+        }
+    }
+}
+
+fn exact_method(run: &engine::Run) -> Method {
+    Method::Exact {
+        max_error: 0.0,
+        states: run.layers.iter().map(|l| l.states.len()).sum(),
+        outcomes: run.layers.iter().map(|l| l.edges.len()).sum(),
+        placement_states: run.placement_nodes,
+    }
+}
+
 /// The target game's resolver; an error when its loader is not proven or
 /// the inputs are not its.
 fn resolver(script: &Script, opts: &StatsOptions) -> Result<Resolver, LoadError> {
@@ -310,25 +414,29 @@ pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
 
 fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
     let run = engine::Engine::new(res, opts.wizard, opts.budget).run()?;
-    let acc = exact::accumulate(res, &run, &opts.bones);
-    let states = run.layers.iter().map(|l| l.states.len()).sum();
-    let outcomes = run.layers.iter().map(|l| l.edges.len()).sum();
-    Ok(acc.finish(
-        res,
-        Method::Exact {
-            max_error: 0.0,
-            states,
-            outcomes,
-            placement_states: run.placement_nodes,
-        },
-    ))
+    let acc = exact::accumulate(res, &run, &opts.bones, false);
+    Ok(acc.finish(res, exact_method(&run)))
 }
 
 fn sampled_with(res: &Resolver, opts: &StatsOptions, reason: String) -> Stats {
+    let (acc, method) = sample_acc(res, opts, reason, false);
+    acc.finish(res, method)
+}
+
+/// Resolves `opts.samples` seeds into an accumulator.
+fn sample_acc(
+    res: &Resolver,
+    opts: &StatsOptions,
+    reason: String,
+    places: bool,
+) -> (acc::Acc, Method) {
     let rng = opts.rng.unwrap_or_else(|| RngKind::for_target(opts.target));
     let n = opts.samples.max(1);
     let w = W::ratio(1, n);
     let mut acc = acc::Acc::new(res);
+    if places {
+        acc.places = Some(Default::default());
+    }
     let mut out = Resolved::default();
     let seeds = opts.first_seed..opts.first_seed.saturating_add(n);
     let _ = res.resolve_seeds(seeds, rng, opts.wizard, &mut out, |seed, r, out| {
@@ -344,16 +452,14 @@ fn sampled_with(res: &Resolver, opts: &StatsOptions, reason: String) -> Stats {
         ControlFlow::Continue(())
     });
     let ci95 = 1.96 * (0.25 / n as f64).sqrt();
-    acc.finish(
-        res,
-        Method::Sampled {
-            samples: n,
-            first_seed: opts.first_seed,
-            rng: rng.name().to_string(),
-            ci95,
-            reason,
-        },
-    )
+    let method = Method::Sampled {
+        samples: n,
+        first_seed: opts.first_seed,
+        rng: rng.name().to_string(),
+        ci95,
+        reason,
+    };
+    (acc, method)
 }
 
 /// A script the loader rejects before drawing anything.

@@ -74,10 +74,23 @@ pub(crate) fn add_layout(
     for (di, d) in resolved.dungeons.iter().enumerate() {
         for level in 1..=d.num_levels.clamp(0, MAX_LEVEL_NUMBER) {
             if let Some(f) = level_facts(layout, di, level, opts) {
+                let decision = decide(&f);
                 acc.cells
                     .entry((d.record, level))
                     .or_default()
-                    .add_decided(w, &f, &decide(&f));
+                    .add_decided(w, &f, &decision);
+                if let Some(places) = &mut acc.places {
+                    let place = places.entry((di as u32, f.depth)).or_default();
+                    place.bones.add_decided(w, &f, &decision);
+                    place.note(d.record, level, w);
+                    if let Some(l) = resolved
+                        .levels
+                        .iter()
+                        .find(|l| l.dungeon as usize == di && l.level == level)
+                    {
+                        place.special(l.record, w);
+                    }
+                }
             }
         }
     }

@@ -244,7 +244,7 @@ fn check(script: &Script, rules: Rules, wizard: bool) {
     let run = engine::Engine::new(&res, wizard, Budget::default())
         .run()
         .expect("enumerable");
-    let acc = exact::accumulate(&res, &run, &bones);
+    let acc = exact::accumulate(&res, &run, &bones, false);
     let exact = acc.finish(
         &res,
         Method::Exact {

@@ -1,0 +1,432 @@
+//! Deaths from an xlogfile: where each game ended and whether it could
+//! have left a bones file there.
+//!
+//! - [`reader`]: the file as a stream of lines and a line as fields;
+//! - [`release`]: which release wrote a line (its `version`), its target
+//!   and built-in dungeon description;
+//! - [`ending`]: how the game ended and in which mode, and what that rules
+//!   out for bones;
+//! - [`answers`]: per (dungeon number, depth) the dungeon, level, special
+//!   level and bones chance, from the exact statistics, computed once per
+//!   description;
+//! - [`filter`]: the `--where` language;
+//! - [`summary`] and [`html`]: what a person reads.
+//!
+//! [`Xlog`] ties them together: each line costs its parsing and a table
+//! lookup.
+
+pub mod answers;
+pub mod ending;
+pub mod filter;
+pub mod html;
+pub mod json;
+pub mod reader;
+pub mod release;
+pub mod summary;
+
+/// `dgn explain xlog`.
+pub const EXPLAIN: &str = include_str!("explain.txt");
+
+use crate::options::Target;
+use crate::script::Script;
+use answers::{Answers, PlaceAnswer};
+use ending::{End, Mode};
+use filter::Filter;
+use release::{Release, RELEASES};
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// How to read the lines.
+#[derive(Default)]
+pub struct Options {
+    /// Accept only lines of this target (and, with `file`, the target whose
+    /// loader lays the file out; default NetHack 3.6).
+    pub target: Option<Target>,
+    /// A dungeon description to use for every line instead of the release's
+    /// built-in one: its name and script.
+    pub file: Option<(String, Script)>,
+    pub filter: Option<Filter>,
+}
+
+/// A line that could not be read as a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadLine {
+    pub line: u64,
+    pub error: String,
+}
+
+/// A game read from a line: indices into the [`Xlog`]'s tables.
+#[derive(Clone, Copy, Debug)]
+pub struct Game<'a> {
+    pub line: u64,
+    pub raw: &'a [u8],
+    pub release: &'static Release,
+    table: usize,
+    place: usize,
+    pub dnum: i64,
+    pub depth: i64,
+    pub end: End,
+    pub mode: Mode,
+}
+
+/// Per place: what the summary counts.
+#[derive(Clone, Copy, Debug, Default)]
+struct Count {
+    deaths: u64,
+    /// Deaths in a mode that leaves bones to the level and the roll.
+    bones_deaths: u64,
+}
+
+struct Table {
+    /// The description's name, for messages.
+    file: String,
+    target: Target,
+    answers: Answers,
+    counts: Vec<Count>,
+}
+
+/// Reads games and keeps the summary's counts.
+pub struct Xlog {
+    opts: Options,
+    /// One per release, then one for `--file`.
+    tables: Vec<Option<Table>>,
+    pub(crate) totals: summary::Totals,
+}
+
+impl Xlog {
+    pub fn new(opts: Options) -> Xlog {
+        Xlog {
+            opts,
+            tables: (0..=RELEASES.len()).map(|_| None).collect(),
+            totals: summary::Totals::default(),
+        }
+    }
+
+    /// The table for lines of `release`, computed on first use.
+    fn table(&mut self, release: &Release) -> usize {
+        let id = if self.opts.file.is_some() {
+            RELEASES.len()
+        } else {
+            release.id()
+        };
+        if self.tables[id].is_none() {
+            let (file, target, places) = match &self.opts.file {
+                Some((name, script)) => {
+                    let target = self.opts.target.unwrap_or(Target::NetHack36);
+                    (name.clone(), target, answers::compute(script, target))
+                }
+                None => {
+                    let places = match builtin_script(release) {
+                        Ok(script) => answers::compute(&script, release.target),
+                        Err(_) => crate::stats::Places {
+                            method: crate::stats::Method::Exact {
+                                max_error: 0.0,
+                                states: 0,
+                                outcomes: 0,
+                                placement_states: 0,
+                            },
+                            failure: 1.0,
+                            dungeon_names: Vec::new(),
+                            level_names: Vec::new(),
+                            places: Vec::new(),
+                        },
+                    };
+                    (release.file.to_string(), release.target, places)
+                }
+            };
+            let answers = Answers::new(&places, &release.cites);
+            let counts = vec![Count::default(); answers.places.len()];
+            self.tables[id] = Some(Table {
+                file,
+                target,
+                answers,
+                counts,
+            });
+        }
+        id
+    }
+
+    fn table_ref(&self, id: usize) -> &Table {
+        self.tables[id]
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("table {id} is built before use"))
+    }
+
+    /// The answer for a game's place.
+    pub fn place(&self, g: &Game<'_>) -> &PlaceAnswer {
+        &self.table_ref(g.table).answers.places[g.place]
+    }
+
+    /// The target whose rules answered a game.
+    pub fn target(&self, g: &Game<'_>) -> Target {
+        self.table_ref(g.table).target
+    }
+
+    /// The chance that the game left bones and why.
+    pub fn bones(&self, g: &Game<'_>) -> (f64, Cow<'_, str>) {
+        match ending::ruled_out(g.release, g.end, g.mode) {
+            Some(why) => (0.0, Cow::Owned(why)),
+            None => {
+                let a = self.place(g);
+                let why = if g.mode == Mode::Unrecorded {
+                    Cow::Owned(format!(
+                        "{} (the line records no game mode: a normal game is assumed)",
+                        a.bones_why
+                    ))
+                } else {
+                    Cow::Borrowed(a.bones_why.as_str())
+                };
+                (a.bones_p, why)
+            }
+        }
+    }
+
+    /// A line longer than [`reader::MAX_LINE`], as a bad line (counted).
+    pub fn too_long(&mut self, line: u64) -> BadLine {
+        self.totals.bad += 1;
+        BadLine {
+            line,
+            error: format!(
+                "line longer than {} bytes (not an xlogfile line)",
+                reader::MAX_LINE
+            ),
+        }
+    }
+
+    /// Reads one line: a game (counted unless the filter drops it, then
+    /// `Ok(None)`), or why the line is bad (counted too). Blank lines are
+    /// neither.
+    pub fn read<'a>(&mut self, line: u64, raw: &'a [u8]) -> Result<Option<Game<'a>>, BadLine> {
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            return Ok(None);
+        }
+        match self.parse(line, raw) {
+            Ok(g) => {
+                if let Some(f) = &self.opts.filter {
+                    if !f.matches(&|k| self.get(&g, k)) {
+                        self.totals.filtered += 1;
+                        return Ok(None);
+                    }
+                }
+                self.count(&g);
+                Ok(Some(g))
+            }
+            Err(error) => {
+                self.totals.bad += 1;
+                Err(BadLine { line, error })
+            }
+        }
+    }
+
+    fn parse<'a>(&mut self, line: u64, raw: &'a [u8]) -> Result<Game<'a>, String> {
+        let mut version = None;
+        let mut dnum = None;
+        let mut lev = None;
+        let mut death = None;
+        let mut flags = None;
+        let mut mode = None;
+        for (k, v) in reader::fields(raw) {
+            match k {
+                b"version" => version = Some(v),
+                b"deathdnum" => dnum = Some(v),
+                b"deathlev" => lev = Some(v),
+                b"death" => death = Some(v),
+                b"flags" => flags = Some(v),
+                b"mode" => mode = Some(v),
+                _ => {}
+            }
+        }
+        let missing = |what: &str| {
+            format!("missing field `{what}` (a truncated line, or not an xlogfile line)")
+        };
+        let version = version.ok_or_else(|| missing("version"))?;
+        let release = release::for_version(version, self.opts.target)?;
+        let number = |what: &str, v: Option<&[u8]>| -> Result<i64, String> {
+            let v = v.ok_or_else(|| missing(what))?;
+            let n = reader::parse_int(v).ok_or_else(|| {
+                format!("`{what}` is `{}`, not a number", String::from_utf8_lossy(v))
+            })?;
+            // NetHack keeps both in a signed byte (xchar/schar).
+            if !(-128..=127).contains(&n) {
+                return Err(format!("`{what}` {n} is out of range (-128 to 127)"));
+            }
+            Ok(n)
+        };
+        let dnum = number("deathdnum", dnum)?;
+        let depth = number("deathlev", lev)?;
+        let death = death.ok_or_else(|| missing("death"))?;
+        let end = ending::classify(death);
+        let mode = ending::mode(release, flags, mode)?;
+        let table = self.table(release);
+        let t = self.table_ref(table);
+        let Some(place) = t.answers.find(dnum, depth) else {
+            return Err(if t.answers.places.is_empty() {
+                format!("{} cannot be laid out", t.file)
+            } else {
+                format!(
+                    "no level at depth {depth} of dungeon number {dnum} in any layout of {} ({}; dungeon numbers and depths: {})",
+                    release.title,
+                    t.file,
+                    t.answers.describe_dnums()
+                )
+            });
+        };
+        Ok(Game {
+            line,
+            raw,
+            release,
+            table,
+            place,
+            dnum,
+            depth,
+            end,
+            mode,
+        })
+    }
+
+    fn count(&mut self, g: &Game<'_>) {
+        self.totals.games += 1;
+        self.totals.ends[g.end as usize] += 1;
+        self.totals.modes[g.mode as usize] += 1;
+        *self.totals.releases.entry(g.release.name).or_default() += 1;
+        if g.end.is_death() {
+            let bones_mode = ending::ruled_out(g.release, g.end, g.mode).is_none();
+            if let Some(t) = self.tables[g.table].as_mut() {
+                let c = &mut t.counts[g.place];
+                c.deaths += 1;
+                if bones_mode {
+                    c.bones_deaths += 1;
+                }
+            }
+            *self.totals.depths.entry(g.depth as i32).or_default() += 1;
+        }
+    }
+
+    /// A field of a game by name: dgn xlog's own (`line`, `target`,
+    /// `dungeon`, `level`, `special`, `how`, `mode`, `bones_p`) or the
+    /// line's.
+    pub fn get<'s>(&'s self, g: &Game<'s>, key: &str) -> Option<Cow<'s, str>> {
+        let a = self.place(g);
+        Some(match key {
+            "line" => Cow::Owned(g.line.to_string()),
+            "target" => Cow::Borrowed(self.target(g).name()),
+            "dungeon" => Cow::Borrowed(a.dungeon()),
+            "level" => Cow::Owned(
+                a.levels
+                    .iter()
+                    .fold((0, -1.0), |b, &(l, p)| if p > b.1 { (l, p) } else { b })
+                    .0
+                    .to_string(),
+            ),
+            "special" => Cow::Borrowed(a.special().unwrap_or("")),
+            "how" => Cow::Borrowed(g.end.name()),
+            "mode" => Cow::Borrowed(match g.mode {
+                Mode::Normal => "normal",
+                Mode::Wizard => "wizard",
+                Mode::Explore => "explore",
+                Mode::Unrecorded => "unrecorded",
+            }),
+            "bones_p" => Cow::Owned(self.bones(g).0.to_string()),
+            _ => String::from_utf8_lossy(reader::field(g.raw, key.as_bytes())?),
+        })
+    }
+
+    /// The game as one JSON line (without the newline).
+    pub fn json(&self, g: &Game<'_>, out: &mut String) {
+        let a = self.place(g);
+        let (p, why) = self.bones(g);
+        let _ = write!(out, "{{\"line\":{},\"version\":", g.line);
+        json::string(out, reader::field(g.raw, b"version").unwrap_or_default());
+        let _ = write!(
+            out,
+            ",\"target\":\"{}\",\"how\":\"{}\",\"mode\":\"{}\",\"dnum\":{},\"depth\":{},",
+            self.target(g).name(),
+            g.end.name(),
+            self.get(g, "mode").unwrap_or_default(),
+            g.dnum,
+            g.depth
+        );
+        out.push_str(&a.json);
+        let _ = write!(out, ",\"bones_p\":{},\"bones_why\":", json::num(p));
+        json::string(out, why.as_bytes());
+        out.push_str(",\"fields\":{");
+        for (i, (k, v)) in reader::fields(g.raw).enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            json::string(out, k);
+            out.push(':');
+            json::string(out, v);
+        }
+        out.push_str("}}");
+    }
+
+    /// The game in one line of text.
+    pub fn human(&self, g: &Game<'_>) -> String {
+        let a = self.place(g);
+        let (p, why) = self.bones(g);
+        let dist = |v: &[(String, f64)]| {
+            v.iter()
+                .map(|(n, p)| {
+                    if *p >= 1.0 {
+                        n.clone()
+                    } else {
+                        format!("{n} {}", answers::percent(*p))
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let levels = a
+            .levels
+            .iter()
+            .map(|(l, p)| {
+                if *p >= 1.0 {
+                    l.to_string()
+                } else {
+                    format!("{l} {}", answers::percent(*p))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let filler = 1.0 - a.specials.iter().map(|s| s.1).sum::<f64>();
+        let special = if a.specials.is_empty() {
+            "a filler level".to_string()
+        } else if filler > 1e-12 {
+            format!("{}, filler {}", dist(&a.specials), answers::percent(filler))
+        } else {
+            dist(&a.specials)
+        };
+        format!(
+            "line {}: {} ({}) at depth {}: {}, level {}; {}; bones {}: {}",
+            g.line,
+            String::from_utf8_lossy(reader::field(g.raw, b"death").unwrap_or_default()),
+            g.release.title,
+            g.depth,
+            dist(&a.dungeons),
+            levels,
+            special,
+            answers::percent(p),
+            why
+        )
+    }
+
+    /// The summary of every game read so far.
+    pub fn summary(&self) -> summary::Summary {
+        summary::Summary::new(self)
+    }
+}
+
+/// The built-in description of a release as a script.
+pub fn builtin_script(release: &Release) -> Result<Script, String> {
+    let opts = crate::frontend::CheckOptions {
+        target: release.target,
+        ..Default::default()
+    };
+    crate::frontend::analyze_verdict(release.source, &opts)
+        .script
+        .ok_or_else(|| format!("{} does not compile", release.file))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,395 @@
+//! The answers checked against the exact statistics ([`crate::stats::compute`]),
+//! which computes the same chances by other sums (per special level and per
+//! (dungeon, level) rather than per (dungeon number, depth)).
+
+use super::ending::{End, Mode};
+use super::release::{for_version, RELEASES};
+use super::*;
+use crate::stats::{self, StatsOptions};
+
+/// One xlogfile line as NetHack 3.6 writes it (tabs), or 3.4.3's servers
+/// (colons).
+pub(crate) fn line(
+    version: &str,
+    dnum: i32,
+    depth: i32,
+    death: &str,
+    flags: Option<&str>,
+) -> String {
+    let sep = if version.starts_with("3.4") {
+        ":"
+    } else {
+        "\t"
+    };
+    let mut f = vec![
+        format!("version={version}"),
+        "points=1234".to_string(),
+        format!("deathdnum={dnum}"),
+        format!("deathlev={depth}"),
+        format!("maxlvl={}", depth.max(1)),
+        "hp=-1".into(),
+        "maxhp=20".into(),
+        "role=Val".into(),
+        "name=tester".into(),
+        format!("death={death}"),
+    ];
+    if let Some(fl) = flags {
+        f.push(format!("flags={fl}"));
+    }
+    f.join(sep)
+}
+
+fn read_one(x: &mut Xlog, l: &str) -> (f64, String, PlaceAnswer) {
+    let g = x
+        .read(1, l.as_bytes())
+        .unwrap_or_else(|e| panic!("{l}: {}", e.error))
+        .expect("a game");
+    let (p, why) = x.bones(&g);
+    (p, why.into_owned(), x.place(&g).clone())
+}
+
+fn stats_of(release: &Release) -> stats::Stats {
+    let script = builtin_script(release).unwrap();
+    stats::exact(
+        &script,
+        &StatsOptions {
+            target: release.target,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+/// Every special level's chance at every place of the main dungeon and the
+/// Mines equals its depth distribution divided by the chance of the place.
+#[test]
+fn special_levels_match_the_statistics() {
+    for release in RELEASES {
+        let st = stats_of(release);
+        let script = builtin_script(release).unwrap();
+        let places = answers::compute(&script, release.target);
+        for lev in &st.levels {
+            let Some(dnum) = places.dungeon_names.iter().position(|n| *n == lev.dungeon) else {
+                continue;
+            };
+            // Vanilla has no optional dungeon: the record is the number.
+            for (&depth, &p) in &lev.depth {
+                let place = places.get(dnum as i32, depth).expect("the place exists");
+                let q = place
+                    .specials
+                    .iter()
+                    .find(|(l, _)| places.level_names[*l as usize] == lev.name)
+                    .map_or(0.0, |s| s.1);
+                assert!(
+                    close(place.exists * q, lev.exists * p),
+                    "{}: {} at depth {depth}: {} * {q} != {} * {p}",
+                    release.name,
+                    lev.name,
+                    place.exists,
+                    lev.exists
+                );
+            }
+        }
+    }
+}
+
+/// In the main dungeon the level is the depth, so each place's bones
+/// chance is the statistics' per-level one.
+#[test]
+fn main_dungeon_bones_match_the_statistics() {
+    for release in RELEASES {
+        let st = stats_of(release);
+        let mut x = Xlog::new(Options::default());
+        let version = match release.versions {
+            (a, b, _, hi) => format!("{a}.{b}.{hi}"),
+        };
+        for cell in st
+            .bones
+            .iter()
+            .filter(|b| b.dungeon == "The Dungeons of Doom")
+        {
+            let (p, why, a) = read_one(
+                &mut x,
+                &line(&version, 0, cell.level, "killed by a jackal", Some("0x0")),
+            );
+            assert_eq!(a.levels, vec![(cell.level, 1.0)]);
+            assert_eq!(a.dungeons, vec![("The Dungeons of Doom".to_string(), 1.0)]);
+            assert!(
+                close(p, cell.bones.leave_chance),
+                "{} level {}: {p} != {} ({why})",
+                release.name,
+                cell.level,
+                cell.bones.leave_chance
+            );
+        }
+    }
+}
+
+/// The Mines' top depends on the layout: a depth there is a distribution
+/// of levels, each weighted by the chance of the Mines starting there.
+#[test]
+fn mines_levels_are_a_distribution() {
+    let release = for_version(b"3.6.6", None).unwrap();
+    let st = stats_of(release);
+    let mines = st
+        .dungeons
+        .iter()
+        .find(|d| d.name == "The Gnomish Mines")
+        .unwrap();
+    let mut x = Xlog::new(Options::default());
+    // Depth 5: level 1, 2 or 3 of the Mines as they start at depth 5, 4, 3.
+    let (_, _, a) = read_one(
+        &mut x,
+        &line("3.6.6", 2, 5, "killed by a gnome lord", Some("0x4")),
+    );
+    assert_eq!(a.levels.len(), 3);
+    let total: f64 = [3, 4, 5]
+        .iter()
+        .map(|s| mines.depth_start.get(s).copied().unwrap_or(0.0))
+        .sum();
+    for &(level, p) in &a.levels {
+        let start = 5 - level + 1;
+        assert!(
+            close(p, mines.depth_start[&start] / total),
+            "level {level}: {p}"
+        );
+    }
+}
+
+/// 3.6.1 added Vlad's Tower's two lower levels as special levels with the
+/// marker "none"; in 3.6.0 they are filler levels and the middle one can
+/// hold bones (the bottom one is the dungeon's bottom, rule 3).
+#[test]
+fn vlads_tower_differs_between_3_6_0_and_3_6_1() {
+    let mut x = Xlog::new(Options::default());
+    let table = |x: &mut Xlog, version: &str| {
+        let r = for_version(version.as_bytes(), None).unwrap();
+        let id = x.table(r);
+        x.table_ref(id)
+            .answers
+            .places
+            .iter()
+            .filter(|a| a.dungeon() == "Vlad's Tower")
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let old = table(&mut x, "3.6.0");
+    let new = table(&mut x, "3.6.1");
+    assert!(!old.is_empty() && old.len() == new.len());
+    for a in &new {
+        let total: f64 = a.specials.iter().map(|s| s.1).sum();
+        assert!(close(total, 1.0), "every level is special: {a:?}");
+        assert_eq!(a.bones_p, 0.0);
+        assert!(a.bones_why.contains("rule 1"), "{}", a.bones_why);
+    }
+    let mut middle = 0;
+    for a in &old {
+        let level = |n: i32| a.levels.iter().find(|l| l.0 == n).map_or(0.0, |l| l.1);
+        let tower1: f64 = a
+            .specials
+            .iter()
+            .filter(|s| s.0 == "tower1")
+            .map(|s| s.1)
+            .sum();
+        assert_eq!(a.specials.len(), usize::from(tower1 > 0.0), "{a:?}");
+        assert!(close(tower1, level(1)), "{a:?}");
+        let (num, den) = crate::bones::depth_chance(a.depth);
+        assert!(
+            close(a.bones_p, level(2) * f64::from(num) / f64::from(den)),
+            "{a:?}"
+        );
+        if a.bones_p > 0.0 {
+            middle += 1;
+        }
+    }
+    assert!(middle > 0);
+    // Through lines: the same place, per the line's version.
+    let place = old.iter().find(|a| a.bones_p > 0.0).unwrap();
+    let death = "killed by Vlad the Impaler";
+    let (p_old, _, _) = read_one(
+        &mut x,
+        &line("3.6.0", place.dnum, place.depth, death, Some("0x0")),
+    );
+    let (p_new, _, _) = read_one(
+        &mut x,
+        &line("3.6.1", place.dnum, place.depth, death, Some("0x0")),
+    );
+    assert_eq!(p_new, 0.0);
+    assert!(close(p_old, place.bones_p));
+}
+
+#[test]
+fn what_the_line_rules_out() {
+    let mut x = Xlog::new(Options::default());
+    let cell = |release: &Release| {
+        stats_of(release)
+            .bones
+            .iter()
+            .find(|b| b.dungeon == "The Dungeons of Doom" && b.level == 12)
+            .map(|b| b.bones.leave_chance)
+            .unwrap()
+    };
+    let (p, why, _) = read_one(
+        &mut x,
+        &line("3.6.6", 0, 12, "killed by a soldier ant", Some("0x4")),
+    );
+    // The quest portal's level can be 12 (rule 4); else the roll's 3/4.
+    assert!(close(p, cell(RELEASES[2])), "{p}");
+    assert!(p > 0.0 && p < 0.75, "{p}");
+    assert!(why.contains("rule 4") && why.contains("3/4"), "{why}");
+    for (death, flags, want) in [
+        ("quit", "0x0", "did not end in death (quit)"),
+        ("ascended", "0x0", "did not end in death (ascended)"),
+        ("escaped", "0x0", "did not end in death (escaped)"),
+        (
+            "killed by a scroll of genocide",
+            "0x0",
+            "did not end in death (genocided)",
+        ),
+        ("killed by a soldier ant", "0x2", "explore mode"),
+        ("killed by a soldier ant", "0x1", "wizard mode"),
+    ] {
+        let (p, why, _) = read_one(&mut x, &line("3.6.6", 0, 12, death, Some(flags)));
+        assert_eq!(p, 0.0, "{death} {flags}");
+        assert!(why.contains(want), "{death} {flags}: {why}");
+        assert!(why.contains("src/"), "cites the source: {why}");
+    }
+    // 3.4.3 lines record no mode: a normal game is assumed, and said.
+    let (p, why, _) = read_one(
+        &mut x,
+        &line("3.4.3", 0, 12, "killed by a soldier ant", None),
+    );
+    assert!(close(p, cell(RELEASES[0])));
+    assert!(why.contains("no game mode"), "{why}");
+    let quit = line("3.4.3", 0, 12, "quit", None);
+    let g = x.read(1, quit.as_bytes()).unwrap().unwrap();
+    assert_eq!(g.end, End::Quit);
+    assert_eq!(g.mode, Mode::Unrecorded);
+}
+
+#[test]
+fn bad_lines_are_reported_and_counted() {
+    let mut x = Xlog::new(Options::default());
+    let cases = [
+        (
+            "version=3.6.6\tpoints=12\tdeath".to_string(),
+            "missing field `deathdnum`",
+        ),
+        (
+            "points=1\tdeathdnum=0\tdeathlev=3\tdeath=x".to_string(),
+            "missing field `version`",
+        ),
+        (line("3.2.1", 0, 3, "x", None), "unknown version 3.2.1"),
+        (line("3.7.0", 0, 3, "x", None), "NetHack 3.7"),
+        (line("3.6.6", 0, 300, "x", None), "out of range"),
+        (line("3.6.6", 0, 31, "x", None), "no level at depth 31"),
+        (line("3.6.6", 12, 3, "x", None), "dungeon number 12"),
+        (line("3.6.6", 0, 3, "x", Some("0xzz")), "flags"),
+        (
+            "version=3.6.6\tdeathdnum=x\tdeathlev=3\tdeath=d".to_string(),
+            "not a number",
+        ),
+    ];
+    for (l, want) in &cases {
+        let e = x.read(7, l.as_bytes()).unwrap_err();
+        assert_eq!(e.line, 7);
+        assert!(e.error.contains(*want), "{l}: {}", e.error);
+    }
+    assert!(
+        x.read(8, b"   ").unwrap().is_none(),
+        "a blank line is no game"
+    );
+    assert_eq!(x.summary().bad_lines, cases.len() as u64);
+}
+
+#[test]
+fn json_lines_and_summary() {
+    let mut x = Xlog::new(Options::default());
+    let lines = [
+        line("3.6.6", 0, 12, "killed by a soldier ant", Some("0x4")),
+        line("3.6.6", 2, 5, "killed by a gnome lord", Some("0x4")),
+        line("3.6.6", 0, 2, "quit", Some("0x4")),
+        line("3.4.3", 0, 9, "killed by a jackal", None),
+    ];
+    let mut sum = 0.0;
+    for (i, l) in lines.iter().enumerate() {
+        let g = x.read(i as u64 + 1, l.as_bytes()).unwrap().unwrap();
+        let mut out = String::new();
+        x.json(&g, &mut out);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["line"], i as u64 + 1);
+        assert!(v["special"].is_array());
+        assert!(v["bones_why"].is_string());
+        assert_eq!(v["fields"]["name"], "tester");
+        sum += v["bones_p"].as_f64().unwrap();
+        assert!(!x.human(&g).is_empty());
+    }
+    let s = x.summary();
+    assert_eq!(s.games, 4);
+    assert_eq!(s.deaths, 3);
+    assert!(close(s.expected_bones, sum));
+    let dod: f64 = s
+        .dungeons
+        .iter()
+        .filter(|e| e.name == "The Dungeons of Doom")
+        .map(|e| e.deaths)
+        .sum();
+    assert!(close(dod, 2.0));
+    assert_eq!(s.deadliest.len(), 3);
+    let page = html::page(&s, "test");
+    assert!(
+        page.contains("<svg") && !page.contains("http://")
+            || page.contains("xmlns=\"http://www.w3.org/2000/svg\"")
+    );
+    assert!(!page.contains("<script") && !page.contains("src="));
+}
+
+#[test]
+fn where_filters_games() {
+    let mut x = Xlog::new(Options {
+        filter: Some(
+            filter::Filter::parse("dungeon = \"The Gnomish Mines\" or how = quit").unwrap(),
+        ),
+        ..Default::default()
+    });
+    let a = line("3.6.6", 0, 12, "killed by a soldier ant", Some("0x4"));
+    let b = line("3.6.6", 2, 5, "killed by a gnome lord", Some("0x4"));
+    let c = line("3.6.6", 0, 3, "quit", Some("0x4"));
+    assert!(x.read(1, a.as_bytes()).unwrap().is_none());
+    assert!(x.read(2, b.as_bytes()).unwrap().is_some());
+    assert!(x.read(3, c.as_bytes()).unwrap().is_some());
+    let s = x.summary();
+    assert_eq!((s.games, s.filtered_out), (2, 1));
+}
+
+/// Arbitrary bytes never panic and every line is a game, a bad line or
+/// blank.
+#[test]
+fn arbitrary_lines_never_panic() {
+    use proptest::prelude::*;
+    let mut runner = proptest::test_runner::TestRunner::default();
+    let x = std::cell::RefCell::new(Xlog::new(Options::default()));
+    let real = line("3.6.6", 0, 12, "killed by a soldier ant", Some("0x4"));
+    runner
+        .run(
+            &(
+                proptest::collection::vec(any::<u8>(), 0..200),
+                0..real.len(),
+                any::<u8>(),
+            ),
+            |(junk, at, b)| {
+                let mut x = x.borrow_mut();
+                let _ = x.read(1, &junk);
+                let mut m = real.clone().into_bytes();
+                m[at] = b;
+                let _ = x.read(2, &m);
+                let _ = x.read(3, &real.as_bytes()[..at]);
+                Ok(())
+            },
+        )
+        .unwrap();
+}
