@@ -61,14 +61,55 @@ pub struct XlogArgs {
     pub dialect: Option<crate::dialect::Dialect>,
 }
 
+pub fn parse_args<I, T>(argv: I) -> Result<XlogArgs, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches = XlogArgs::augment_args(clap::Command::new("xlog")).try_get_matches_from(argv)?;
+    <XlogArgs as clap::FromArgMatches>::from_arg_matches(&matches)
+}
+
 pub fn run(args: XlogArgs) -> ExitCode {
-    let mut err = std::io::stderr().lock();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let stderr = std::io::stderr();
+    let color = super::check::use_color(stderr.is_terminal());
+    let code = match &args.input {
+        Some(p) if p.as_os_str() != "-" => match std::fs::File::open(p) {
+            Ok(f) => execute(&args, f, &mut out, &mut stderr.lock(), color),
+            Err(e) => {
+                eprintln!("dgn xlog: cannot read `{}`: {e}", p.display());
+                EXIT_USAGE
+            }
+        },
+        _ => execute(
+            &args,
+            std::io::stdin().lock(),
+            &mut out,
+            &mut stderr.lock(),
+            color,
+        ),
+    };
+    // A closed pipe is no error of the input.
+    let _ = out.flush();
+    ExitCode::from(code)
+}
+
+/// The command on explicit streams; returns the exit status.
+pub fn execute(
+    args: &XlogArgs,
+    input: impl Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    color: bool,
+) -> u8 {
     let filter = match args.filter.as_deref().map(Filter::parse) {
         None => None,
         Some(Ok(f)) => Some(f),
         Some(Err(e)) => {
             let _ = writeln!(err, "dgn xlog: --where {e}");
-            return ExitCode::from(EXIT_USAGE);
+            return EXIT_USAGE;
         }
     };
     let file = match &args.file {
@@ -80,31 +121,17 @@ pub fn run(args: XlogArgs) -> ExitCode {
                 undefine: args.undefine.clone(),
                 dialect: args.dialect,
             };
-            let color = std::io::stderr().is_terminal();
-            match read_script(Some(p), &common, "xlog", &mut err, color) {
+            match read_script(Some(p), &common, "xlog", err, color) {
                 Ok(s) => Some(s),
-                Err(code) => return ExitCode::from(code),
+                Err(code) => return code,
             }
         }
-    };
-    let input: Box<dyn Read> = match &args.input {
-        None => Box::new(std::io::stdin().lock()),
-        Some(p) if p.as_os_str() == "-" => Box::new(std::io::stdin().lock()),
-        Some(p) => match std::fs::File::open(p) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                let _ = writeln!(err, "dgn xlog: cannot read `{}`: {e}", p.display());
-                return ExitCode::from(EXIT_USAGE);
-            }
-        },
     };
     let mut x = Xlog::new(Options {
         target: args.target,
         file,
         filter,
     });
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut stream = LineStream::new(input);
     let mut buf = String::with_capacity(4096);
     let json = args.format == XlogFormat::Json;
@@ -113,13 +140,12 @@ pub fn run(args: XlogArgs) -> ExitCode {
             Ok(Some(item)) => item,
             Ok(None) => break,
             Err(e) => {
-                let _ = out.flush();
                 let _ = writeln!(
                     err,
                     "dgn xlog: read error after line {}: {e}",
                     stream.lines()
                 );
-                return ExitCode::from(EXIT_USAGE);
+                return EXIT_USAGE;
             }
         };
         let result = match item {
@@ -152,11 +178,11 @@ pub fn run(args: XlogArgs) -> ExitCode {
         }
         if !buf.is_empty() && out.write_all(buf.as_bytes()).is_err() {
             // A closed pipe: nothing more to say.
-            return ExitCode::from(EXIT_OK);
+            return EXIT_OK;
         }
     }
     let summary = x.summary();
-    let written = match args.format {
+    let _ = match args.format {
         XlogFormat::Json => {
             let s = serde_json::json!({ "summary": summary });
             writeln!(out, "{s}")
@@ -170,7 +196,6 @@ pub fn run(args: XlogArgs) -> ExitCode {
             write!(out, "{}", html::page(&summary, &title))
         }
     };
-    let _ = written.and_then(|()| out.flush());
     if summary.bad_lines > 0 {
         if !json {
             let _ = writeln!(
@@ -180,8 +205,8 @@ pub fn run(args: XlogArgs) -> ExitCode {
                 if summary.bad_lines == 1 { "" } else { "s" }
             );
         }
-        ExitCode::from(EXIT_INPUT)
+        EXIT_INPUT
     } else {
-        ExitCode::from(EXIT_OK)
+        EXIT_OK
     }
 }

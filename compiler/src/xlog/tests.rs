@@ -104,9 +104,8 @@ fn main_dungeon_bones_match_the_statistics() {
     for release in RELEASES {
         let st = stats_of(release);
         let mut x = Xlog::new(Options::default());
-        let version = match release.versions {
-            (a, b, _, hi) => format!("{a}.{b}.{hi}"),
-        };
+        let (a, b, _, hi) = release.versions;
+        let version = format!("{a}.{b}.{hi}");
         for cell in st
             .bones
             .iter()

@@ -1,0 +1,269 @@
+//! `dgn xlog` end to end: xlogfiles we write (tests/data, or generated
+//! here) for NetHack 3.4.3 and 3.6, the JSON shape, the answers against the
+//! exact statistics, bad lines and the exit status, the other formats.
+
+use dgnkit::cli::xlog::{execute, parse_args};
+use dgnkit::frontend::{analyze_verdict, CheckOptions};
+use dgnkit::options::Target;
+use dgnkit::stats::{self, StatsOptions};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn run(args: &[&str], input: &[u8]) -> (u8, String, String) {
+    let mut argv = vec!["xlog"];
+    argv.extend_from_slice(args);
+    let args = match parse_args(&argv) {
+        Ok(a) => a,
+        Err(e) => return (2, String::new(), e.to_string()),
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = execute(&args, input, &mut out, &mut err, false);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+fn json_lines(out: &str) -> Vec<Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+fn stats_of(file: &str, target: Target) -> stats::Stats {
+    let src = std::fs::read(root().join("corpus").join(file)).unwrap();
+    let opts = CheckOptions {
+        target,
+        ..Default::default()
+    };
+    let script = analyze_verdict(&src, &opts).script.unwrap();
+    stats::exact(
+        &script,
+        &StatsOptions {
+            target,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+fn line36(version: &str, dnum: i32, depth: i32, death: &str, flags: &str) -> String {
+    format!(
+        "version={version}\tpoints=100\tdeathdnum={dnum}\tdeathlev={depth}\tmaxlvl={depth}\thp=-1\tmaxhp=20\tdeaths=1\tdeathdate=20201010\tbirthdate=20201010\tuid=1\trole=Arc\trace=Dwa\tgender=Fem\talign=Law\tname=t{depth}\tdeath={death}\tconduct=0x0\tturns=100\tachieve=0x0\trealtime=10\tstarttime=1\tendtime=2\tgender0=Fem\talign0=Law\tflags={flags}\n"
+    )
+}
+
+#[test]
+fn nethack_343_file_with_bad_lines() {
+    let data = std::fs::read(root().join("tests/data/nethack-3.4.3.xlog")).unwrap();
+    let (code, out, _) = run(&["--format", "json"], &data);
+    assert_eq!(code, 1, "bad lines make the exit status 1");
+    let v = json_lines(&out);
+    assert_eq!(v.len(), 5);
+    assert_eq!(v[0]["line"], 1);
+    assert_eq!(v[0]["target"], "nethack-3.4.3");
+    assert_eq!(v[0]["dungeon"], "The Dungeons of Doom");
+    assert_eq!(v[0]["level"], 5);
+    assert_eq!(v[0]["fields"]["role"], "Val");
+    // Depth 5 of 3.4.3's main dungeon: the Oracle's chance from the
+    // statistics (the main dungeon always reaches depth 5).
+    let st = stats_of("nethack-3.4.3.def", Target::NetHack343);
+    let oracle = st.levels.iter().find(|l| l.name == "oracle").unwrap();
+    let p = v[0]["special"][0]["p"].as_f64().unwrap();
+    assert_eq!(v[0]["special"][0]["name"], "oracle");
+    assert!((p - oracle.depth[&5]).abs() < 1e-12);
+    assert!(v[0]["bones_why"].as_str().unwrap().contains("no game mode"));
+    assert_eq!(v[1]["how"], "quit");
+    assert_eq!(v[1]["bones_p"], 0.0);
+    assert_eq!(v[1]["dungeon"], "The Gnomish Mines");
+    assert_eq!(v[2]["line"], 3);
+    assert!(v[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("no level at depth 30"));
+    assert!(v[3]["error"]
+        .as_str()
+        .unwrap()
+        .contains("missing field `death`"));
+    let s = &v[4]["summary"];
+    assert_eq!(s["games"], 2);
+    assert_eq!(s["bad_lines"], 2);
+    // The human form says the same on stderr and still prints the summary.
+    let (code, out, err) = run(&[], &data);
+    assert_eq!(code, 1);
+    assert!(out.contains("2 games (1 deaths), 2 bad lines"), "{out}");
+    assert!(err.contains("line 3:") && err.contains("line 4:"), "{err}");
+}
+
+/// A death on every depth of NetHack 3.6's main dungeon: each special
+/// level's chance there is its depth distribution over the chance that the
+/// dungeon reaches that depth; the summary adds the games' bones chances.
+#[test]
+fn nethack_36_main_dungeon_against_the_statistics() {
+    let st = stats_of("nethack-3.6.def", Target::NetHack36);
+    let dod = &st.dungeons[0];
+    let reach = |d: i32| -> f64 {
+        dod.num_levels
+            .iter()
+            .filter(|(n, _)| **n >= d)
+            .map(|(_, p)| p)
+            .sum()
+    };
+    let mut data = String::new();
+    for d in 1..=29 {
+        data += &line36("3.6.6", 0, d, "killed by a hill orc", "0x4");
+    }
+    let (code, out, err) = run(&["--format", "json"], data.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let v = json_lines(&out);
+    assert_eq!(v.len(), 30);
+    let mut sum = 0.0;
+    for (i, g) in v[..29].iter().enumerate() {
+        let depth = i as i32 + 1;
+        assert_eq!(g["depth"], depth);
+        assert_eq!(g["level"], depth);
+        for lev in st
+            .levels
+            .iter()
+            .filter(|l| l.dungeon == "The Dungeons of Doom")
+        {
+            let want = lev.exists * lev.depth.get(&depth).copied().unwrap_or(0.0) / reach(depth);
+            let got = g["special"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["name"] == lev.name.as_str())
+                .map_or(0.0, |s| s["p"].as_f64().unwrap());
+            assert!(
+                (got - want).abs() < 1e-9,
+                "{} at depth {depth}: {got} != {want}",
+                lev.name
+            );
+        }
+        let cell = st
+            .bones
+            .iter()
+            .find(|b| b.dungeon == "The Dungeons of Doom" && b.level == depth)
+            .unwrap();
+        let p = g["bones_p"].as_f64().unwrap();
+        assert!((p - cell.bones.leave_chance).abs() < 1e-9, "depth {depth}");
+        sum += p;
+    }
+    let s = &v[29]["summary"];
+    assert!((s["expected_bones"].as_f64().unwrap() - sum).abs() < 1e-9);
+    assert_eq!(s["deaths"], 29);
+    // Depth 1 to 3 never leave bones; the castle (bottom) never does.
+    assert_eq!(v[0]["bones_p"], 0.0);
+    assert!(v[0]["bones_why"]
+        .as_str()
+        .unwrap()
+        .contains("always gives 0"));
+}
+
+#[test]
+fn file_overrides_the_built_in_description() {
+    // Vlad's Tower's middle level: a "none" special level since 3.6.1, a
+    // filler level in 3.6.0's file.
+    let x = dgnkit::xlog::release::for_version(b"3.6.0", None).unwrap();
+    let script = dgnkit::xlog::builtin_script(x).unwrap();
+    let places = dgnkit::xlog::answers::compute(&script, Target::NetHack36);
+    let tower = places
+        .places
+        .iter()
+        .find(|p| {
+            places.dungeon_names[p.dungeons[0].0 as usize] == "Vlad's Tower"
+                && p.levels.iter().any(|l| l.0 == 2)
+        })
+        .unwrap();
+    let data = line36(
+        "3.6.6",
+        tower.dnum,
+        tower.depth,
+        "killed by a vampire lord",
+        "0x4",
+    );
+    let (_, out, _) = run(&["--format", "json"], data.as_bytes());
+    assert_eq!(json_lines(&out)[0]["bones_p"], 0.0);
+    let file = root().join("corpus/nethack-3.6.0.def");
+    let (code, out, err) = run(
+        &["--format", "json", "--file", file.to_str().unwrap()],
+        data.as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(json_lines(&out)[0]["bones_p"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn where_formats_and_usage_errors() {
+    let mut data = String::new();
+    data += &line36("3.6.1", 0, 10, "killed by a soldier ant", "0x4");
+    data += &line36("3.6.1", 2, 6, "killed by a dwarf", "0x4");
+    data += &line36("3.6.1", 0, 10, "ascended", "0x4");
+    data += &line36("3.6.1", 0, 8, "killed by a jackal", "0x2");
+    let (code, out, _) = run(
+        &[
+            "--format",
+            "json",
+            "--where",
+            "how = died and not mode = explore",
+        ],
+        data.as_bytes(),
+    );
+    assert_eq!(code, 0);
+    let v = json_lines(&out);
+    assert_eq!(v.len(), 3);
+    assert_eq!(v[2]["summary"]["filtered_out"], 2);
+    let (_, out, _) = run(
+        &["--where", "dungeon = \"The Gnomish Mines\"", "--games"],
+        data.as_bytes(),
+    );
+    assert!(out.starts_with("line 2: killed by a dwarf"), "{out}");
+    let (code, out, _) = run(&["--format", "html"], data.as_bytes());
+    assert_eq!(code, 0);
+    assert!(out.starts_with("<!DOCTYPE html>") && out.contains("<svg"));
+    assert!(!out.contains("<script") && !out.contains("src=") && !out.contains("href="));
+    let (code, _, err) = run(&["--where", "role ="], data.as_bytes());
+    assert_eq!(code, 2);
+    assert!(err.contains("expected a value"), "{err}");
+    let (code, _, err) = run(&["--file", "/nonexistent/dungeon.def"], data.as_bytes());
+    assert_eq!(code, 2, "{err}");
+    let (code, out, _) = run(
+        &["--target", "nethack-3.4.3", "--format", "json"],
+        data.as_bytes(),
+    );
+    assert_eq!(code, 1);
+    assert!(out.contains("not the target nethack-3.4.3"));
+}
+
+/// The built-in descriptions dgn xlog adds compile byte for byte to what
+/// the releases' own dgn_comp made of their dungeon.def.
+#[test]
+fn built_in_descriptions_compile_as_the_games_own_files() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    for (release, expected, target) in [
+        (
+            "3.4.3",
+            "Vanilla-NetHack__NetHack-3.4.3.343.bin",
+            Target::NetHack343,
+        ),
+        ("3.6.0", "NetHack__NetHack@3.6.0.36.bin", Target::NetHack36),
+        ("3.6.6", "NetHack__NetHack.36.bin", Target::NetHack36),
+    ] {
+        let r = dgnkit::xlog::release::for_version(release.as_bytes(), None).unwrap();
+        let script = dgnkit::xlog::builtin_script(r).unwrap();
+        let ours = dgnkit::binary::write(&script, target, None).unwrap();
+        let theirs = std::fs::read(shared.join("expected/compiled").join(expected)).unwrap();
+        assert!(
+            ours == theirs,
+            "{release}: {} differs from {expected}",
+            r.file
+        );
+    }
+}
