@@ -16,6 +16,18 @@ pub struct Layout {
     /// Every draw as `rn2(n)=r`; present only when tracing.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub rng_calls: Option<Vec<String>>,
+    /// Games that shuffle the Elemental Planes: the levels of the planes'
+    /// dungeon in level-chain order (UnNetHack's layouts).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub planes_order: Option<Vec<String>>,
+    /// Games that shuffle the Elemental Planes: the planes in the order the
+    /// hero visits them, Astral last (DynaHack's layouts).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub plane_order: Option<Vec<String>>,
+    /// With the game's start (`--game-start`): the draws made before the
+    /// loader, when the game's layouts report them.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub pre_draws: Option<u32>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -177,7 +177,7 @@ fn check_file(shared: &Path, file: &str) -> (usize, Vec<String>) {
         }
         // `dgn layout --seeds` writes the JSON from the buffer itself.
         let mut text = Vec::new();
-        json.write(&out, &mut text);
+        json.write(&resolver, &out, &mut text);
         let without_log = Layout {
             rng_calls: None,
             ..want

@@ -1,14 +1,57 @@
-//! DynaHack: a NitroHack (3.4.3) fork: MT19937 (Cokus) seeding, shuffled Elemental Planes, a 12-byte header; its loader hooks are the dynahack work (issue #16).
-//! Until its loader is proven on `expected/variants/dynahack`, layouts,
-//! bones and statistics for `--target dynahack` are refused.
+//! DynaHack (DynaMoHack/DynaHack 5141ec2): a NitroHack (3.4.3) fork that
+//! draws from MT19937 in Cokus's recode (`libdynamohack/src/mtrand.c`),
+//! floats the Advent Calendar like Fort Ludios, reads the `reincarnation`
+//! option and shuffles the Elemental Planes after the tune. Facts and
+//! file:line: `expected/variants/dynahack`.
 
-use super::{Game, InputSpec, LoaderProof};
+use super::{Game, GameOption, InputSpec, LoaderInputs, LoaderProof};
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
-use crate::loader::Rules;
+use crate::loader::{Planes, PlanesReport, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
+
+/// `init_dungeons()` (`libdynamohack/src/dungeon.c`): 3.4.3's, with the
+/// entry clamped to the bottom (`:753-756`), `advcal` first in `level_map`
+/// (`:623`) and floated like `knox` (`:874-888`), "Town" hard-wired and
+/// "The Dragon Caves" optional (`dname_to_dnum(name, optional)`,
+/// `:231-238`, `:915-921`), and `shuffle_planes()` last (`:936`,
+/// `:939-962`). Wizard mode skips the chance rolls as in 3.4.3
+/// (`:701-702`, `:520-521`).
+const RULES: Rules = Rules {
+    required_dungeons: &[
+        "The Quest",
+        "Sokoban",
+        "The Gnomish Mines",
+        "Vlad's Tower",
+        "Town",
+    ],
+    floating_levels: &["advcal", "knox"],
+    planes: Some(Planes {
+        report: PlanesReport::VisitOrder,
+        ..Planes::ELEMENTAL
+    }),
+    ..Rules::nethack_36()
+};
+
+/// The birth option `reincarnation` (`flags.rogue_enabled`, default on,
+/// `options.c:230`): off, the rogue level is taken out of the level chain
+/// after loading (`dungeon.c:892-909`); its draws are still made.
+const REINCARNATION: GameOption = GameOption {
+    name: "reincarnation",
+    values: &["true", "false"],
+    doc: "false takes the Rogue level out of the dungeon (its draws are still made)",
+};
+
+fn rules_hook(inputs: &LoaderInputs, rules: &mut Rules) {
+    if inputs
+        .option_or_default(&REINCARNATION)
+        .eq_ignore_ascii_case("false")
+    {
+        rules.unlinked_levels = &["rogue"];
+    }
+}
 
 pub(super) static GAME: Game = Game {
     target: Target::DynaHack,
@@ -16,9 +59,15 @@ pub(super) static GAME: Game = Game {
     dialect: Dialect::Vanilla,
     binary: None,
     rng: RngKind::Mt19937Cokus,
-    rules: Rules::nethack_343(),
+    rules: RULES,
     bones: BonesRules::VANILLA,
     overview: OverviewStyle::NetHack343,
-    loader: LoaderProof::NotProven,
-    inputs: InputSpec::NONE,
+    loader: LoaderProof::Proven(
+        "variants_parity: every line of expected/variants/dynahack (normal, wizard), draw for draw",
+    ),
+    inputs: InputSpec {
+        options: &[REINCARNATION],
+        rules_hook: Some(rules_hook),
+        ..InputSpec::NONE
+    },
 };

@@ -36,7 +36,7 @@ pub use roles::{race_named, role_named, Race, Role, RACES, ROLES};
 use crate::binary::BinaryFormat;
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
-use crate::loader::{LoadError, Rules};
+use crate::loader::{GameStart, LoadError, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
@@ -68,7 +68,7 @@ impl GameOption {
 }
 
 /// What a game's loader reads besides the file, and its defaults.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct InputSpec {
     /// How the role is used, with the game's default (`None`: the loader
     /// does not read it; quest levels keep their `x-` names).
@@ -79,6 +79,12 @@ pub struct InputSpec {
     /// Whether the game's own draws before `init_dungeons()` are made by
     /// default (`--game-start`); `None`: the game has none dgnkit makes.
     pub game_start: Option<bool>,
+    /// How the inputs change the loader's rules (an option that unlinks a
+    /// level, ...); `None`: they do not.
+    pub rules_hook: Option<fn(&LoaderInputs, &mut Rules)>,
+    /// The game's draws before `init_dungeons()` for these inputs, made
+    /// when `--game-start` (or the game's default) asks for them.
+    pub start_hook: Option<fn(&LoaderInputs) -> GameStart>,
 }
 
 impl InputSpec {
@@ -88,6 +94,8 @@ impl InputSpec {
         race: None,
         options: &[],
         game_start: None,
+        rules_hook: None,
+        start_hook: None,
     };
 }
 
@@ -129,6 +137,23 @@ impl Game {
 
     pub fn option(&self, name: &str) -> Option<&'static GameOption> {
         self.inputs.options.iter().find(|o| o.name == name)
+    }
+
+    /// The game's draws before the loader for a run with `inputs`.
+    pub fn start_for(&self, inputs: &LoaderInputs) -> GameStart {
+        match self.inputs.start_hook {
+            Some(hook) if inputs.game_start_for(self) => hook(inputs),
+            _ => GameStart::NONE,
+        }
+    }
+
+    /// The loader's rules for a run with `inputs`.
+    pub fn rules_for(&self, inputs: &LoaderInputs) -> Rules {
+        let mut rules = self.rules.clone();
+        if let Some(hook) = self.inputs.rules_hook {
+            hook(inputs, &mut rules);
+        }
+        rules
     }
 }
 

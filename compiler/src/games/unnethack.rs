@@ -1,14 +1,70 @@
-//! UnNetHack: a 3.4.3 fork: ISAAC (32-bit) from a game seed, shuffled Elemental Planes, no wizard-mode skip; its loader hooks are the unnethack work (issue #16).
-//! Until its loader is proven on `expected/variants/unnethack`, layouts,
-//! bones and statistics for `--target unnethack` are refused.
+//! UnNetHack (UnNetHack/UnNetHack 24dce72, game 6.0.15): a 3.4.3 fork that
+//! draws from 32-bit ISAAC seeded with the game seed (`src/rnd.c:30-41`),
+//! rolls every chance even in wizard mode, floats the Advent Calendar like
+//! Fort Ludios, hard-wires four more dungeons and shuffles the Elemental
+//! Planes after the tune. Facts and file:line: `expected/variants/unnethack`.
 
-use super::{Game, InputSpec, LoaderProof};
+use super::{Game, InputSpec, LoaderInputs, LoaderProof};
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
-use crate::loader::Rules;
+use crate::loader::{GameStart, Limits, Planes, PlanesReport, Rules, NETHACK_LIMITS};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
+
+/// `init_dungeons()` (`src/dungeon.c`): 3.4.3's, with the entry clamped to
+/// the bottom (`:939-943`), no wizard-mode skip of the dungeon and level
+/// chance rolls (`:881`, `:625`), `LEV_LIMIT` 99 (`include/dgn_file.h:73`,
+/// checked at `:991`), `advcal` before `knox` in `level_map` (`:768-811`)
+/// and floated the same way (`:1071-1091`), "Town", "Sheol", "The Ruins of
+/// Moria" and "The Dragon Caves" looked up like the Quest (`:1102-1105`),
+/// and `shuffle_planes()` last (`:1127`, `:1138-1163`).
+///
+/// Its `d_level` and level counts are 16-bit (`include/dungeon.h:18-19`,
+/// `:69-70`) while `depth()` is still an `schar` (`:1272`); dgnkit narrows
+/// them all to bytes as in 3.4.3, which differs from the game only for a
+/// dungeon drawn with more than 127 levels.
+const RULES: Rules = Rules {
+    required_dungeons: &[
+        "The Quest",
+        "Sokoban",
+        "The Gnomish Mines",
+        "Vlad's Tower",
+        "Town",
+        "Sheol",
+        "The Ruins of Moria",
+        "The Dragon Caves",
+    ],
+    limits: Some(Limits {
+        max_levels: 99,
+        ..NETHACK_LIMITS
+    }),
+    wizard_skips_dungeon_chance: false,
+    wizard_skips_level_chance: false,
+    floating_levels: &["advcal", "knox"],
+    planes: Some(Planes {
+        report: PlanesReport::ChainOrder,
+        ..Planes::ELEMENTAL
+    }),
+    report_pre_draws: true,
+    ..Rules::nethack_36()
+};
+
+/// A new game's draws before `init_dungeons()` (`newgame()`,
+/// `src/allmain.c:940-958`): `init_level_seeds()` re-seeds with the game
+/// seed (plus SERVERSEED, 0 unless sysconf sets it) and draws
+/// `rn2(INT_MAX)` 511 times (`allmain.c:925-936`), then `init_objects()`
+/// draws 290 times (gem colours and description shuffles, `o_init.c`; the
+/// count depends only on the object table). Role selection draws before
+/// the re-seed and does not matter.
+const GAME_START_DRAWS: u32 = 511 + 290;
+
+fn start_hook(_: &LoaderInputs) -> GameStart {
+    GameStart {
+        fixed: GAME_START_DRAWS,
+        ..GameStart::NONE
+    }
+}
 
 pub(super) static GAME: Game = Game {
     target: Target::UnNetHack,
@@ -16,9 +72,17 @@ pub(super) static GAME: Game = Game {
     dialect: Dialect::UnNetHack,
     binary: None,
     rng: RngKind::Isaac32,
-    rules: Rules::nethack_343(),
+    rules: RULES,
     bones: BonesRules::VANILLA,
     overview: OverviewStyle::NetHack343,
-    loader: LoaderProof::NotProven,
-    inputs: InputSpec::NONE,
+    loader: LoaderProof::Proven(
+        "variants_parity: every line of expected/variants/unnethack (normal, wizard, game start), draw for draw",
+    ),
+    inputs: InputSpec {
+        // The seed of a layout is the generator's seed right before the
+        // loader unless --game-start asks for the game's own start.
+        game_start: Some(false),
+        start_hook: Some(start_hook),
+        ..InputSpec::NONE
+    },
 };

@@ -56,8 +56,15 @@ pub enum LoadError {
     /// The placement search of a dungeon took more draws than the budget;
     /// NetHack would keep searching for a very long time.
     PlacementTooCostly { dungeon: String, draws: u64 },
-    /// Fort Ludios: a level named `knox` exists but no branch ends on it.
-    KnoxNotReachable,
+    /// A level whose entrance floats (Fort Ludios' `knox`, and in some
+    /// variants `advcal`) exists but no branch ends on it.
+    KnoxNotReachable { level: String },
+    /// The Elemental Planes shuffle needs a level that does not exist (the
+    /// game dereferences it and crashes).
+    PlaneMissing { level: String },
+    /// The Elemental Planes shuffle relinked the special-level chain into a
+    /// loop (the game would hang walking it).
+    PlanesLoop,
     /// A dungeon the game looks up by name after loading is missing.
     MissingDungeon { name: String },
     /// dgnkit's loader is not proven on this game's own `init_dungeons()`,
@@ -92,7 +99,7 @@ impl LoadError {
             LoadError::BaseOutOfRange { .. } => "level_range: base value out of range".into(),
             LoadError::EmptyChain { .. } => "level_range: empty chain level!".into(),
             LoadError::CouldntPlace { .. } => "init_dungeon:  couldn't place levels".into(),
-            LoadError::KnoxNotReachable => "insert_branch: not found".into(),
+            LoadError::KnoxNotReachable { .. } => "insert_branch: not found".into(),
             LoadError::MissingDungeon { name } => {
                 format!("Couldn't resolve dungeon number for name \"{name}\".")
             }
@@ -109,7 +116,9 @@ impl LoadError {
             | LoadError::ChainShifted { .. }
             | LoadError::PlacementTooCostly { .. }
             | LoadError::NotReproduced { .. }
-            | LoadError::Inputs { .. } => return None,
+            | LoadError::Inputs { .. }
+            | LoadError::PlaneMissing { .. }
+            | LoadError::PlanesLoop => return None,
         })
     }
 
@@ -127,7 +136,9 @@ impl LoadError {
             LoadError::ChainShifted { .. } => "chain-shifted",
             LoadError::CouldntPlace { .. } => "couldnt-place",
             LoadError::PlacementTooCostly { .. } => "placement-too-costly",
-            LoadError::KnoxNotReachable => "knox-not-reachable",
+            LoadError::KnoxNotReachable { .. } => "knox-not-reachable",
+            LoadError::PlaneMissing { .. } => "plane-missing",
+            LoadError::PlanesLoop => "planes-loop",
             LoadError::MissingDungeon { .. } => "missing-dungeon",
             LoadError::NotReproduced { .. } => "not-reproduced",
             LoadError::Inputs { .. } => "loader-inputs",
@@ -184,9 +195,17 @@ impl fmt::Display for LoadError {
                 f,
                 "gave up placing the levels of \"{dungeon}\" after {draws} draws: the ranges overlap so much that NetHack's search would run for a very long time; widen the ranges"
             ),
-            LoadError::KnoxNotReachable => write!(
+            LoadError::KnoxNotReachable { level } => write!(
                 f,
-                "a level named \"knox\" exists but no branch ends on it, so Fort Ludios cannot be entered (NetHack: \"insert_branch: not found\")"
+                "a level named \"{level}\" exists but no branch ends on it, so its floating entrance cannot be placed (NetHack: \"insert_branch: not found\"); give it a dungeon of its own with a branch to it"
+            ),
+            LoadError::PlaneMissing { level } => write!(
+                f,
+                "the game shuffles the Elemental Planes and needs a level named \"{level}\"; without it the game crashes (add the level, or use a target without the shuffle)"
+            ),
+            LoadError::PlanesLoop => write!(
+                f,
+                "the Elemental Planes shuffle links the special levels into a loop, so the game would hang; put astral, the four planes and dummy in one dungeon, astral first and dummy last"
             ),
             LoadError::MissingDungeon { name } => write!(
                 f,

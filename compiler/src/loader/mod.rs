@@ -139,9 +139,70 @@ pub struct Rules {
     /// 3.6 while loading its levels and after placing them.
     pub limits_on_read: bool,
     pub alignments: Alignments,
+    /// Wizard mode skips the DUNGEON chance rolls (3.4.3 `dungeon.c:480`);
+    /// UnNetHack rolls them anyway (its `dungeon.c:881`).
+    pub wizard_skips_dungeon_chance: bool,
+    /// Wizard mode skips the LEVEL chance rolls (3.4.3 `dungeon.c:703`);
+    /// UnNetHack rolls them anyway (its `dungeon.c:625`).
+    pub wizard_skips_level_chance: bool,
+    /// Levels whose entrance floats, in the order of the game's `level_map`:
+    /// after the tune, the branch ending on each gets `end1.dnum = n_dgns`
+    /// and is re-inserted into the branch list (3.4.3 `dungeon.c:768-787`
+    /// for `knox`; UnNetHack and DynaHack add `advcal` before it).
+    pub floating_levels: &'static [&'static str],
+    /// Special levels taken out of the level chain after loading (their
+    /// draws are made): DynaHack's `rogue` with the `reincarnation` option
+    /// off (`dungeon.c:892-909`). Compared case-sensitively, as `strncmp`.
+    pub unlinked_levels: &'static [&'static str],
+    /// The Elemental Planes shuffle made after everything else, when the
+    /// game has one.
+    pub planes: Option<Planes>,
+    /// Layouts made with the game's start ([`GameStart`]) report how many
+    /// draws came before the loader (`pre_draws`: UnNetHack's `.game`
+    /// layouts).
+    pub report_pre_draws: bool,
 }
 
-const NETHACK_LIMITS: Limits = Limits {
+/// `shuffle_planes()` (UnNetHack `dungeon.c:1138-1163`, DynaHack
+/// `dungeon.c:939-962`): a Fisher-Yates shuffle of four planes drawing
+/// `rn2(4)`, `rn2(3)`, `rn2(2)`, then the level chain is relinked
+/// `head -> a[3] -> a[2] -> a[1] -> a[0] -> tail`. The levels keep their
+/// (dungeon, level); only the chain order, which the game follows from one
+/// plane to the next, changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Planes {
+    pub head: &'static str,
+    /// The game's array, in its initial order.
+    pub shuffled: [&'static str; 4],
+    pub tail: &'static str,
+    /// How layouts report the order.
+    pub report: PlanesReport,
+}
+
+impl Planes {
+    /// The planes as UnNetHack and DynaHack shuffle them: `array[] = {
+    /// water, fire, air, earth }` between astral and dummy.
+    pub const ELEMENTAL: Planes = Planes {
+        head: "astral",
+        shuffled: ["water", "fire", "air", "earth"],
+        tail: "dummy",
+        report: PlanesReport::ChainOrder,
+    };
+}
+
+/// The extra layout field that shows the planes' order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanesReport {
+    /// `planes_order`: the levels of the planes' dungeon in chain order.
+    ChainOrder,
+    /// `plane_order`: the planes in the order the hero visits them, the
+    /// first being the one the chain leads from to `tail`, ending with
+    /// `head` (DynaHack's `get_first_elemental_plane`, `dungeon.c:275-287`,
+    /// and `get_next_elemental_plane`, `:255-271`).
+    VisitOrder,
+}
+
+pub(crate) const NETHACK_LIMITS: Limits = Limits {
     max_dungeons: 16,
     max_levels: 50,
     max_branches: 32,
@@ -170,6 +231,12 @@ impl Rules {
             unconnected: false,
             limits_on_read: false,
             alignments: Alignments::Inherit,
+            wizard_skips_dungeon_chance: true,
+            wizard_skips_level_chance: true,
+            floating_levels: &["knox"],
+            unlinked_levels: &[],
+            planes: None,
+            report_pre_draws: false,
         }
     }
 
@@ -249,12 +316,17 @@ pub(crate) struct LRec {
     pub flags: u32,
     pub rndlevs: i32,
     pub dungeon: u32,
-    /// `knox` (case-insensitive, as `find_level` compares).
-    pub is_knox: bool,
+    /// Its index in `Rules::floating_levels` (case-insensitive, as
+    /// `find_level` compares).
+    pub floating: Option<u8>,
     pub is_dummy: bool,
     /// With [`Rules::chain_by_name`]: the earlier level records named like
     /// the chained-to one, in file order (the first that exists wins).
     pub chain_candidates: Vec<u32>,
+    /// Named in `Rules::unlinked_levels`.
+    pub unlinked: bool,
+    /// Its part in the planes shuffle: 0 `head`, 1-4 `shuffled`, 5 `tail`.
+    pub plane: Option<u8>,
 }
 
 /// A branch record, precomputed.
@@ -337,7 +409,8 @@ impl Resolver {
         let game = target.game();
         game.check_loader()?;
         inputs.check(game)?;
-        let mut r = Resolver::with_rules(script, game.rules.clone())?;
+        let mut r = Resolver::with_rules(script, game.rules_for(inputs))?;
+        r.set_game_start(game.start_for(inputs));
         r.inputs = inputs.clone();
         Ok(r)
     }
@@ -381,9 +454,21 @@ impl Resolver {
                     flags: l.flags,
                     rndlevs: l.rndlevs,
                     dungeon: di,
-                    is_knox: l.name.eq_ignore_ascii_case(b"knox"),
+                    floating: rules
+                        .floating_levels
+                        .iter()
+                        .position(|n| l.name.eq_ignore_ascii_case(n.as_bytes()))
+                        .map(|i| i as u8),
                     is_dummy: l.name.eq_ignore_ascii_case(b"dummy"),
                     chain_candidates: Vec::new(),
+                    unlinked: rules.unlinked_levels.iter().any(|n| l.name == n.as_bytes()),
+                    plane: rules.planes.and_then(|p| {
+                        std::iter::once(p.head)
+                            .chain(p.shuffled)
+                            .chain(std::iter::once(p.tail))
+                            .position(|n| l.name.eq_ignore_ascii_case(n.as_bytes()))
+                            .map(|i| i as u8)
+                    }),
                 });
             }
             let branch_start = branches.len() as u32;
@@ -483,6 +568,15 @@ impl Resolver {
     /// The inputs this resolver was made with ([`Resolver::for_game`]).
     pub fn inputs(&self) -> &LoaderInputs {
         &self.inputs
+    }
+
+    /// Whether wizard mode skips the chance rolls of dungeons and of
+    /// levels, under these rules.
+    pub fn skips_chances(&self, wizard: bool) -> (bool, bool) {
+        (
+            wizard && self.rules.wizard_skips_dungeon_chance,
+            wizard && self.rules.wizard_skips_level_chance,
+        )
     }
 
     /// Caps the draws one dungeon's placement search may take (default
@@ -682,6 +776,7 @@ impl Resolver {
             Site::ObjectInit => "object descriptions (o_init)".to_string(),
             Site::QuestGender => "a quest monster's gender (role_init)".to_string(),
             Site::Pantheon => "the borrowed pantheon (role_init, randrole)".to_string(),
+            Site::Planes => "Elemental Planes shuffle".to_string(),
         }
     }
 

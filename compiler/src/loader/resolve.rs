@@ -151,6 +151,8 @@ pub struct Resolved {
     pub levels: Vec<ResolvedLevel>,
     pub branches: Vec<ResolvedBranch>,
     pub tune: [u8; 5],
+    /// Draws the game's start made before the loader ([`super::GameStart`]).
+    pub pre_draws: u32,
     pub(crate) slots: Vec<Slot>,
     /// Dungeon record -> dungeon index, or -1 when it does not exist.
     pub(crate) index_of: Vec<i32>,
@@ -163,6 +165,9 @@ pub struct Resolved {
     branch_keys: Vec<i64>,
     /// The placement search's plan for the dungeon being placed.
     pub(crate) steps: Vec<place::Step>,
+    /// The planes shuffle's scratch: the chain's links, and its new order.
+    chain_next: Vec<u32>,
+    chain_order: Vec<ResolvedLevel>,
     isaac: Option<IsaacBox>,
     batch: Option<IsaacBatch>,
 }
@@ -177,12 +182,15 @@ impl Default for Resolved {
             levels: Vec::new(),
             branches: Vec::new(),
             tune: *b"AAAAA",
+            pre_draws: 0,
             slots: Vec::new(),
             index_of: Vec::new(),
             first_slot: Vec::new(),
             branch_chain: Vec::new(),
             branch_keys: Vec::new(),
             steps: Vec::new(),
+            chain_next: Vec::new(),
+            chain_order: Vec::new(),
             isaac: None,
             batch: None,
         }
@@ -199,12 +207,15 @@ impl Clone for Resolved {
             levels: self.levels.clone(),
             branches: self.branches.clone(),
             tune: self.tune,
+            pre_draws: self.pre_draws,
             slots: Vec::new(),
             index_of: Vec::new(),
             first_slot: Vec::new(),
             branch_chain: Vec::new(),
             branch_keys: Vec::new(),
             steps: Vec::new(),
+            chain_next: Vec::new(),
+            chain_order: Vec::new(),
             isaac: None,
             batch: None,
         }
@@ -221,6 +232,7 @@ impl PartialEq for Resolved {
             && self.levels == other.levels
             && self.branches == other.branches
             && self.tune == other.tune
+            && self.pre_draws == other.pre_draws
     }
 }
 
@@ -286,6 +298,43 @@ impl Resolved {
         self.branches.remove(at)
     }
 
+    /// The draws before the loader, when the layout reports them.
+    pub fn reported_pre_draws(&self, res: &Resolver) -> Option<u32> {
+        (res.rules.report_pre_draws && res.start != super::GameStart::NONE).then_some(self.pre_draws)
+    }
+
+    /// The Elemental Planes' order as the layout reports it, when the rules
+    /// shuffle them: hands `each` the level records in that order.
+    pub fn planes_order(
+        &self,
+        res: &Resolver,
+        mut each: impl FnMut(u32),
+    ) -> Option<super::PlanesReport> {
+        let report = res.rules.planes?.report;
+        let first = |part: u8| {
+            self.levels
+                .iter()
+                .position(|l| res.levels[l.record as usize].plane == Some(part))
+        };
+        let head = first(0)?;
+        match report {
+            super::PlanesReport::ChainOrder => {
+                let d = self.levels[head].dungeon;
+                for l in self.levels.iter().filter(|l| l.dungeon == d) {
+                    each(l.record);
+                }
+            }
+            super::PlanesReport::VisitOrder => {
+                let tail = first(5)?;
+                let last = (head..self.levels.len()).find(|&k| k + 1 == tail)?;
+                for l in self.levels[head..=last].iter().rev() {
+                    each(l.record);
+                }
+            }
+        }
+        Some(report)
+    }
+
     /// The canonical layout, with names from `resolver` (the one that
     /// filled this buffer).
     pub fn to_layout(&self, resolver: &Resolver, rng_calls: Option<Vec<String>>) -> Layout {
@@ -308,6 +357,15 @@ impl Resolved {
                 end1_up: b.end1_up,
             })
             .collect();
+        let mut planes = Vec::new();
+        let report = self.planes_order(resolver, |record| {
+            planes.push(resolver.levels[record as usize].name.clone());
+        });
+        let (planes_order, plane_order) = match report {
+            Some(super::PlanesReport::ChainOrder) => (Some(planes), None),
+            Some(super::PlanesReport::VisitOrder) => (None, Some(planes)),
+            None => (None, None),
+        };
         Layout {
             seed: self.seed,
             rng: self.rng.name().to_string(),
@@ -317,6 +375,9 @@ impl Resolved {
             branches,
             tune: self.tune.iter().map(|&c| char::from(c)).collect(),
             rng_calls,
+            planes_order,
+            plane_order,
+            pre_draws: self.reported_pre_draws(resolver),
         }
     }
 }
@@ -326,7 +387,9 @@ pub(crate) struct Run<'r, 'd, S: Source, T: Trace> {
     pub res: &'r Resolver,
     pub draw: Drawer<'d, S, T>,
     pub out: &'r mut Resolved,
-    pub wizard: bool,
+    /// Wizard mode skips the dungeons' / the levels' chance rolls.
+    skip_dungeon_chance: bool,
+    skip_level_chance: bool,
     /// Branches created so far (NetHack's `branch_id`).
     next_branch_id: i32,
     /// Branch records of the dungeons that exist so far (`pd.n_brs`).
@@ -591,7 +654,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
     fn dungeon(&mut self, rec: usize) -> Result<(), LoadError> {
         let res = self.res;
         let d = &res.dungeons[rec];
-        if !self.wizard && d.chance != 0 {
+        if !self.skip_dungeon_chance && d.chance != 0 {
             let r = self.draw.rn2(
                 100,
                 Site::DungeonChance {
@@ -676,7 +739,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         }
         for k in start..self.out.slots.len() {
             let l = self.out.slots[k].record;
-            self.out.slots[k].exists = self.wizard || {
+            self.out.slots[k].exists = self.skip_level_chance || {
                 let r = self.draw.rn2(100, Site::LevelChance { level: l }) as i32;
                 res.levels[l as usize].chance > r
             };
@@ -720,25 +783,42 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         for note in 0..5 {
             self.out.tune[note] = b'A' + self.draw.rn2(7, Site::Tune) as u8;
         }
-        // Fort Ludios: its branch gets the "floating" marker and moves.
-        if let Some(knox) = self
-            .out
-            .levels
-            .iter()
-            .find(|l| res.levels[l.record as usize].is_knox)
-            .copied()
-        {
+        // Fort Ludios (and its likes): the branch gets the "floating"
+        // marker and moves.
+        for (i, name) in res.rules.floating_levels.iter().enumerate() {
+            let Some(lvl) = self
+                .out
+                .levels
+                .iter()
+                .find(|l| res.levels[l.record as usize].floating == Some(i as u8))
+                .copied()
+            else {
+                continue;
+            };
             let Some(at) = self
                 .out
                 .branches
                 .iter()
-                .position(|b| b.end2 == (knox.dungeon, knox.level))
+                .position(|b| b.end2 == (lvl.dungeon, lvl.level))
             else {
-                return Err(LoadError::KnoxNotReachable);
+                return Err(LoadError::KnoxNotReachable {
+                    level: (*name).to_string(),
+                });
             };
             let mut b = self.out.remove_branch(at);
             b.end1.0 = self.out.dungeons.len() as i32;
             self.out.insert_branch(b);
+        }
+        if !res.rules.unlinked_levels.is_empty() {
+            // Each name's first level in the chain.
+            for name in res.rules.unlinked_levels {
+                if let Some(at) = self.out.levels.iter().position(|l| {
+                    let rec = &res.levels[l.record as usize];
+                    rec.unlinked && rec.name == *name
+                }) {
+                    self.out.levels.remove(at);
+                }
+            }
         }
         for (name, records) in res.rules.required_dungeons.iter().zip(&res.required) {
             if !records.iter().any(|&r| self.out.index_of[r as usize] >= 0) {
@@ -764,6 +844,68 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 self.out.dungeons[d].depth_start = res.rules.fields.start(depth.wrapping_sub(1));
             }
         }
+        if let Some(planes) = res.rules.planes {
+            self.shuffle_planes(&planes)?;
+        }
+        Ok(())
+    }
+
+    /// `shuffle_planes()` ([`super::Planes`]), on the level chain as the
+    /// game links it: every `next` is the following entry of
+    /// `out.levels`, the shuffle relinks six of them, and the chain is
+    /// walked again from its head (a level no longer reached drops out,
+    /// as in the game).
+    fn shuffle_planes(&mut self, planes: &super::Planes) -> Result<(), LoadError> {
+        let res = self.res;
+        // find_level: the first level of the chain with each name.
+        let mut at = [usize::MAX; 6];
+        for (k, l) in self.out.levels.iter().enumerate() {
+            if let Some(p) = res.levels[l.record as usize].plane {
+                let slot = &mut at[p as usize];
+                if *slot == usize::MAX {
+                    *slot = k;
+                }
+            }
+        }
+        let names = [
+            planes.head,
+            planes.shuffled[0],
+            planes.shuffled[1],
+            planes.shuffled[2],
+            planes.shuffled[3],
+            planes.tail,
+        ];
+        if let Some(p) = at.iter().position(|&k| k == usize::MAX) {
+            return Err(LoadError::PlaneMissing {
+                level: names[p].to_string(),
+            });
+        }
+        let mut array = [at[1], at[2], at[3], at[4]];
+        for j in (1..4).rev() {
+            let pos = self.draw.rn2(j as u32 + 1, Site::Planes) as usize;
+            array.swap(pos, j);
+        }
+        let n = self.out.levels.len();
+        // `next[k]` of chain entry `k`; `n` ends the chain.
+        let next = &mut self.out.chain_next;
+        next.clear();
+        next.extend(1..=n as u32);
+        next[at[0]] = array[3] as u32;
+        for j in (1..4).rev() {
+            next[array[j]] = array[j - 1] as u32;
+        }
+        next[array[0]] = at[5] as u32;
+        let order = &mut self.out.chain_order;
+        order.clear();
+        let mut k = 0u32;
+        while (k as usize) < n {
+            if order.len() == n {
+                return Err(LoadError::PlanesLoop);
+            }
+            order.push(self.out.levels[k as usize]);
+            k = self.out.chain_next[k as usize];
+        }
+        std::mem::swap(&mut self.out.levels, &mut self.out.chain_order);
         Ok(())
     }
 }
@@ -788,15 +930,17 @@ pub(crate) fn run<S: Source, T: Trace>(
     out: &mut Resolved,
 ) -> Result<(), LoadError> {
     out.clear(res.dungeons.len(), res.branches.len());
+    let (skip_dungeon_chance, skip_level_chance) = res.skips_chances(wizard);
     let mut run = Run {
         res,
         draw: Drawer { source, trace },
         out,
-        wizard,
+        skip_dungeon_chance,
+        skip_level_chance,
         next_branch_id: 0,
         loaded_branches: 0,
     };
-    res.start.draw(&mut run.draw);
+    run.out.pre_draws = res.start.draw(&mut run.draw);
     for n in (2..=res.rules.lua_shuffle).rev() {
         run.draw.rn2(n, Site::LuaShuffle);
     }

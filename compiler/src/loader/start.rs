@@ -39,8 +39,9 @@ impl GameStart {
         pantheon: None,
     };
 
-    /// Makes the draws.
-    pub fn draw<S: Source, T: Trace>(&self, draw: &mut Drawer<'_, S, T>) {
+    /// Makes the draws; returns how many.
+    pub fn draw<S: Source, T: Trace>(&self, draw: &mut Drawer<'_, S, T>) -> u32 {
+        let mut made = self.fixed + self.gender_rolls;
         for _ in 0..self.fixed {
             // The values are the shuffles' business; rn2(1) takes one
             // output like any other bound.
@@ -51,12 +52,14 @@ impl GameStart {
         }
         if let Some(p) = self.pantheon {
             for _ in 0..p.tries {
+                made += 1;
                 let role = draw.rn2(p.roles.max(1), Site::Pantheon);
                 if p.godless & (1u64 << (role & 63)) == 0 {
                     break;
                 }
             }
         }
+        made
     }
 }
 

@@ -330,7 +330,12 @@ fn knox_without_a_branch_is_an_error() {
     let err = native(&script)
         .resolve(0, RngKind::Isaac64, false, false)
         .unwrap_err();
-    assert_eq!(err, LoadError::KnoxNotReachable);
+    assert_eq!(
+        err,
+        LoadError::KnoxNotReachable {
+            level: "knox".into()
+        }
+    );
     assert_eq!(
         err.nethack_panic().as_deref(),
         Some("insert_branch: not found")

@@ -117,6 +117,8 @@ pub enum Site {
     Place { level: u32 },
     /// One note of the castle tune.
     Tune,
+    /// One swap of the Elemental Planes shuffle.
+    Planes,
     /// NetHack 3.7: `nhlib.lua`'s top-level `shuffle(align)`, run when the
     /// loader's Lua state is created (the first draws of loading).
     LuaShuffle,

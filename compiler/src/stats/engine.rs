@@ -5,7 +5,8 @@
 //! follow from that), for each dungeon that may still be a branch's parent
 //! its size, depth and the levels already ending a branch that a later
 //! branch could land on, the levels of special levels that later chains
-//! read, and whether the first `knox` and `dummy` have been seen. Equal
+//! read, and whether the first of each floating level (`knox`, ...) and
+//! `dummy` have been seen. Equal
 //! projections are merged, so dungeons that interact only through branches
 //! are enumerated independently (a forward pass over layers of states).
 //! One dungeon's placement depends only on its size, which of its levels
@@ -51,8 +52,10 @@ pub(crate) struct State {
     pub live: Vec<Live>,
     /// `(slot, level)` of slots later chains read; level -1: no level.
     pub slots: Vec<(i32, i32)>,
-    pub knox_done: bool,
-    /// The first `knox` lies where no branch arrives: the loader fails
+    /// Bit `f`: the first level named `Rules::floating_levels[f]` has been
+    /// seen.
+    pub knox_done: u8,
+    /// A first floating level lies where no branch arrives: the loader fails
     /// after the last dungeon (unless something fails before).
     pub knox_bad: bool,
     pub dummy_done: bool,
@@ -161,13 +164,15 @@ pub(crate) struct Run {
 /// What stays the same across the enumeration.
 pub(crate) struct Engine<'a> {
     pub res: &'a Resolver,
-    pub wizard: bool,
+    /// Wizard mode skips the dungeons' / levels' chance rolls.
+    skip_dungeon_chance: bool,
+    skip_level_chance: bool,
     budget: Budget,
     /// Per dungeon record: the last record a branch of it may lead to.
     live_until: Vec<i64>,
     /// Per stage `s`: slots that chains of stage `s` and later read.
     needed_slots: Vec<BTreeSet<i32>>,
-    /// Per stage `s`: whether a `knox` / `dummy` record comes at `s` or
+    /// Per stage `s`: whether a floating-level / `dummy` record comes at `s` or
     /// later (else the flags do not matter and are dropped).
     knox_later: Vec<bool>,
     dummy_later: Vec<bool>,
@@ -192,6 +197,12 @@ struct PlaceKey {
 
 /// Dungeon sizes enumerated at most (the random part of a size).
 const MAX_SIZES: i32 = 1024;
+
+/// Whether a level record of floating index `floating` is among the
+/// floating levels of mask `mask`.
+fn floats_in(floating: Option<u8>, mask: u8) -> bool {
+    floating.is_some_and(|f| mask & (1 << f) != 0)
+}
 
 fn bit(level: i32) -> u64 {
     if (1..64).contains(&level) {
@@ -239,6 +250,7 @@ fn level_range(
 
 impl<'a> Engine<'a> {
     pub fn new(res: &'a Resolver, wizard: bool, budget: Budget) -> Self {
+        let (skip_dungeon_chance, skip_level_chance) = res.skips_chances(wizard);
         let nd = res.dungeons.len();
         let mut branch_targets = vec![Vec::new(); res.branches.len()];
         let mut live_until = vec![-1i64; nd];
@@ -271,12 +283,13 @@ impl<'a> Engine<'a> {
         for s in (0..nd).rev() {
             let d = &res.dungeons[s];
             let lv = &res.levels[d.levels.0 as usize..d.levels.1 as usize];
-            knox_later[s] = knox_later[s + 1] || lv.iter().any(|l| l.is_knox);
+            knox_later[s] = knox_later[s + 1] || lv.iter().any(|l| l.floating.is_some());
             dummy_later[s] = dummy_later[s + 1] || lv.iter().any(|l| l.is_dummy);
         }
         Engine {
             res,
-            wizard,
+            skip_dungeon_chance,
+            skip_level_chance,
             budget,
             live_until,
             needed_slots,
@@ -367,7 +380,7 @@ impl<'a> Engine<'a> {
             .collect();
         s.live = live;
         if !self.knox_later[next] {
-            s.knox_done = false;
+            s.knox_done = 0;
         }
         if !self.dummy_later[next] {
             s.dummy_done = false;
@@ -431,7 +444,7 @@ impl<'a> Engine<'a> {
             dungeon: Some(rec as u32),
             level,
         };
-        let p_exist = if !self.wizard && d.chance != 0 {
+        let p_exist = if !self.skip_dungeon_chance && d.chance != 0 {
             let c = d.chance.clamp(0, 100) as u64;
             if c < 100 {
                 let next = self.project(s.clone(), rec + 1);
@@ -588,7 +601,7 @@ impl<'a> Engine<'a> {
             // Level chance rolls.
             let probs: Vec<(W, W)> = (l0..l1)
                 .map(|l| {
-                    if self.wizard {
+                    if self.skip_level_chance {
                         (W::ONE, W::ZERO)
                     } else {
                         let c = res.levels[l as usize].chance.clamp(0, 100) as u64;
@@ -609,12 +622,16 @@ impl<'a> Engine<'a> {
                     ),
                 });
             }
-            let knox_here = !s.knox_done && (l0..l1).any(|l| res.levels[l as usize].is_knox);
+            // Floating levels whose first one may lie in this dungeon.
+            let knox_here = (l0..l1)
+                .filter_map(|l| res.levels[l as usize].floating)
+                .fold(0u8, |m, f| m | (1 << f))
+                & !s.knox_done;
             let keep: Vec<bool> = (0..nlev)
                 .map(|j| {
                     let slot = n_slots + j as i32;
                     self.needed_slots[rec + 1].contains(&slot)
-                        || (knox_here && res.levels[l0 as usize + j].is_knox)
+                        || floats_in(res.levels[l0 as usize + j].floating, knox_here)
                 })
                 .collect();
             for mask in 0u64..(1u64 << optional.len()) {
@@ -676,7 +693,7 @@ impl<'a> Engine<'a> {
         pattern: &[bool],
         pid: u32,
         prefix: W,
-        knox_here: bool,
+        knox_here: u8,
         out: &mut Vec<(W, To, Option<Present>, Option<State>)>,
     ) {
         let res = self.res;
@@ -719,7 +736,7 @@ impl<'a> Engine<'a> {
             .filter(|&j| {
                 let slot = n_slots + j as i32;
                 self.needed_slots[rec + 1].contains(&slot)
-                    || (knox_here && res.levels[l0 as usize + j].is_knox)
+                    || floats_in(res.levels[l0 as usize + j].floating, knox_here)
             })
             .collect();
         for (ci, class) in placement.classes.iter().enumerate() {
@@ -727,15 +744,15 @@ impl<'a> Engine<'a> {
             let mut branch = branch;
             let mut knox_done = s.knox_done;
             let mut knox_bad = s.knox_bad;
-            if knox_here {
+            for f in (0..8u8).filter(|f| knox_here & (1 << f) != 0) {
                 let knox_level = kept
                     .iter()
                     .zip(&class.key)
-                    .filter(|(&j, &v)| res.levels[l0 as usize + j].is_knox && v > 0)
+                    .filter(|(&j, &v)| res.levels[l0 as usize + j].floating == Some(f) && v > 0)
                     .map(|(_, &v)| i32::from(v))
                     .min();
                 if let Some(kl) = knox_level {
-                    knox_done = true;
+                    knox_done |= 1 << f;
                     match branch.as_mut() {
                         Some(b) if entry == kl => b.floated = true,
                         _ => knox_bad = true,
@@ -815,7 +832,7 @@ impl<'a> Engine<'a> {
             loaded: Vec::new(),
             live: Vec::new(),
             slots: Vec::new(),
-            knox_done: false,
+            knox_done: 0,
             knox_bad: false,
             dummy_done: false,
         });

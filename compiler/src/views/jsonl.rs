@@ -9,7 +9,7 @@
 //! built, with each string escaped by serde_json itself; a line is then
 //! those pieces and the layout's integers.
 
-use crate::loader::{LoadError, Resolved, ResolvedDungeon, ResolvedLevel, Resolver};
+use crate::loader::{LoadError, PlanesReport, Resolved, ResolvedDungeon, ResolvedLevel, Resolver};
 use crate::rng::RngKind;
 use std::ops::{ControlFlow, Range};
 use std::sync::mpsc;
@@ -23,6 +23,8 @@ pub struct JsonLines {
     /// Per level record: the object up to `"dungeon":`, and from
     /// `,"town":` to its end.
     levels: Vec<(String, String)>,
+    /// Per level record: its name as a JSON string (for the planes' order).
+    names: Vec<String>,
 }
 
 fn string(s: &str) -> String {
@@ -77,12 +79,17 @@ impl JsonLines {
                 (head, tail)
             })
             .collect();
-        JsonLines { dungeons, levels }
+        let names = res.levels.iter().map(|l| string(&l.name)).collect();
+        JsonLines {
+            dungeons,
+            levels,
+            names,
+        }
     }
 
     /// Appends the layout in `r` (resolved from this writer's script) as
     /// one JSON line, without the newline and without a draw log.
-    pub fn write(&self, r: &Resolved, buf: &mut Vec<u8>) {
+    pub fn write(&self, res: &Resolver, r: &Resolved, buf: &mut Vec<u8>) {
         field(buf, br#"{"seed":"#, r.seed);
         buf.extend_from_slice(br#","rng":""#);
         buf.extend_from_slice(r.rng.name().as_bytes());
@@ -124,7 +131,26 @@ impl JsonLines {
         buf.extend_from_slice(br#","tune":""#);
         // Notes are the letters A to G.
         buf.extend_from_slice(&r.tune);
-        buf.extend_from_slice(br#""}"#);
+        buf.push(b'"');
+        if let Some(planes) = res.rules().planes {
+            buf.extend_from_slice(match planes.report {
+                PlanesReport::ChainOrder => br#","planes_order":["#,
+                PlanesReport::VisitOrder => br#","plane_order":["#,
+            });
+            let mut first = true;
+            r.planes_order(res, |record| {
+                if !first {
+                    buf.push(b',');
+                }
+                first = false;
+                buf.extend_from_slice(self.names[record as usize].as_bytes());
+            });
+            buf.push(b']');
+        }
+        if let Some(n) = r.reported_pre_draws(res) {
+            field(buf, br#","pre_draws":"#, n);
+        }
+        buf.push(b'}');
     }
 }
 
@@ -198,7 +224,7 @@ pub fn resolve_lines(
         chunk.failed = 0;
         let _ = resolver.resolve_seeds(start..end, rng, wizard, out, |seed, r, buf| {
             match r {
-                Ok(()) => json.write(buf, &mut chunk.text),
+                Ok(()) => json.write(resolver, buf, &mut chunk.text),
                 Err(e) => {
                     chunk.failed += 1;
                     chunk
@@ -275,7 +301,7 @@ mod tests {
                         continue;
                     }
                     let mut buf = Vec::new();
-                    lines.write(&out, &mut buf);
+                    lines.write(&res, &out, &mut buf);
                     let expected = json_line(&out.to_layout(&res, None));
                     assert_eq!(String::from_utf8_lossy(&buf), expected, "seed {seed} {rng}");
                     checked += 1;
@@ -346,7 +372,7 @@ mod tests {
         let mut out = Resolved::default();
         for seed in seeds.clone() {
             match res.resolve_into(seed, RngKind::Isaac64, false, &mut out) {
-                Ok(()) => json.write(&out, &mut expected),
+                Ok(()) => json.write(&res, &out, &mut expected),
                 Err(e) => {
                     expected_failed += 1;
                     expected.extend_from_slice(error_line(seed, &e).as_bytes());
