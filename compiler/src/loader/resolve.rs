@@ -300,7 +300,8 @@ impl Resolved {
 
     /// The draws before the loader, when the layout reports them.
     pub fn reported_pre_draws(&self, res: &Resolver) -> Option<u32> {
-        (res.rules.report_pre_draws && res.start != super::GameStart::NONE).then_some(self.pre_draws)
+        (res.rules.report_pre_draws && res.start != super::GameStart::NONE)
+            .then_some(self.pre_draws)
     }
 
     /// The Elemental Planes' order as the layout reports it, when the rules
