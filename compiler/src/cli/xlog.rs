@@ -6,7 +6,7 @@ use super::{CommonOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::options::Target;
 use crate::xlog::filter::Filter;
 use crate::xlog::reader::{Item, LineStream};
-use crate::xlog::{html, Options, Xlog};
+use crate::xlog::{html, Description, Options, Xlog};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -116,13 +116,17 @@ pub fn execute(
         None => None,
         Some(p) => {
             let common = CommonOpts {
-                target: args.target.unwrap_or(Target::NetHack36),
+                target: args.target,
                 define: args.define.clone(),
                 undefine: args.undefine.clone(),
                 dialect: args.dialect,
             };
             match read_script(Some(p), &common, "xlog", err, color) {
-                Ok(s) => Some(s),
+                Ok(i) => Some(Description {
+                    name: i.name,
+                    script: i.script,
+                    target: i.target,
+                }),
                 Err(code) => return code,
             }
         }

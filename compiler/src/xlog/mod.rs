@@ -39,13 +39,21 @@ use std::fmt::Write;
 /// How to read the lines.
 #[derive(Default)]
 pub struct Options {
-    /// Accept only lines of this target (and, with `file`, the target whose
-    /// loader lays the file out; default NetHack 3.6).
+    /// Accept only lines of this target.
     pub target: Option<Target>,
     /// A dungeon description to use for every line instead of the release's
-    /// built-in one: its name and script.
-    pub file: Option<(String, Script)>,
+    /// built-in one.
+    pub file: Option<Description>,
     pub filter: Option<Filter>,
+}
+
+/// A dungeon description given for every line (`--file`).
+pub struct Description {
+    /// Its name for messages.
+    pub name: String,
+    pub script: Script,
+    /// The game whose loader lays it out.
+    pub target: Target,
 }
 
 /// A line that could not be read as a game.
@@ -111,10 +119,11 @@ impl Xlog {
         };
         if self.tables[id].is_none() {
             let (file, target, places) = match &self.opts.file {
-                Some((name, script)) => {
-                    let target = self.opts.target.unwrap_or(Target::NetHack36);
-                    (name.clone(), target, answers::compute(script, target))
-                }
+                Some(d) => (
+                    d.name.clone(),
+                    d.target,
+                    answers::compute(&d.script, d.target),
+                ),
                 None => {
                     let places = match builtin_script(release) {
                         Ok(script) => answers::compute(&script, release.target),
