@@ -25,11 +25,6 @@ pub mod flags {
     pub const EXT_GTOWN: u32 = 1 << 10;
     pub const EXT_PURG: u32 = 1 << 11;
     pub const EXT_HDGN: u32 = 1 << 12;
-    /// NetHack 3.7's `unconnected` dungeon flag (the Tutorial): no branch
-    /// leads into the dungeon. 3.7 itself stores it as 0x10
-    /// (include/dgn_file.h:60), inside its alignment mask; our encoding
-    /// keeps it apart and the 3.7 loader rules reproduce the overlap.
-    pub const UNCONNECTED: u32 = 1 << 13;
 }
 
 /// A `(base, rand)` couple as written.

@@ -84,7 +84,9 @@ pub struct InputSpec {
     pub rules_hook: Option<fn(&LoaderInputs, &mut Rules)>,
     /// The game's draws before `init_dungeons()` for these inputs, made
     /// when `--game-start` (or the game's default) asks for them.
-    pub start_hook: Option<fn(&LoaderInputs) -> GameStart>,
+    /// (An error for an input the game does not have, e.g. another
+    /// family's role.)
+    pub start_hook: Option<StartHook>,
 }
 
 impl InputSpec {
@@ -98,6 +100,9 @@ impl InputSpec {
         start_hook: None,
     };
 }
+
+/// Builds a game's draws before `init_dungeons()` from a run's inputs.
+pub type StartHook = fn(&LoaderInputs) -> Result<GameStart, LoadError>;
 
 /// Everything dgnkit knows about one game.
 #[derive(Debug)]
@@ -140,10 +145,10 @@ impl Game {
     }
 
     /// The game's draws before the loader for a run with `inputs`.
-    pub fn start_for(&self, inputs: &LoaderInputs) -> GameStart {
+    pub fn start_for(&self, inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
         match self.inputs.start_hook {
             Some(hook) if inputs.game_start_for(self) => hook(inputs),
-            _ => GameStart::NONE,
+            _ => Ok(GameStart::NONE),
         }
     }
 

@@ -7,7 +7,7 @@
 use super::{Game, InputSpec, LoaderInputs, LoaderProof};
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
-use crate::loader::{GameStart, Limits, Planes, PlanesReport, Rules, NETHACK_LIMITS};
+use crate::loader::{GameStart, Limits, LoadError, Planes, PlanesReport, Rules, NETHACK_LIMITS};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
@@ -59,11 +59,11 @@ const RULES: Rules = Rules {
 /// the re-seed and does not matter.
 const GAME_START_DRAWS: u32 = 511 + 290;
 
-fn start_hook(_: &LoaderInputs) -> GameStart {
-    GameStart {
+fn start_hook(_: &LoaderInputs) -> Result<GameStart, LoadError> {
+    Ok(GameStart {
         fixed: GAME_START_DRAWS,
         ..GameStart::NONE
-    }
+    })
 }
 
 pub(super) static GAME: Game = Game {

@@ -105,8 +105,9 @@ pub enum Alignments {
     NetHack37,
 }
 
-/// How NetHack's loader version behaves where versions differ.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How NetHack's loader version behaves where versions differ. (Not
+/// comparable: the hooks are function pointers.)
+#[derive(Clone, Debug)]
 pub struct Rules {
     /// `parent_dlevel` since 3.3: the branch level is drawn as
     /// `j = rn2(count)` and the search for a level that does not yet end a
@@ -294,6 +295,8 @@ pub(crate) struct DRec {
     pub flags: u32,
     pub chance: i32,
     pub entry: i32,
+    /// NetHack 3.7's `unconnected` flag.
+    pub unconnected: bool,
     /// Level records `levels.0 .. levels.1` (file-global indices).
     pub levels: (u32, u32),
     /// Branch records `branches.0 .. branches.1`.
@@ -410,7 +413,7 @@ impl Resolver {
         game.check_loader()?;
         inputs.check(game)?;
         let mut r = Resolver::with_rules(script, game.rules_for(inputs))?;
-        r.set_game_start(game.start_for(inputs));
+        r.set_game_start(game.start_for(inputs)?);
         r.inputs = inputs.clone();
         Ok(r)
     }
@@ -484,7 +487,7 @@ impl Resolver {
                     chain_candidates: Vec::new(),
                 });
             }
-            if !rules.unconnected && d.flags & flags::UNCONNECTED != 0 {
+            if !rules.unconnected && d.lua.unconnected {
                 return Err(LoadError::Unsupported {
                     dungeon: text(&d.name),
                     feature: "the `unconnected` flag",
@@ -498,6 +501,7 @@ impl Resolver {
                 flags: d.flags,
                 chance: d.chance,
                 entry: d.entry,
+                unconnected: d.lua.unconnected,
                 levels: (level_start, levels.len() as u32),
                 branches: (branch_start, branches.len() as u32),
                 incoming,
@@ -791,13 +795,12 @@ impl Resolver {
                 0 => dungeon.map_or(0, |d| align(d.flags)),
                 own => own,
             },
-            Alignments::NetHack37 => {
-                let unconnected = |f: u32| u32::from(f & flags::UNCONNECTED != 0);
-                match align(level.flags) | unconnected(level.flags) {
-                    0 => dungeon.map_or(0, |d| unconnected(d.flags)),
-                    own => own,
-                }
-            }
+            // A level's own `unconnected` is already in its alignment
+            // bits (the reader ORs 0x10 in, as 3.7 does).
+            Alignments::NetHack37 => match align(level.flags) {
+                0 => dungeon.map_or(0, |d| u32::from(d.unconnected) * flags::ALIGN_CHAOTIC),
+                own => own,
+            },
         }
     }
 

@@ -720,7 +720,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             entry_level: entry,
         });
         self.out.index_of[rec] = i as i32;
-        let unconnected = res.rules.unconnected && d.flags & flags::UNCONNECTED != 0;
+        let unconnected = res.rules.unconnected && d.unconnected;
         if i > 0 && !unconnected {
             self.add_branch(i, rec, start)?;
         }

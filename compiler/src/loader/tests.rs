@@ -858,7 +858,8 @@ fn an_unconnected_dungeon_has_no_branch_and_starts_at_depth_one() {
     top.branches.push(branch("Side", 3, 2));
     let mut tutorial = dungeon("Tutorial", 2, 0);
     tutorial.chance = 100;
-    tutorial.flags = flags::UNCONNECTED | flags::MAZELIKE;
+    tutorial.flags = flags::MAZELIKE;
+    tutorial.lua.unconnected = true;
     tutorial.levels.push(level("tut-1", 1, 0));
     let script = Script {
         dungeons: vec![top, dungeon("Side", 4, 0), tutorial],
@@ -1029,7 +1030,7 @@ fn nethack_37_alignments_are_as_the_game_stores_them() {
     own.flags = flags::ALIGN_NEUTRAL << flags::ALIGN_SHIFT;
     top.levels.push(own);
     let mut tut = dungeon("Tut", 2, 0);
-    tut.flags = flags::UNCONNECTED;
+    tut.lua.unconnected = true;
     tut.levels.push(level("tut-1", 1, 0));
     let script = Script {
         dungeons: vec![top, tut],
