@@ -758,33 +758,38 @@ fn check_fits(script: &Script) -> Result<(), WriteError> {
     limit(script.level_count(), MAX_LEVELS, "special levels")?;
     limit(script.branch_count(), MAX_BRANCHES, "branches")?;
     super::validate_chains(script).map_err(WriteError::new)?;
+    // The messages name what they are about; built only on failure, as a
+    // valid file (dgn_comp's every run) needs none of them.
     for d in &script.dungeons {
-        let what = format!("dungeon \"{}\"", lossy(&d.name));
-        check_name(&d.name, &format!("the name of {what}"))?;
-        check_name(&d.proto, &format!("the PROTOFILE of {what}"))?;
-        check_range(d.size, &what)?;
-        check_flags(d.flags, &what)?;
+        let what = || format!("dungeon \"{}\"", lossy(&d.name));
+        check_name(&d.name, || format!("the name of {}", what()))?;
+        check_name(&d.proto, || format!("the PROTOFILE of {}", what()))?;
+        check_range(d.size, what)?;
+        check_flags(d.flags, what)?;
         if d.tileset.is_some() {
+            let what = what();
             return Err(WriteError::new(format!(
                 "{what} has a TILESET (GnollHack), which NetHack's layout cannot hold; use --target native"
             )));
         }
         for l in &d.levels {
-            let lwhat = format!("level \"{}\" of {what}", lossy(&l.name));
-            check_name(&l.name, &format!("the name of {lwhat}"))?;
-            check_range(l.range, &lwhat)?;
-            check_flags(l.flags, &lwhat)?;
+            let lwhat = || format!("level \"{}\" of {}", lossy(&l.name), what());
+            check_name(&l.name, || format!("the name of {}", lwhat()))?;
+            check_range(l.range, lwhat)?;
+            check_flags(l.flags, lwhat)?;
             if l.display.is_some() {
+                let lwhat = lwhat();
                 return Err(WriteError::new(format!(
                     "{lwhat} has a display name (GnollHack), which NetHack's layout cannot hold; use --target native"
                 )));
             }
         }
         for b in &d.branches {
-            let bwhat = format!("the branch to \"{}\" from {what}", lossy(&b.target));
-            check_name(&b.target, &format!("the target of {bwhat}"))?;
-            check_range(b.range, &bwhat)?;
+            let bwhat = || format!("the branch to \"{}\" from {}", lossy(&b.target), what());
+            check_name(&b.target, || format!("the target of {}", bwhat()))?;
+            check_range(b.range, bwhat)?;
             if b.entry.is_some() {
+                let bwhat = bwhat();
                 return Err(WriteError::new(format!(
                     "{bwhat} has an entry level (SLASH'EM), which NetHack's layout cannot hold; use ENTRY in the target dungeon or --target native"
                 )));
@@ -794,25 +799,28 @@ fn check_fits(script: &Script) -> Result<(), WriteError> {
     Ok(())
 }
 
-fn check_name(name: &[u8], what: &str) -> Result<(), WriteError> {
+fn check_name(name: &[u8], what: impl FnOnce() -> String) -> Result<(), WriteError> {
     if name.len() >= NAME_LEN {
         return Err(WriteError::new(format!(
-            "{what} is {} bytes long; NetHack's layout holds at most {} bytes plus the NUL",
+            "{} is {} bytes long; NetHack's layout holds at most {} bytes plus the NUL",
+            what(),
             name.len(),
             NAME_LEN - 1
         )));
     }
     if name.contains(&0) {
         return Err(WriteError::new(format!(
-            "{what} contains a NUL byte, which would end it early"
+            "{} contains a NUL byte, which would end it early",
+            what()
         )));
     }
     Ok(())
 }
 
-fn check_range(r: Range, what: &str) -> Result<(), WriteError> {
+fn check_range(r: Range, what: impl FnOnce() -> String) -> Result<(), WriteError> {
     for (v, field) in [(r.base, "base"), (r.rand, "rand")] {
         if i16::try_from(v).is_err() {
+            let what = what();
             return Err(WriteError::new(format!(
                 "{what}: the {field} {v} of its (base, rand) couple does not fit NetHack's 16-bit field ({}..={})",
                 i16::MIN,
@@ -823,10 +831,11 @@ fn check_range(r: Range, what: &str) -> Result<(), WriteError> {
     Ok(())
 }
 
-fn check_flags(f: u32, what: &str) -> Result<(), WriteError> {
+fn check_flags(f: u32, what: impl FnOnce() -> String) -> Result<(), WriteError> {
     if f & !NETHACK_FLAGS != 0 {
         return Err(WriteError::new(format!(
-            "{what} has variant flags 0x{:x} (EvilHack/HackEM descriptors) that NetHack's layout cannot hold; use --target native",
+            "{} has variant flags 0x{:x} (EvilHack/HackEM descriptors) that NetHack's layout cannot hold; use --target native",
+            what(),
             f & !NETHACK_FLAGS
         )));
     }

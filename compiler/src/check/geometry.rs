@@ -12,7 +12,6 @@ use super::Ctx;
 use crate::dialect::Limits;
 use crate::model::{BranchInfo, Couple, DungeonId, DungeonInfo, LevelId, Model};
 use crate::script::BranchType;
-use std::collections::HashMap;
 
 /// Most distinct sizes a per-size analysis looks at; dungeons with more
 /// (only possible with `--target native`) are skipped by those analyses.
@@ -168,7 +167,8 @@ pub fn relative(c: &Couple, anchor: (i64, i64), size: i64) -> Option<((i64, i64)
 pub struct Positions<'m> {
     model: &'m Model,
     size: i64,
-    memo: HashMap<LevelId, Option<(i64, i64)>>,
+    /// Per level (by index): not yet computed, or its levels.
+    memo: Vec<Option<Option<(i64, i64)>>>,
 }
 
 impl<'m> Positions<'m> {
@@ -176,7 +176,7 @@ impl<'m> Positions<'m> {
         Positions {
             model,
             size,
-            memo: HashMap::new(),
+            memo: vec![None; model.levels.len()],
         }
     }
 
@@ -187,7 +187,7 @@ impl<'m> Positions<'m> {
     /// The levels `level` can occupy (ignoring the other special levels), or
     /// `None` when its range never fits for this size.
     pub fn level(&mut self, level: LevelId) -> Option<(i64, i64)> {
-        if let Some(known) = self.memo.get(&level) {
+        if let Some(Some(known)) = self.memo.get(level.index()) {
             return *known;
         }
         let l = self.model.level(level);
@@ -202,7 +202,9 @@ impl<'m> Positions<'m> {
                 _ => None,
             },
         };
-        self.memo.insert(level, result);
+        if let Some(slot) = self.memo.get_mut(level.index()) {
+            *slot = Some(result);
+        }
         result
     }
 

@@ -49,40 +49,44 @@ fn percent(part: u64, total: u64) -> String {
 fn fits(ctx: &Ctx, out: &mut Vec<Diagnostic>, d: &DungeonInfo, sizes: &Sizes) {
     let m = ctx.model;
     let dname = d.name.text();
+    // What each message is about, named only when there is a message: most
+    // files have none, and the drop-in dgn_comp runs this on every build.
     let things = m
         .levels_of(d.id)
-        .map(|l| {
-            (
-                format!("level \"{}\"", l.name.text()),
-                l.placement,
-                l.chain.as_ref(),
-            )
-        })
-        .chain(m.branches_of(d.id).map(|b| {
-            (
-                format!("branch to \"{}\"", b.target.text()),
-                b.placement,
-                b.chain.as_ref(),
-            )
-        }));
-    for (what, c, chain) in things {
+        .map(|l| ("level", &l.name, l.placement, l.chain.as_ref()))
+        .chain(
+            m.branches_of(d.id)
+                .map(|b| ("branch to", &b.target, b.placement, b.chain.as_ref())),
+        );
+    for (kind, name, c, chain) in things {
         if !couple_ok(ctx, &c) {
             continue;
         }
+        let what = || format!("{kind} \"{}\"", name.text());
         match chain {
-            None => absolute_fits(out, &dname, sizes, &what, &c),
-            Some(chain) => chained_fits(ctx, out, &dname, sizes, &what, &c, chain),
+            None => absolute_fits(out, &dname, sizes, what, &c),
+            Some(chain) => chained_fits(ctx, out, &dname, sizes, what, &c, chain),
         }
     }
 }
 
-fn absolute_fits(out: &mut Vec<Diagnostic>, dname: &str, sizes: &Sizes, what: &str, c: &Couple) {
+fn absolute_fits(
+    out: &mut Vec<Diagnostic>,
+    dname: &str,
+    sizes: &Sizes,
+    what: impl Fn() -> String,
+    c: &Couple,
+) {
     if c.base == 0 {
         return;
     }
     let need = c.base.abs();
     let total = sizes.total();
     let ok = sizes.count_at_least(need);
+    if ok == total {
+        return;
+    }
+    let what = what();
     let level = if c.base > 0 {
         format!("level {}", c.base)
     } else {
@@ -131,7 +135,7 @@ fn chained_fits(
     out: &mut Vec<Diagnostic>,
     dname: &str,
     sizes: &Sizes,
-    what: &str,
+    what: impl Fn() -> String,
     c: &Couple,
     chain: &ChainRef,
 ) {
@@ -141,7 +145,6 @@ fn chained_fits(
     let Some(distinct) = sizes.distinct() else {
         return;
     };
-    let aname = chain.name.text();
     let (mut evaluated, mut failing, mut partial) = (0u64, 0u64, false);
     let mut failing_sizes: Vec<i64> = Vec::new();
     for &(s, w) in &distinct {
@@ -163,6 +166,7 @@ fn chained_fits(
     if evaluated == 0 || failing_sizes.is_empty() {
         return;
     }
+    let (what, aname) = (what(), chain.name.text());
     let offset = if c.base >= 0 {
         format!("{} below", c.base)
     } else {

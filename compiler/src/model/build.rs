@@ -5,7 +5,32 @@
 use super::*;
 use crate::dialect::{DescStmt, Dialect};
 use dgnkit_grammar::ast::{self, SourceFile, StmtKind, TilesetValue};
-use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The maps below are keyed by the file's short names (a few dozen of
+/// them): FNV-1a hashes those in a fraction of SipHash's time, which shows
+/// in `dgn_comp`'s whole run.
+type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<Fnv1a>>;
+
+struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv1a {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 fn couple(c: &ast::Couple) -> Couple {
     Couple {
@@ -62,8 +87,8 @@ pub fn build(file: &SourceFile, dialect: Dialect) -> Model {
     // First dungeon and first level of each name in the file, and the
     // current dungeon's levels by name (all, and after its first level):
     // maps keep the whole pass linear.
-    let mut dungeon_first: HashMap<Vec<u8>, DungeonId> = HashMap::new();
-    let mut level_first: HashMap<Vec<u8>, LevelId> = HashMap::new();
+    let mut dungeon_first: HashMap<Vec<u8>, DungeonId> = HashMap::default();
+    let mut level_first: HashMap<Vec<u8>, LevelId> = HashMap::default();
     let mut cur_levels = Siblings::default();
     // The last level of the current dungeon.
     let mut last_level: Option<LevelId> = None;
@@ -257,7 +282,7 @@ pub fn build(file: &SourceFile, dialect: Dialect) -> Model {
 
     link_branches(&mut m);
     // Chains that found nothing earlier in their dungeon: say what they name.
-    let mut in_dungeon: HashMap<(DungeonId, &[u8]), LevelId> = HashMap::new();
+    let mut in_dungeon: HashMap<(DungeonId, &[u8]), LevelId> = HashMap::default();
     for l in &m.levels {
         in_dungeon
             .entry((l.dungeon, l.name.bytes.as_slice()))
@@ -308,7 +333,7 @@ pub fn build(file: &SourceFile, dialect: Dialect) -> Model {
 /// Branch targets: the first dungeon with that name, wherever it is; and
 /// each dungeon's incoming branches.
 pub(crate) fn link_branches(m: &mut Model) {
-    let mut first: HashMap<&[u8], DungeonId> = HashMap::new();
+    let mut first: HashMap<&[u8], DungeonId> = HashMap::default();
     for d in &m.dungeons {
         first.entry(d.name.bytes.as_slice()).or_insert(d.id);
     }
