@@ -12,6 +12,7 @@ pub mod check;
 pub mod cli;
 pub mod decompile;
 pub mod dialect;
+pub mod find;
 pub mod frontend;
 pub mod games;
 pub mod layout;

@@ -629,6 +629,7 @@ pub fn all() -> Vec<CodeInfo> {
         .chain(CODES.iter().copied())
         .chain(super::odds::CODES.iter().copied())
         .chain(crate::lua::codes::CODES.iter().copied())
+        .chain(crate::find::codes::CODES.iter().copied())
         .collect();
     all.sort_by_key(|c| (c.code.starts_with('N'), c.code.starts_with('W'), c.code));
     all

@@ -12,7 +12,8 @@ use std::process::ExitCode;
 /// `dgn explain [CODE|LINT] [--list] [--markdown]`
 #[derive(Args, Debug, Clone)]
 pub struct ExplainArgs {
-    /// A code (`E0406`) or lint name (`bones-marker-reuse`).
+    /// A code (`E0406`), a lint name (`bones-marker-reuse`), or `find` (the
+    /// query language of `dgn find`).
     #[arg(value_name = "CODE", required_unless_present_any = ["list", "markdown", "dialects"])]
     pub code: Option<String>,
     /// List every code with its summary.
@@ -98,7 +99,8 @@ pub fn diagnostics_markdown() -> String {
          Codes by family: `E01xx`/`W01xx` syntax and preprocessing, `02` file structure,\n\
          `03` names and bones markers, `04` level ranges and placement, `05` chains,\n\
          `06` branches, `07` descriptors, `08` limits, `09` dialect constructs, `10` what\n\
-         NetHack's loader does, `11` compatibility with NetHack's dgn_comp.\n\n\
+         NetHack's loader does, `11` compatibility with NetHack's dgn_comp, `12` reading\n\
+         dungeon.lua, `13` the query language of `dgn find` (`dgn explain find`).\n\n\
          ## Index\n\n| code | severity | lint | summary |\n|---|---|---|---|\n",
     );
     let all = codes::all();
@@ -197,6 +199,10 @@ pub fn run(args: ExplainArgs) -> ExitCode {
         return ExitCode::from(EXIT_OK);
     }
     let query = args.code.unwrap_or_default();
+    if query.trim() == "find" {
+        print!("{}", crate::find::LANGUAGE);
+        return ExitCode::from(EXIT_OK);
+    }
     let found = codes::lookup(&query).or_else(|| codes::lint_code(query.trim()));
     match found {
         Some(c) => {

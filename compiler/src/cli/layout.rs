@@ -108,7 +108,7 @@ pub fn parse_seeds(s: &str) -> Result<(u64, u64), String> {
 }
 
 /// A one-line progress bar on a terminal's stderr.
-struct Progress {
+pub(crate) struct Progress {
     on: bool,
     total: u64,
     shown: u64,
@@ -116,7 +116,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(total: u64, on: bool) -> Progress {
+    pub(crate) fn new(total: u64, on: bool) -> Progress {
         Progress {
             on: on && total > 1,
             total,
@@ -125,7 +125,7 @@ impl Progress {
         }
     }
 
-    fn tick(&mut self, done: u64) {
+    pub(crate) fn tick(&mut self, done: u64) {
         if !self.on
             || (self.last.elapsed().as_millis() < 100 && done != self.total)
             || done == self.shown
@@ -145,7 +145,13 @@ impl Progress {
         );
     }
 
-    fn finish(&self) {
+    pub(crate) fn finish(&self) {
+        self.clear();
+    }
+
+    /// Wipes the bar (before other output to the terminal); the next
+    /// tick draws it again.
+    pub(crate) fn clear(&self) {
         if self.on {
             eprint!("\r{}\r", " ".repeat(70));
         }

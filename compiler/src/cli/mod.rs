@@ -6,6 +6,7 @@ pub mod check;
 pub mod compile;
 pub mod decompile;
 pub mod explain;
+pub mod find;
 pub mod fmt;
 pub mod input;
 pub mod layout;
@@ -48,6 +49,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Resolve a dungeon for a seed as NetHack's loader does, and show it.
     Layout(layout::LayoutArgs),
+    /// The seeds whose dungeon satisfies a query (`dgn explain find`).
+    Find(find::FindArgs),
     /// Which levels can leave and load bones: for one seed's layout, or
     /// over every layout.
     Bones(bones::BonesArgs),
@@ -193,6 +196,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Layout(args) => layout::run(args),
+        Command::Find(args) => find::run(args),
         Command::Bones(args) => bones::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Lsp(args) => lsp::run(args),

@@ -18,7 +18,9 @@ mod resolve;
 mod start;
 
 pub use error::{LoadError, RangeOwner};
-pub use resolve::{BranchKind, Resolved, ResolvedBranch, ResolvedDungeon, ResolvedLevel};
+pub use resolve::{
+    BranchKind, Checkpoint, Resolved, ResolvedBranch, ResolvedDungeon, ResolvedLevel,
+};
 pub use start::{GameStart, Pantheon};
 
 use crate::games::LoaderInputs;
@@ -634,17 +636,35 @@ impl Resolver {
         out: &mut Resolved,
         mut each: impl FnMut(u64, Result<(), LoadError>, &Resolved) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        self.resolve_seeds_with(seeds, rng, wizard, out, &mut NoTrace, |s, r, out, _| {
+            each(s, r, out)
+        })
+    }
+
+    /// As [`Resolver::resolve_seeds`], every seed watched by `trace`, which
+    /// may stop a seed's resolution at a [`Checkpoint`] (then `each` gets
+    /// `Ok` and the layout as far as it went) and is handed to `each`.
+    pub fn resolve_seeds_with<T: Trace>(
+        &self,
+        seeds: impl IntoIterator<Item = u64>,
+        rng: RngKind,
+        wizard: bool,
+        out: &mut Resolved,
+        trace: &mut T,
+        mut each: impl FnMut(u64, Result<(), LoadError>, &Resolved, &mut T) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         match rng {
             RngKind::Glibc | RngKind::Isaac32 | RngKind::Mt19937Cokus => {
                 for seed in seeds {
-                    let result = self.resolve_logged(seed, rng, wizard, out, &mut NoTrace);
-                    each(seed, result, out)?;
+                    let result = self.resolve_logged(seed, rng, wizard, out, trace);
+                    each(seed, result, out, trace)?;
                 }
                 ControlFlow::Continue(())
             }
             RngKind::Isaac64 => {
                 let mut gens = out.take_batch();
-                let flow = self.resolve_batches(seeds.into_iter(), wizard, &mut gens, out, each);
+                let flow =
+                    self.resolve_batches(seeds.into_iter(), wizard, &mut gens, out, trace, each);
                 out.put_batch(gens);
                 flow
             }
@@ -665,13 +685,14 @@ impl Resolver {
         self.resolve_with(source, trace, wizard, out)
     }
 
-    fn resolve_batches(
+    fn resolve_batches<T: Trace>(
         &self,
         mut seeds: impl Iterator<Item = u64>,
         wizard: bool,
         gens: &mut [Isaac64; SEED_BATCH],
         out: &mut Resolved,
-        mut each: impl FnMut(u64, Result<(), LoadError>, &Resolved) -> ControlFlow<()>,
+        trace: &mut T,
+        mut each: impl FnMut(u64, Result<(), LoadError>, &Resolved, &mut T) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         loop {
             let mut batch = [0u64; SEED_BATCH];
@@ -687,8 +708,8 @@ impl Resolver {
                 Err(_) => gens.iter_mut().zip(batch).for_each(|(g, &s)| g.reseed(s)),
             }
             for (g, &seed) in gens.iter_mut().zip(batch) {
-                let result = self.resolve_one(seed, RngKind::Isaac64, wizard, g, &mut NoTrace, out);
-                each(seed, result, out)?;
+                let result = self.resolve_one(seed, RngKind::Isaac64, wizard, g, trace, out);
+                each(seed, result, out, trace)?;
             }
             if n < SEED_BATCH {
                 return ControlFlow::Continue(());

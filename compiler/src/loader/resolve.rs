@@ -6,6 +6,7 @@ use super::{place, IsaacBatch, IsaacBox, Resolver, MAXLEVEL};
 use crate::layout::{Layout, LayoutBranch, LayoutDungeon, LayoutLevel, LevelRef};
 use crate::rng::{Drawer, Isaac64, RngKind, Site, Source, Trace};
 use crate::script::flags;
+use std::ops::ControlFlow;
 
 /// A branch's type as the game stores it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -39,6 +40,22 @@ impl BranchKind {
         .into_iter()
         .find(|k| k.name() == s)
     }
+}
+
+/// A point of `init_dungeons()` where the loader shows a [`Trace`] the
+/// layout so far ([`Trace::checkpoint`]); the draws up to it are the same
+/// whether or not the resolution stops there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checkpoint {
+    /// Dungeon record `record` was created: its index, size, entry level,
+    /// branch and depth are known (except the endgame's lift by the dummy
+    /// level, done at the very end).
+    Decided { record: u32 },
+    /// Its special levels' chance rolls are done (which of them exist).
+    Chances { record: u32 },
+    /// Its special levels are placed; also the only checkpoint of a
+    /// dungeon that lost its chance roll.
+    Placed { record: u32 },
 }
 
 /// A dungeon that exists, in index order.
@@ -395,6 +412,8 @@ pub(crate) struct Run<'r, 'd, S: Source, T: Trace> {
     next_branch_id: i32,
     /// Branch records of the dungeons that exist so far (`pd.n_brs`).
     loaded_branches: usize,
+    /// The trace stopped the resolution at a checkpoint.
+    stopped: bool,
 }
 
 impl<S: Source, T: Trace> Run<'_, '_, S, T> {
@@ -483,6 +502,13 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             }
         }
         Ok(())
+    }
+
+    /// Shows the trace `at`; true when it stops the resolution.
+    #[inline(always)]
+    fn stop_at(&mut self, at: Checkpoint) -> bool {
+        self.stopped = self.draw.trace.checkpoint(at, self.out) == ControlFlow::Break(());
+        self.stopped
     }
 
     /// `level_range`: `(start, count)` of a level or branch range in
@@ -663,6 +689,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 },
             ) as i32;
             if d.chance <= r {
+                self.stop_at(Checkpoint::Placed { record: rec as u32 });
                 return Ok(());
             }
         }
@@ -727,6 +754,9 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         if self.out.dungeons[i].num_levels > MAXLEVEL {
             self.out.dungeons[i].num_levels = MAXLEVEL;
         }
+        if self.stop_at(Checkpoint::Decided { record: rec as u32 }) {
+            return Ok(());
+        }
 
         let (l0, l1) = d.levels;
         if let Some(limits) = res.rules.limits.filter(|_| !res.rules.limits_on_read) {
@@ -744,6 +774,9 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 let r = self.draw.rn2(100, Site::LevelChance { level: l }) as i32;
                 res.levels[l as usize].chance > r
             };
+        }
+        if self.stop_at(Checkpoint::Chances { record: rec as u32 }) {
+            return Ok(());
         }
         let taken = place::place_dungeon(self, i, start)?;
         // `add_level` keeps each dungeon's levels sorted by level; they are
@@ -776,6 +809,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 });
             }
         }
+        self.stop_at(Checkpoint::Placed { record: rec as u32 });
         Ok(())
     }
 
@@ -940,6 +974,7 @@ pub(crate) fn run<S: Source, T: Trace>(
         skip_level_chance,
         next_branch_id: 0,
         loaded_branches: 0,
+        stopped: false,
     };
     run.out.pre_draws = res.start.draw(&mut run.draw);
     for n in (2..=res.rules.lua_shuffle).rev() {
@@ -947,6 +982,9 @@ pub(crate) fn run<S: Source, T: Trace>(
     }
     for rec in 0..res.dungeons.len() {
         run.dungeon(rec)?;
+        if run.stopped {
+            return Ok(());
+        }
     }
     run.finish()
 }

@@ -15,8 +15,10 @@ pub use isaac32::Isaac32;
 pub use isaac64::Isaac64;
 pub use mt19937::Mt19937Cokus;
 
+use crate::loader::{Checkpoint, Resolved};
 use crate::options::Target;
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// Which generator a layout is resolved with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -165,9 +167,17 @@ pub fn rng_calls(log: &[Draw]) -> Vec<String> {
         .collect()
 }
 
-/// Receives every draw.
+/// Receives every draw, and sees the layout at the loader's checkpoints.
 pub trait Trace {
     fn draw(&mut self, draw: Draw);
+
+    /// The loader reached `at` with the layout so far in `out`; breaking
+    /// stops the resolution there (it returns `Ok`, `out` as far as it
+    /// went). `dgn find` stops once a query's answer cannot change.
+    #[inline(always)]
+    fn checkpoint(&mut self, _at: Checkpoint, _out: &Resolved) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
 }
 
 /// No log: every call inlines to nothing.

@@ -1,0 +1,278 @@
+//! Evaluating a [`Query`] on a layout, also on a layout the loader has
+//! resolved only part of: a fact not yet final is unknown, and the query's
+//! answer is known as soon as the known facts decide it (Kleene's
+//! three-valued logic), which lets the search stop drawing there.
+
+use super::parser::CmpOp;
+use super::query::{Fact, Node, Operand, Query};
+use crate::bones::{decide, BonesOptions, LevelFacts};
+use crate::loader::{Resolved, Resolver};
+use crate::script::flags;
+
+/// A fact's value in one layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// The thing it is about does not exist in this layout.
+    Missing,
+    Bool(bool),
+    Int(i64),
+    Tune([u8; 5]),
+    /// A dungeon: its record and its index in the layout.
+    Dungeon {
+        record: u32,
+        index: i32,
+    },
+}
+
+/// What evaluating needs besides the query and the layout.
+pub struct Env<'a> {
+    pub res: &'a Resolver,
+    pub bones: &'a BonesOptions,
+    /// Per level record: its level file holds a magic portal.
+    portal: Vec<bool>,
+}
+
+impl<'a> Env<'a> {
+    pub fn new(res: &'a Resolver, bones: &'a BonesOptions) -> Env<'a> {
+        let portal = res
+            .levels
+            .iter()
+            .map(|l| bones.is_portal_level(&l.name))
+            .collect();
+        Env { res, bones, portal }
+    }
+
+    fn index(&self, out: &Resolved, recs: &[u32]) -> Option<(u32, usize)> {
+        recs.iter().find_map(|&r| {
+            let i = *out.index_of.get(r as usize)?;
+            (i >= 0).then_some((r, i as usize))
+        })
+    }
+
+    /// The branch into the dungeon: its level in the parent and the
+    /// parent's index. The parent is the owner `add_branch` found (Fort
+    /// Ludios's branch later gets a "floating" parent index in the layout,
+    /// but it stays on the same level of the same dungeon).
+    fn branch(&self, out: &Resolved, recs: &[u32]) -> Option<(i32, usize)> {
+        let (rec, i) = self.index(out, recs)?;
+        let b = out.branches.iter().find(|b| b.end2.0 == i as i32)?;
+        let &(_, owner) = self.res.dungeons[rec as usize]
+            .incoming
+            .iter()
+            .find(|(_, owner)| out.index_of[*owner as usize] >= 0)?;
+        Some((b.end1.1, out.index_of[owner as usize] as usize))
+    }
+
+    fn depth(out: &Resolved, dungeon: usize, level: i32) -> i64 {
+        i64::from(out.dungeons[dungeon].depth_start) + i64::from(level) - 1
+    }
+
+    fn can_leave_bones(&self, out: &Resolved, dungeon: usize, level: i32) -> bool {
+        let Some(d) = out.dungeons.get(dungeon) else {
+            return false;
+        };
+        if level < 1 || level > d.num_levels {
+            return false;
+        }
+        let drec = &self.res.dungeons[d.record as usize];
+        // `Is_special`: the first special level of the chain on this level.
+        let special = out
+            .levels
+            .iter()
+            .find(|l| l.dungeon == dungeon as i32 && l.level == level)
+            .map(|l| l.record as usize);
+        let facts = LevelFacts {
+            special_none: special.is_some_and(|s| self.res.levels[s].bones.is_empty()),
+            dungeon_none: drec.bones.is_empty(),
+            bottom: level == d.num_levels,
+            branch_level: out
+                .branches
+                .iter()
+                .any(|b| b.end1 == (dungeon as i32, level) || b.end2 == (dungeon as i32, level)),
+            level,
+            vibrating: drec.flags & flags::HELLISH != 0 && level == d.num_levels.wrapping_sub(1),
+            portal: special.is_some_and(|s| self.portal[s]),
+            depth: d.depth_start.wrapping_add(level - 1),
+        };
+        decide(&facts).can_leave()
+    }
+
+    /// The value of `fact` in `out` (complete at least up to the fact's
+    /// ready stage).
+    pub fn value(&self, fact: &Fact, out: &Resolved) -> Value {
+        let level_of = |recs: &[u32]| out.levels.iter().find(|l| recs.contains(&l.record));
+        let opt = |v: Option<i64>| v.map_or(Value::Missing, Value::Int);
+        match fact {
+            Fact::LevelExists(recs) => Value::Bool(
+                out.slots
+                    .iter()
+                    .any(|s| s.exists && recs.contains(&s.record)),
+            ),
+            Fact::LevelLevel(recs) => opt(level_of(recs).map(|l| i64::from(l.level))),
+            Fact::LevelDepth(recs) => {
+                opt(level_of(recs).map(|l| Env::depth(out, l.dungeon as usize, l.level)))
+            }
+            Fact::LevelDungeon(recs) => level_of(recs).map_or(Value::Missing, |l| Value::Dungeon {
+                record: out.dungeons[l.dungeon as usize].record,
+                index: l.dungeon,
+            }),
+            Fact::DungeonExists(recs) => Value::Bool(self.index(out, recs).is_some()),
+            Fact::DungeonLevels(recs) => opt(self
+                .index(out, recs)
+                .map(|(_, i)| i64::from(out.dungeons[i].num_levels))),
+            Fact::DungeonDepthStart(recs) => opt(self
+                .index(out, recs)
+                .map(|(_, i)| i64::from(out.dungeons[i].depth_start))),
+            Fact::DungeonEntryDepth(recs) => opt(self
+                .index(out, recs)
+                .map(|(_, i)| Env::depth(out, i, out.dungeons[i].entry_level))),
+            Fact::BranchLevel(recs) => opt(self.branch(out, recs).map(|(l, _)| i64::from(l))),
+            Fact::BranchDepth(recs) => {
+                opt(self.branch(out, recs).map(|(l, p)| Env::depth(out, p, l)))
+            }
+            Fact::Tune => Value::Tune(out.tune),
+            Fact::BonesDepth(depth) => Value::Bool(out.dungeons.first().is_some_and(|d| {
+                let level = depth - i64::from(d.depth_start) + 1;
+                i32::try_from(level).is_ok_and(|l| self.can_leave_bones(out, 0, l))
+            })),
+            Fact::BonesLevel(recs) => Value::Bool(
+                level_of(recs)
+                    .is_some_and(|l| self.can_leave_bones(out, l.dungeon as usize, l.level)),
+            ),
+        }
+    }
+
+    /// The value for JSON output.
+    pub fn json(&self, v: Value) -> serde_json::Value {
+        match v {
+            Value::Missing => serde_json::Value::Null,
+            Value::Bool(b) => b.into(),
+            Value::Int(n) => n.into(),
+            Value::Tune(t) => String::from_utf8_lossy(&t).into_owned().into(),
+            Value::Dungeon { record, .. } => self.res.dungeons[record as usize].name.clone().into(),
+        }
+    }
+}
+
+/// The facts' values, each computed when first needed, at one stage.
+pub struct Facts<'q, 'e> {
+    query: &'q Query,
+    env: &'e Env<'e>,
+    stage: u32,
+    /// Every fact's value given instead of read from a layout (for a
+    /// query of one fact, value by value: [`super::odds`]).
+    fixed: Option<Value>,
+}
+
+impl<'q, 'e> Facts<'q, 'e> {
+    pub fn new(query: &'q Query, env: &'e Env<'e>, stage: u32) -> Self {
+        Facts {
+            query,
+            env,
+            stage,
+            fixed: None,
+        }
+    }
+
+    /// Every fact has the value `v`.
+    pub fn fixed(query: &'q Query, env: &'e Env<'e>, v: Value) -> Self {
+        Facts {
+            query,
+            env,
+            stage: query.final_stage,
+            fixed: Some(v),
+        }
+    }
+
+    fn get(&self, f: u16, out: &Resolved) -> Option<Value> {
+        if self.fixed.is_some() {
+            return self.fixed;
+        }
+        let info = &self.query.facts[f as usize];
+        (info.ready <= self.stage).then(|| self.env.value(&info.fact, out))
+    }
+
+    fn operand(&self, o: &Operand, out: &Resolved) -> Option<Value> {
+        match o {
+            Operand::Fact(f) => self.get(*f, out),
+            Operand::Int(n) => Some(Value::Int(*n)),
+            // Strings only meet `==`/`!=`, handled in `compare`.
+            Operand::Str(_) => Some(Value::Missing),
+        }
+    }
+
+    fn name_is(&self, v: Value, s: &[u8]) -> Option<bool> {
+        match v {
+            Value::Tune(t) => Some(t.as_slice() == s),
+            Value::Dungeon { record, .. } => {
+                Some(self.env.res.dungeons[record as usize].name.as_bytes() == s)
+            }
+            _ => None,
+        }
+    }
+
+    fn compare(&self, op: CmpOp, l: &Operand, r: &Operand, out: &Resolved) -> Option<bool> {
+        // A string against a string-like value, or two strings.
+        match (l, r) {
+            (Operand::Str(a), Operand::Str(b)) => return Some(op.holds(a.cmp(b))),
+            (Operand::Str(s), other) | (other, Operand::Str(s)) => {
+                let v = self.operand(other, out)?;
+                let same = self.name_is(v, s);
+                return Some(match same {
+                    Some(eq) => eq == (op == CmpOp::Eq),
+                    // Missing: no comparison holds.
+                    None => false,
+                });
+            }
+            _ => {}
+        }
+        let a = self.operand(l, out)?;
+        let b = self.operand(r, out)?;
+        let num = |v: Value| match v {
+            Value::Int(n) => Some(n),
+            Value::Dungeon { index, .. } => Some(i64::from(index)),
+            _ => None,
+        };
+        Some(match (num(a), num(b)) {
+            (Some(x), Some(y)) => op.holds(x.cmp(&y)),
+            _ => false,
+        })
+    }
+
+    /// The query's answer, or `None` while the known facts leave it open.
+    pub fn eval(&self, n: &Node, out: &Resolved) -> Option<bool> {
+        match n {
+            Node::Fact(f) => match self.get(*f, out)? {
+                Value::Bool(b) => Some(b),
+                _ => Some(false),
+            },
+            Node::Cmp { op, lhs, rhs } => self.compare(*op, lhs, rhs, out),
+            Node::In { value, lo, hi } => {
+                let v = self.operand(value, out)?;
+                let n = match v {
+                    Value::Int(n) => n,
+                    Value::Dungeon { index, .. } => i64::from(index),
+                    _ => return Some(false),
+                };
+                Some(*lo <= n && n <= *hi)
+            }
+            Node::And(a, b) => match self.eval(a, out) {
+                Some(false) => Some(false),
+                Some(true) => self.eval(b, out),
+                None => match self.eval(b, out) {
+                    Some(false) => Some(false),
+                    _ => None,
+                },
+            },
+            Node::Or(a, b) => match self.eval(a, out) {
+                Some(true) => Some(true),
+                Some(false) => self.eval(b, out),
+                None => match self.eval(b, out) {
+                    Some(true) => Some(true),
+                    _ => None,
+                },
+            },
+            Node::Not(a) => self.eval(a, out).map(|b| !b),
+        }
+    }
+}
