@@ -1,7 +1,7 @@
 //! `dgn find EXPR`: the seeds whose dungeon satisfies a query (the
 //! language is `dgn explain find`; the work is [`crate::find`]).
 
-use super::input::read_script;
+use super::input::{read_script, Input};
 use super::layout::{parse_seeds, Progress};
 use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::bones::BonesOptions;
@@ -118,8 +118,6 @@ pub fn execute(
     term: super::layout::Terminal,
     interrupted: &AtomicBool,
 ) -> u8 {
-    let target = args.common.target;
-    let rng = args.rng.unwrap_or_else(|| RngKind::for_target(target));
     let inputs = match args.loader.inputs(args.wizard) {
         Ok(i) => i,
         Err(e) => {
@@ -127,11 +125,16 @@ pub fn execute(
             return EXIT_USAGE;
         }
     };
-    let (name, script) =
-        match read_script(args.file.as_ref(), &args.common, "find", err, term.color) {
-            Ok(i) => i,
-            Err(code) => return code,
-        };
+    let Input {
+        name,
+        script,
+        target,
+        rng,
+    } = match read_script(args.file.as_ref(), &args.common, "find", err, term.color) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let rng = args.rng.unwrap_or(rng);
     let resolver = match Resolver::for_game(&script, target, &inputs) {
         Ok(r) => r,
         Err(e @ (LoadError::NotReproduced { .. } | LoadError::Inputs { .. })) => {
