@@ -103,6 +103,11 @@ impl<'a> Env<'a> {
         let level_of = |recs: &[u32]| out.levels.iter().find(|l| recs.contains(&l.record));
         let opt = |v: Option<i64>| v.map_or(Value::Missing, Value::Int);
         match fact {
+            // Known from the chance rolls, unless the last steps drop
+            // levels (then the fact is read from the complete layout).
+            Fact::LevelExists(recs) if self.res.finish_moves_levels() => {
+                Value::Bool(level_of(recs).is_some())
+            }
             Fact::LevelExists(recs) => Value::Bool(
                 out.slots
                     .iter()

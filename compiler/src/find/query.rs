@@ -173,7 +173,16 @@ impl Checker<'_> {
         let decided = |d: u32| stage(Checkpoint::Decided { record: d });
         let chances = |d: u32| stage(Checkpoint::Chances { record: d });
         let placed = |d: u32| stage(Checkpoint::Placed { record: d });
+        let moved = self.res.finish_moves_levels();
         match fact {
+            Fact::LevelExists(_)
+            | Fact::LevelLevel(_)
+            | Fact::LevelDungeon(_)
+            | Fact::LevelDepth(_)
+                if moved =>
+            {
+                fin
+            }
             Fact::LevelExists(r) => max(r, &|l| chances(dungeon_of(&l))),
             Fact::LevelLevel(r) | Fact::LevelDungeon(r) => max(r, &|l| placed(dungeon_of(&l))),
             Fact::LevelDepth(r) => max(r, &|l| {

@@ -571,6 +571,14 @@ impl Resolver {
         &self.rules
     }
 
+    /// Whether the loader's last steps (after the tune) move or drop
+    /// special levels, so that where they lie is known only at the end.
+    /// (`dgn find` stops a resolution once its answer is known and relies
+    /// on this: a new step that moves levels must be listed here.)
+    pub fn finish_moves_levels(&self) -> bool {
+        !self.rules.unlinked_levels.is_empty() || self.rules.planes.is_some()
+    }
+
     /// The inputs this resolver was made with ([`Resolver::for_game`]).
     pub fn inputs(&self) -> &LoaderInputs {
         &self.inputs
