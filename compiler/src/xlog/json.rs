@@ -4,6 +4,17 @@
 /// Appends `bytes` as a JSON string (invalid UTF-8 replaced by U+FFFD).
 pub fn string(out: &mut String, bytes: &[u8]) {
     out.push('"');
+    // Nearly every field is plain ASCII with nothing to escape.
+    if bytes
+        .iter()
+        .all(|&b| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\')
+    {
+        if let Ok(s) = std::str::from_utf8(bytes) {
+            out.push_str(s);
+            out.push('"');
+            return;
+        }
+    }
     for chunk in bytes.utf8_chunks() {
         let s = chunk.valid();
         let mut last = 0;

@@ -98,7 +98,16 @@ pub struct Xlog {
     opts: Options,
     /// One per release, then one for `--file`.
     tables: Vec<Option<Table>>,
+    /// What a line rules out, per release, [`End`] and [`Mode`]: made once.
+    ruled_out: Vec<Option<String>>,
     pub(crate) totals: summary::Totals,
+}
+
+const ENDS: usize = 7;
+const MODES: usize = 4;
+
+fn ruled_out_index(release: &Release, end: End, mode: Mode) -> usize {
+    (release.id() * ENDS + end as usize) * MODES + mode as usize
 }
 
 impl Xlog {
@@ -106,8 +115,29 @@ impl Xlog {
         Xlog {
             opts,
             tables: (0..=RELEASES.len()).map(|_| None).collect(),
+            ruled_out: RELEASES
+                .iter()
+                .flat_map(|r| {
+                    summary::END_ORDER.iter().flat_map(move |&e| {
+                        [Mode::Normal, Mode::Wizard, Mode::Explore, Mode::Unrecorded]
+                            .map(|m| (ruled_out_index(r, e, m), ending::ruled_out(r, e, m)))
+                    })
+                })
+                .fold(
+                    vec![None; RELEASES.len() * ENDS * MODES],
+                    |mut v, (i, why)| {
+                        v[i] = why;
+                        v
+                    },
+                ),
             totals: summary::Totals::default(),
         }
+    }
+
+    /// Changes the `--where` filter for the lines read from now on (the
+    /// answers tables, computed once, are kept).
+    pub fn set_filter(&mut self, filter: Option<Filter>) {
+        self.opts.filter = filter;
     }
 
     /// The table for lines of `release`, computed on first use.
@@ -173,8 +203,8 @@ impl Xlog {
 
     /// The chance that the game left bones and why.
     pub fn bones(&self, g: &Game<'_>) -> (f64, Cow<'_, str>) {
-        match ending::ruled_out(g.release, g.end, g.mode) {
-            Some(why) => (0.0, Cow::Owned(why)),
+        match &self.ruled_out[ruled_out_index(g.release, g.end, g.mode)] {
+            Some(why) => (0.0, Cow::Borrowed(why.as_str())),
             None => {
                 let a = self.place(g);
                 let why = if g.mode == Mode::Unrecorded {
@@ -299,7 +329,7 @@ impl Xlog {
         self.totals.modes[g.mode as usize] += 1;
         *self.totals.releases.entry(g.release.name).or_default() += 1;
         if g.end.is_death() {
-            let bones_mode = ending::ruled_out(g.release, g.end, g.mode).is_none();
+            let bones_mode = self.ruled_out[ruled_out_index(g.release, g.end, g.mode)].is_none();
             if let Some(t) = self.tables[g.table].as_mut() {
                 let c = &mut t.counts[g.place];
                 c.deaths += 1;

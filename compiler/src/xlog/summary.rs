@@ -86,7 +86,7 @@ fn ranked(map: BTreeMap<String, (f64, f64)>) -> Vec<Expected> {
     v
 }
 
-const END_ORDER: [End; 7] = [
+pub(crate) const END_ORDER: [End; 7] = [
     End::Died,
     End::Genocided,
     End::Panicked,
