@@ -813,6 +813,67 @@ impl Resolver {
         }
     }
 
+    /// A copy whose chains are plain record indices, for code that follows
+    /// 3.6's index rule (the exact statistics). With
+    /// [`Rules::chain_by_name`], a chain's slot depends on which dungeons
+    /// exist; when every dungeon up to the last chained record always
+    /// exists, it is fixed and the copy holds it. `None`: the rules keep
+    /// the file's indices already; `Err`: why no fixed index exists.
+    pub(crate) fn with_fixed_chains(&self, wizard: bool) -> Option<Result<Resolver, String>> {
+        if !self.rules.chain_by_name {
+            return None;
+        }
+        let chained = |d: &DRec| {
+            (d.levels.0..d.levels.1).any(|l| self.levels[l as usize].chain >= 0)
+                || (d.branches.0..d.branches.1).any(|b| self.branches[b as usize].chain >= 0)
+        };
+        let Some(last) = self.dungeons.iter().rposition(chained) else {
+            return Some(Ok(self.clone()));
+        };
+        if let Some(d) = self.dungeons[..=last]
+            .iter()
+            .find(|d| !(wizard || d.chance == 0 || d.chance >= 100))
+        {
+            return Some(Err(format!(
+                "\"{}\" may not exist, and NetHack 3.7 looks later chains up by name among the dungeons that do",
+                d.name
+            )));
+        }
+        let mut fixed = self.clone();
+        for (l, level) in fixed.levels.iter_mut().enumerate() {
+            if level.chain >= 0 {
+                let Some(&j) = level.chain_candidates.first() else {
+                    return Some(Err(format!(
+                        "level \"{}\": its chain is never found",
+                        level.name
+                    )));
+                };
+                debug_assert!((j as usize) < l);
+                level.chain = j as i32;
+            }
+        }
+        for d in &self.dungeons {
+            for b in d.branches.0..d.branches.1 {
+                let br = &mut fixed.branches[b as usize];
+                if br.chain < 0 {
+                    continue;
+                }
+                // Every record before is read: slots are file indices.
+                let bound = i64::from(d.levels.1) + i64::from(br.nth) - 1;
+                match br.chain_candidates.first() {
+                    Some(&j) if i64::from(j) < bound => br.chain = j as i32,
+                    _ => {
+                        return Some(Err(format!(
+                            "the branch to \"{}\": its chain is never found",
+                            br.target
+                        )))
+                    }
+                }
+            }
+        }
+        Some(Ok(fixed))
+    }
+
     /// The level's alignment as the layout reports it: its own, else its
     /// dungeon's (`layout-json.md`; 3.6's `init_level` stores it so, and
     /// the layouts of the 3.4.3 loader report it so too).

@@ -502,7 +502,8 @@ impl<'a> Engine<'a> {
             };
             // (probability, branch, raw depth_start) per branch draw.
             let mut draws: Vec<(W, Option<BranchInfo>, i32)> = Vec::new();
-            if index > 0 {
+            // NetHack 3.7's unconnected dungeon (the Tutorial): no branch.
+            if index > 0 && !(res.rules.unconnected && d.unconnected) {
                 let Some(&(brec, owner)) = d
                     .incoming
                     .iter()

@@ -413,6 +413,12 @@ pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
 }
 
 fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
+    let fixed = match res.with_fixed_chains(opts.wizard) {
+        Some(Ok(fixed)) => Some(fixed),
+        Some(Err(what)) => return Err(TooLarge { what }),
+        None => None,
+    };
+    let res = fixed.as_ref().unwrap_or(res);
     let run = engine::Engine::new(res, opts.wizard, opts.budget).run()?;
     let acc = exact::accumulate(res, &run, &opts.bones, false);
     Ok(acc.finish(res, exact_method(&run)))

@@ -30,7 +30,7 @@ impl Source for Replay {
 /// values.
 fn alternatives(res: &Resolver, d: &Draw) -> Vec<(u32, W)> {
     let chance = match d.site {
-        Site::Tune => return vec![(0, W::ONE)],
+        Site::Tune | Site::LuaShuffle => return vec![(0, W::ONE)],
         Site::DungeonChance { dungeon } => Some(res.dungeons[dungeon as usize].chance),
         Site::LevelChance { level } => Some(res.levels[level as usize].chance),
         _ => None,
@@ -240,7 +240,12 @@ fn same(exact: &Stats, oracle: &Stats) {
 
 fn check(script: &Script, rules: Rules, wizard: bool) {
     let bones = BonesOptions::default();
-    let res = Resolver::with_rules(script, rules.clone()).expect("resolver");
+    let loader = Resolver::with_rules(script, rules.clone()).expect("resolver");
+    // As `exact_with`: 3.7's chains by name, fixed where they can be.
+    let fixed = loader
+        .with_fixed_chains(wizard)
+        .map(|f| f.expect("fixed chains"));
+    let res = fixed.unwrap_or_else(|| loader.clone());
     let run = engine::Engine::new(&res, wizard, Budget::default())
         .run()
         .expect("enumerable");
@@ -338,6 +343,22 @@ fn mini_vanilla_matches_the_loader_in_both_versions() {
     check(&mini(), Rules::native(), false);
     check(&mini(), Rules::nethack_343(), false);
     check(&mini(), Rules::native(), true);
+}
+
+#[test]
+fn nethack_37_rules_match_the_loader() {
+    // Every dungeon rolls its chance (100: always there), chains by name,
+    // an unconnected dungeon at the end.
+    let mut script = mini();
+    for d in &mut script.dungeons {
+        d.chance = 100;
+    }
+    let mut tut = dungeon("Tutorial", 0, 2, 0);
+    tut.lua.unconnected = true;
+    tut.levels.push(level("tut-1", 0, 1, 0));
+    script.dungeons.push(tut);
+    check(&script, Rules::nethack_37(), false);
+    check(&script, Rules::nethack_37(), true);
 }
 
 #[test]
