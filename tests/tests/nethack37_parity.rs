@@ -191,3 +191,37 @@ fn a_mismatch_names_the_first_differing_draw_and_its_c_function() {
     assert!(e.contains("parent_dlevel(dungeon.c:426)"), "{e}");
     assert!(e.contains("level of the branch to"), "{e}");
 }
+
+#[test]
+fn the_built_in_description_resolves_like_nethacks_own_file() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let theirs = script(&shared);
+    let opts = CheckOptions {
+        target: Target::NetHack37,
+        ..CheckOptions::default()
+    };
+    let (_, bytes) = dgnkit::cli::layout::built_in(Target::NetHack37);
+    let analysis = dgnkit::frontend::analyze(bytes, &opts);
+    assert!(
+        analysis.diagnostics.is_empty(),
+        "{:?}",
+        analysis.diagnostics
+    );
+    let ours = analysis.script.expect("the built-in file reads");
+    for role in [
+        "Arc", "Bar", "Cav", "Hea", "Kni", "Mon", "Pri", "Rog", "Ran", "Sam", "Tou", "Val", "Wiz",
+    ] {
+        for wizard in [false, true] {
+            let inputs = LoaderInputs::parse(Some(role), None, &[], false, wizard).unwrap();
+            let a = Resolver::for_game(&theirs, Target::NetHack37, &inputs).unwrap();
+            let b = Resolver::for_game(&ours, Target::NetHack37, &inputs).unwrap();
+            for seed in 0..150 {
+                let want = a.resolve(seed, RngKind::Isaac64, wizard, true);
+                let got = b.resolve(seed, RngKind::Isaac64, wizard, true);
+                assert_eq!(got, want, "{role}, seed {seed}, wizard {wizard}");
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 //! dungeon.def or compiled file (or the built-in default) turned into one,
 //! with the game to lay it out for.
 
-use super::layout::{DEFAULT_DEF, DEFAULT_NAME};
+use super::layout::built_in;
 use super::{CommonOpts, EXIT_INPUT, EXIT_USAGE};
 use crate::binary::Stated;
 use crate::frontend::{analyze_verdict, CheckOptions};
@@ -56,7 +56,10 @@ pub(crate) fn read_script(
         }
     };
     let (name, bytes) = match file {
-        None => (DEFAULT_NAME.to_string(), DEFAULT_DEF.to_vec()),
+        None => {
+            let (name, bytes) = built_in(common.target());
+            (name.to_string(), bytes.to_vec())
+        }
         Some(p) => {
             let name = if p.as_os_str() == "-" {
                 "<stdin>".to_string()

@@ -24,6 +24,19 @@ use std::process::ExitCode;
 pub const DEFAULT_DEF: &[u8] = include_bytes!("../../../corpus/nethack-3.6.def");
 pub const DEFAULT_NAME: &str = "nethack-3.6.def (built in)";
 
+/// The built-in dungeon of `--target nethack-3.7`: our description of
+/// NetHack 3.7's `dungeon.lua`.
+pub const DEFAULT_LUA_37: &[u8] = include_bytes!("../../../corpus/nethack-3.7.lua");
+pub const DEFAULT_NAME_37: &str = "nethack-3.7.lua (built in)";
+
+/// The built-in description for `target` and its name for messages.
+pub fn built_in(target: crate::options::Target) -> (&'static str, &'static [u8]) {
+    match target {
+        crate::options::Target::NetHack37 => (DEFAULT_NAME_37, DEFAULT_LUA_37),
+        _ => (DEFAULT_NAME, DEFAULT_DEF),
+    }
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LayoutFormat {
     /// NetHack's wizard-mode dungeon overview, as the target version prints it.
