@@ -75,6 +75,7 @@ pub fn geometry(canonical: &[u8], semantic: &Semantic, config: &Config) -> Geome
 pub fn exact_stats(script: &Script, config: &Config) -> Option<Stats> {
     let opts = StatsOptions {
         target: config.target,
+        bones: dgnkit::bones::BonesOptions::for_target(config.target),
         ..StatsOptions::default()
     };
     stats::exact(script, &opts).ok()

@@ -196,7 +196,7 @@ fn portal_levels_are_an_option() {
     let opts = StatsOptions {
         bones: BonesOptions {
             portal_levels: vec![],
-            role: None,
+            ..BonesOptions::default()
         },
         ..StatsOptions::default()
     };
@@ -205,7 +205,7 @@ fn portal_levels_are_an_option() {
     let opts = StatsOptions {
         bones: BonesOptions {
             portal_levels: vec!["ORACLE".into()],
-            role: None,
+            ..BonesOptions::default()
         },
         ..StatsOptions::default()
     };
@@ -231,6 +231,7 @@ fn layout_verdicts_on_nethacks_layouts() {
     let opts = BonesOptions {
         portal_levels: vec!["fakewiz1".into(), "wizard3".into()],
         role: Some("Valkyrie".into()),
+        ..BonesOptions::default()
     };
     for file in [
         "vanilla36.36.isaac64.jsonl.gz",

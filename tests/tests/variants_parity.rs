@@ -287,3 +287,107 @@ fn every_family_with_fixtures_is_known_or_listed() {
         );
     }
 }
+
+/// Bones follow the family's rules on its own layouts: pool suffixes in
+/// the file names, its magic-portal levels, the floating Advent Calendar
+/// entrance that leaves no branch level behind.
+#[test]
+fn bones_follow_each_familys_rules() {
+    use dgnkit::bones::{layout_verdicts, BonesOptions, Rule};
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    for (name, suffix) in [("unnethack", ".2"), ("dynahack", ".*")] {
+        let fam = family(name).expect("family");
+        let script = script(&shared, &fam).expect("script");
+        let res = Resolver::for_target(&script, fam.target).expect("resolver");
+        // Seed 7: UnNetHack's pool is 7 % 5; DynaHack's comes from the
+        // start time, which the seed does not tell.
+        let layout = res
+            .resolve(7, fam.target.game().rng, false, false)
+            .expect("layout");
+        let opts = BonesOptions::for_target(fam.target);
+        let verdicts = layout_verdicts(&layout, &opts);
+        for v in &verdicts {
+            if let Some(f) = &v.file {
+                assert!(f.ends_with(suffix), "{name}: {f}");
+            }
+        }
+        // The Advent Calendar's portal level in the Dungeons of Doom is
+        // no branch level once the entrance floats.
+        let n = layout.dungeons.len() as i32;
+        let advcal = layout
+            .branches
+            .iter()
+            .find(|b| {
+                b.end1.dungeon == n
+                    && layout.dungeons[b.end2.dungeon as usize].name == "Advent Calendar"
+            })
+            .expect("floating Advent Calendar branch");
+        assert!(verdicts
+            .iter()
+            .filter(|v| v.dungeon_index == 0 && v.level == advcal.end1.level)
+            .all(|v| v.verdict.rule != Rule::BranchLevel));
+        if name == "unnethack" {
+            let sheolmid = verdicts
+                .iter()
+                .find(|v| v.special.as_deref() == Some("sheolmid"))
+                .expect("sheolmid");
+            assert_eq!(
+                sheolmid.verdict.rule,
+                Rule::MagicPortal,
+                "{}",
+                sheolmid.rule
+            );
+        }
+    }
+}
+
+/// The overview is the family's own `print_dungeon()` text: UnNetHack marks
+/// levels and branches as 3.6 does, DynaHack indents as 3.4.3.
+#[test]
+fn overview_follows_each_familys_print_dungeon() {
+    use dgnkit::views::{overview, OverviewStyle};
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    // A level line: `"%c "` with a blank (the hero is on no special
+    // level), or three blanks.
+    for (name, indent) in [("unnethack", "  "), ("dynahack", "   ")] {
+        let fam = family(name).expect("family");
+        let script = script(&shared, &fam).expect("script");
+        let res = Resolver::for_target(&script, fam.target).expect("resolver");
+        let layout = res
+            .resolve(0, fam.target.game().rng, false, false)
+            .expect("layout");
+        let text = overview(&layout, OverviewStyle::for_target(fam.target));
+        // The hero stands on level 1 of the Dungeons of Doom, a special
+        // level in neither game; the second line is its first level or
+        // branch line.
+        let first_level = layout.levels.first().expect("levels");
+        let line = text
+            .lines()
+            .find(|l| l.contains(&format!("{}: ", first_level.name)));
+        let line = line.expect("a line for the first special level");
+        assert_eq!(
+            &line[..line.len() - line.trim_start().len()],
+            indent,
+            "{name}: {line:?}"
+        );
+        // The planes are listed in the shuffled chain order.
+        let planes: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("The Elemental Planes"))
+            .skip(1)
+            .take_while(|l| l.starts_with(' ') || l.starts_with('*'))
+            .filter_map(|l| l.trim_start_matches(['*', ' ']).split(':').next())
+            .collect();
+        let chain: Vec<&str> = layout
+            .levels
+            .iter()
+            .filter(|l| layout.dungeons[l.dungeon as usize].name == "The Elemental Planes")
+            .map(|l| l.name.as_str())
+            .collect();
+        assert_eq!(planes, chain, "{name}");
+    }
+}

@@ -137,6 +137,7 @@ pub fn level_verdict(
             level,
             opts.role.as_deref(),
         )
+        .map(|name| name + opts.pool.suffix(Some(layout.seed)).as_deref().unwrap_or(""))
     } else {
         None
     };

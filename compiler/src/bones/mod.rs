@@ -14,7 +14,9 @@ pub mod verdict;
 
 pub use layout::{layout_verdicts, level_facts, level_verdict, LevelBones, Verdict};
 pub use names::file_name;
-pub use rules::{decide, depth_chance, BonesRules, Decision, LevelFacts, LevelOneRule, Rule};
+pub use rules::{
+    decide, depth_chance, BonesPool, BonesRules, Decision, LevelFacts, LevelOneRule, Rule,
+};
 pub use verdict::{static_verdicts, DungeonVerdict, SpecialVerdict, StaticKind, StaticReport};
 
 /// The levels that hold a magic portal in vanilla NetHack (the fake
@@ -35,21 +37,35 @@ pub struct BonesOptions {
     /// The role whose Quest bones files to name (`Valkyrie` or `Val`); the
     /// names use `*` for the role code without one.
     pub role: Option<String>,
+    /// The game's bones pools, for file names.
+    pub pool: BonesPool,
 }
 
 impl Default for BonesOptions {
     fn default() -> Self {
-        BonesOptions {
-            portal_levels: DEFAULT_PORTAL_LEVELS
-                .iter()
-                .map(|s| (*s).to_string())
-                .collect(),
-            role: None,
-        }
+        BonesOptions::for_rules(&BonesRules::VANILLA)
     }
 }
 
 impl BonesOptions {
+    /// A game's defaults: its portal levels and bones pools.
+    pub fn for_rules(rules: &BonesRules) -> BonesOptions {
+        BonesOptions {
+            portal_levels: rules
+                .portal_levels
+                .iter()
+                .map(|s| (*s).to_string())
+                .collect(),
+            role: None,
+            pool: rules.pool,
+        }
+    }
+
+    /// The defaults of the target's game.
+    pub fn for_target(target: crate::options::Target) -> BonesOptions {
+        BonesOptions::for_rules(&target.game().bones)
+    }
+
     pub fn is_portal_level(&self, name: &str) -> bool {
         self.portal_levels
             .iter()

@@ -107,6 +107,11 @@ pub struct BonesRules {
     pub level_one: LevelOneRule,
     /// Rule 6 (a magic portal on a level that is not a branch level).
     pub magic_portal: bool,
+    /// The special levels whose level files place a magic portal (rule 6),
+    /// the default of `--portal-levels`.
+    pub portal_levels: &'static [&'static str],
+    /// How bones files are spread over pools.
+    pub pool: BonesPool,
 }
 
 impl BonesRules {
@@ -114,7 +119,40 @@ impl BonesRules {
     pub const VANILLA: BonesRules = BonesRules {
         level_one: LevelOneRule::None,
         magic_portal: true,
+        portal_levels: &super::DEFAULT_PORTAL_LEVELS,
+        pool: BonesPool::None,
     };
+}
+
+/// Bones pools: a game may keep several bones files per level and pick one
+/// per game, by a suffix of the file name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BonesPool {
+    /// One file per level (vanilla's default build).
+    None,
+    /// `.` + (the game seed `% n`) after the name: UnNetHack's BONES_POOL
+    /// (`src/files.c:904-909`). The game seed is the layout's seed.
+    SeedSuffix(u32),
+    /// `.` + (the game's start time `% n`) after the name: DynaHack
+    /// (`files.c:166,193,209`, `u_init.c:600`). The start time is not the
+    /// generator's seed, so names show `*` for the pool.
+    BirthSuffix(u32),
+}
+
+impl BonesPool {
+    /// The suffix of a file name for a game seeded with `seed` (`*` when
+    /// the pool is not known from it).
+    pub fn suffix(self, seed: Option<u64>) -> Option<String> {
+        match self {
+            BonesPool::None => None,
+            BonesPool::SeedSuffix(n) => Some(match seed {
+                Some(s) => format!(".{}", s % u64::from(n.max(1))),
+                None => ".*".to_string(),
+            }),
+            BonesPool::BirthSuffix(_) => Some(".*".to_string()),
+        }
+    }
 }
 
 /// What the rules need to know about one level of one layout.
@@ -316,5 +354,26 @@ mod tests {
         let mut f = ordinary(19, 40);
         f.vibrating = true;
         assert_eq!(decide(&f).rule, Rule::VibratingSquare);
+    }
+}
+
+#[cfg(test)]
+mod pool_tests {
+    use super::*;
+
+    #[test]
+    fn pool_suffixes() {
+        // UnNetHack: the game seed picks the pool.
+        assert_eq!(
+            BonesPool::SeedSuffix(5).suffix(Some(7)).as_deref(),
+            Some(".2")
+        );
+        assert_eq!(BonesPool::SeedSuffix(5).suffix(None).as_deref(), Some(".*"));
+        // DynaHack: the start time does, which the seed does not tell.
+        assert_eq!(
+            BonesPool::BirthSuffix(5).suffix(Some(7)).as_deref(),
+            Some(".*")
+        );
+        assert_eq!(BonesPool::None.suffix(Some(7)), None);
     }
 }

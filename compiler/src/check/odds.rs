@@ -97,7 +97,7 @@ pub fn check(ctx: &Ctx) -> Vec<Diagnostic> {
     let script = crate::lower::lower(ctx.model, ctx.dialect);
     let opts = StatsOptions {
         target: ctx.target,
-        bones: BonesOptions::default(),
+        bones: BonesOptions::for_target(ctx.target),
         budget: budget(),
         ..StatsOptions::default()
     };

@@ -8,7 +8,7 @@
 use super::input::{read_script, Input};
 use super::stats::pct;
 use super::{CommonOpts, LoaderOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
-use crate::bones::{self, BonesOptions, StaticReport, DEFAULT_PORTAL_LEVELS};
+use crate::bones::{self, BonesOptions, StaticReport};
 use crate::loader::{LoadError, Resolver};
 use crate::rng::RngKind;
 use crate::stats::{chart, StatsOptions};
@@ -41,8 +41,9 @@ pub struct BonesArgs {
     pub wizard: bool,
     /// Special levels whose level file places a magic portal (rule 6),
     /// comma-separated.
-    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_PORTAL_LEVELS.map(String::from))]
-    pub portal_levels: Vec<String>,
+    /// Default: the game's (fakewiz1,wizard3 in NetHack 3.4.3 and 3.6).
+    #[arg(long, value_delimiter = ',')]
+    pub portal_levels: Option<Vec<String>>,
     /// human (default) or json.
     #[arg(long, value_enum, default_value = "human")]
     pub format: OutputFormat,
@@ -50,6 +51,20 @@ pub struct BonesArgs {
     /// the built-in NetHack 3.6 description.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
+}
+
+/// The game's bones options, with what the command line overrides.
+pub(crate) fn bones_options(
+    target: crate::options::Target,
+    portal_levels: Option<&Vec<String>>,
+    role: Option<&String>,
+) -> BonesOptions {
+    let mut opts = BonesOptions::for_target(target);
+    if let Some(p) = portal_levels {
+        opts.portal_levels = p.clone();
+    }
+    opts.role = role.cloned();
+    opts
 }
 
 /// Parses `dgn bones` arguments (`argv[0]` is the command name).
@@ -95,10 +110,11 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
         Ok(x) => x,
         Err(code) => return code,
     };
-    let opts = BonesOptions {
-        portal_levels: args.portal_levels.clone(),
-        role: args.loader.role.clone(),
-    };
+    let opts = bones_options(
+        target,
+        args.portal_levels.as_ref(),
+        args.loader.role.as_ref(),
+    );
     let inputs = match args.loader.inputs(args.wizard) {
         Ok(i) => i,
         Err(e) => {

@@ -8,7 +8,6 @@
 
 use super::input::{read_script, Input};
 use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
-use crate::bones::{BonesOptions, DEFAULT_PORTAL_LEVELS};
 use crate::rng::RngKind;
 use crate::stats::{self, chart, Approach, Dist, Method, Stats, StatsOptions};
 use clap::{Args, ValueEnum};
@@ -40,8 +39,9 @@ pub struct StatsArgs {
     pub wizard: bool,
     /// Special levels whose level file places a magic portal (rule 6 of
     /// the bones rules), comma-separated.
-    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_PORTAL_LEVELS.map(String::from))]
-    pub portal_levels: Vec<String>,
+    /// Default: the game's (fakewiz1,wizard3 in NetHack 3.4.3 and 3.6).
+    #[arg(long, value_delimiter = ',')]
+    pub portal_levels: Option<Vec<String>>,
     /// Sample even when the exact enumeration fits.
     #[arg(long, conflicts_with = "exact")]
     pub sample: bool,
@@ -124,10 +124,11 @@ pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color
     let opts = StatsOptions {
         target,
         wizard: args.wizard,
-        bones: BonesOptions {
-            portal_levels: args.portal_levels.clone(),
-            role: args.loader.role.clone(),
-        },
+        bones: super::bones::bones_options(
+            target,
+            args.portal_levels.as_ref(),
+            args.loader.role.as_ref(),
+        ),
         inputs,
         approach: if args.sample {
             Approach::Sampled

@@ -5,7 +5,7 @@
 //! file:line: `expected/variants/dynahack`.
 
 use super::{Game, GameOption, InputSpec, LoaderInputs, LoaderProof};
-use crate::bones::BonesRules;
+use crate::bones::{BonesPool, BonesRules};
 use crate::dialect::Dialect;
 use crate::loader::{Planes, PlanesReport, Rules};
 use crate::options::Target;
@@ -53,6 +53,16 @@ fn rules_hook(inputs: &LoaderInputs, rules: &mut Rules) {
     }
 }
 
+/// `no_bones_level()` has vanilla's five rules (`src/bones.c:35-47`) and
+/// `can_make_bones()` its tests (`bones.c:191-211`); the magic portals are
+/// vanilla's (`dat/yendor.des:221`, `:297`). Bones files are spread over
+/// five pools by the game's start time: `.` + `u.ubirthday % 5` ends the
+/// name (`bones.c:16-31`, `files.c:166,193,209`, `u_init.c:600`).
+const BONES: BonesRules = BonesRules {
+    pool: BonesPool::BirthSuffix(5),
+    ..BonesRules::VANILLA
+};
+
 pub(super) static GAME: Game = Game {
     target: Target::DynaHack,
     title: "DynaHack",
@@ -60,7 +70,7 @@ pub(super) static GAME: Game = Game {
     binary: None,
     rng: RngKind::Mt19937Cokus,
     rules: RULES,
-    bones: BonesRules::VANILLA,
+    bones: BONES,
     overview: OverviewStyle::NetHack343,
     loader: LoaderProof::Proven(
         "variants_parity: every line of expected/variants/dynahack (normal, wizard), draw for draw",

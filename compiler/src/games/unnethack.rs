@@ -5,7 +5,7 @@
 //! Planes after the tune. Facts and file:line: `expected/variants/unnethack`.
 
 use super::{Game, InputSpec, LoaderInputs, LoaderProof};
-use crate::bones::BonesRules;
+use crate::bones::{BonesPool, BonesRules};
 use crate::dialect::Dialect;
 use crate::loader::{GameStart, Limits, LoadError, Planes, PlanesReport, Rules, NETHACK_LIMITS};
 use crate::options::Target;
@@ -66,6 +66,19 @@ fn start_hook(_: &LoaderInputs) -> Result<GameStart, LoadError> {
     })
 }
 
+/// `no_bones_level()` is 3.4.3's (`src/bones.c:17-34`); `can_make_bones()`
+/// adds only the hero's square (open air, `bones.c:438-441`), which is not
+/// the dungeon's concern. Magic portals outside the endgame are placed by
+/// `fakewiz1` (`dat/yendor.des:285`), `drgnA` (`dat/dragons.des:44`),
+/// `sheolmid` (`dat/sheol.des:81`) and `tower4` (`dat/tower.des:226`).
+/// BONES_POOL is on by default (`sys/autoconf/configure.ac:441`): the file
+/// name ends in `.` + `game_seed % 5` (`src/files.c:904-909`).
+const BONES: BonesRules = BonesRules {
+    portal_levels: &["fakewiz1", "drgnA", "sheolmid", "tower4"],
+    pool: BonesPool::SeedSuffix(5),
+    ..BonesRules::VANILLA
+};
+
 pub(super) static GAME: Game = Game {
     target: Target::UnNetHack,
     title: "UnNetHack",
@@ -73,8 +86,8 @@ pub(super) static GAME: Game = Game {
     binary: None,
     rng: RngKind::Isaac32,
     rules: RULES,
-    bones: BonesRules::VANILLA,
-    overview: OverviewStyle::NetHack343,
+    bones: BONES,
+    overview: OverviewStyle::UnNetHack,
     loader: LoaderProof::Proven(
         "variants_parity: every line of expected/variants/unnethack (normal, wizard, game start), draw for draw",
     ),

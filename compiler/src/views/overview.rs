@@ -19,9 +19,29 @@ pub enum OverviewStyle {
     /// an unplaced Fort Ludios is headed "depth" instead of "level"; more
     /// places where a missing portal is reported.
     NetHack36,
+    /// UnNetHack (`src/dungeon.c:2185-2330`): 3.6's `"%c "` before levels
+    /// and branches, with 3.4.3's headings and portal report.
+    UnNetHack,
 }
 
 impl OverviewStyle {
+    /// Levels and branches start with `"%c "`, a `*` marking the hero's
+    /// level (else three blanks).
+    fn marks_levels(self) -> bool {
+        matches!(self, OverviewStyle::NetHack36 | OverviewStyle::UnNetHack)
+    }
+
+    /// An unplaced floating dungeon is headed "depth".
+    fn heads_unplaced_by_depth(self) -> bool {
+        self == OverviewStyle::NetHack36
+    }
+
+    /// A missing portal is also reported on the Quest's entry, its home
+    /// level and Fort Ludios (not only on the four planes).
+    fn reports_more_portals(self) -> bool {
+        self == OverviewStyle::NetHack36
+    }
+
     /// The style of the target's game ([`crate::games::Game::overview`]).
     pub fn for_target(target: Target) -> OverviewStyle {
         target.game().overview
@@ -88,9 +108,10 @@ impl Printer<'_> {
         let layout = self.layout;
         for br in &layout.branches {
             if br.end1.dungeon == dnum && lower < br.end1.level && br.end1.level <= upper {
-                let indent = match self.style {
-                    OverviewStyle::NetHack343 => "   ",
-                    OverviewStyle::NetHack36 => "  ",
+                let indent = if self.style.marks_levels() {
+                    "  "
+                } else {
+                    "   "
                 };
                 let text = format!(
                     "{indent}{} to {}: {}",
@@ -125,7 +146,7 @@ pub fn overview(layout: &Layout, style: OverviewStyle) -> String {
     let knox = find_level(layout, "knox");
     for (i, d) in layout.dungeons.iter().enumerate() {
         let i = i as i32;
-        let unplaced = style == OverviewStyle::NetHack36 && unplaced_floater(layout, i, knox.0);
+        let unplaced = style.heads_unplaced_by_depth() && unplaced_floater(layout, i, knox.0);
         let descr = if unplaced { "depth" } else { "level" };
         let nlev = d.num_levels;
         let mut buf = if nlev > 1 {
@@ -149,25 +170,18 @@ pub fn overview(layout: &Layout, style: OverviewStyle) -> String {
         let mut last = 0;
         for slev in layout.levels.iter().filter(|l| l.dungeon == i) {
             p.branches(i, last, slev.level);
-            let mut buf = match style {
-                OverviewStyle::NetHack343 => format!(
-                    "   {}: {}",
-                    slev.name,
-                    depth(layout, slev.dungeon, slev.level)
-                ),
-                OverviewStyle::NetHack36 => {
-                    let mark = if (slev.dungeon, slev.level) == HERO {
-                        '*'
-                    } else {
-                        ' '
-                    };
-                    format!(
-                        "{mark} {}: {}",
-                        slev.name,
-                        depth(layout, slev.dungeon, slev.level)
-                    )
-                }
+            let mark = if !style.marks_levels() {
+                "  "
+            } else if (slev.dungeon, slev.level) == HERO {
+                "*"
+            } else {
+                " "
             };
+            let mut buf = format!(
+                "{mark} {}: {}",
+                slev.name,
+                depth(layout, slev.dungeon, slev.level)
+            );
             if (slev.dungeon, slev.level) == castle {
                 let _ = write!(buf, " (tune {})", layout.tune);
             }
@@ -206,7 +220,7 @@ pub fn overview(layout: &Layout, style: OverviewStyle) -> String {
     } else {
         let on = |name: &str| find_level(layout, name) == HERO;
         let mut expects_portal = on("earth") || on("water") || on("fire") || on("air");
-        if style == OverviewStyle::NetHack36 {
+        if style.reports_more_portals() {
             let quest_entrance = layout
                 .dungeons
                 .iter()
@@ -307,6 +321,24 @@ Floating branches
    Portal to Fort
 ";
         assert_eq!(overview(&layout(), OverviewStyle::NetHack343), want);
+    }
+
+    #[test]
+    fn unnethack_text() {
+        // 3.6's marks, 3.4.3's heading of the floating dungeon.
+        let want = "\
+Top: levels 1 to 10
+* start: 1
+  Stair to Side: 2
+  castle: 10 (tune ABCDE)
+Side: levels 3 to 5, entrance from below
+Fort: level 7
+  knox: 7
+
+Floating branches
+   Portal to Fort
+";
+        assert_eq!(overview(&layout(), OverviewStyle::UnNetHack), want);
     }
 
     #[test]
