@@ -37,3 +37,73 @@ pub fn corpus_files(shared: &Path) -> Vec<PathBuf> {
         .filter(|p| p.is_file())
         .collect()
 }
+
+/// The families of `../shared/expected/variants/`.
+pub mod variants {
+    use dgnkit::options::Target;
+    use std::path::PathBuf;
+
+    pub struct Family {
+        /// The directory's name (a `--target` name).
+        pub dir: String,
+        pub path: PathBuf,
+        pub target: Target,
+        /// Set when dgnkit has no target of this name: the failure message.
+        pub unknown: Option<String>,
+    }
+
+    /// Every family directory, sorted; `None` when `../shared` is absent.
+    pub fn families() -> Option<Vec<Family>> {
+        let shared = crate::shared_dir()?;
+        let mut out: Vec<Family> = std::fs::read_dir(shared.join("expected/variants"))
+            .expect("expected/variants")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir())
+            .map(|path| {
+                let dir = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let target = Target::parse(&dir);
+                Family {
+                    unknown: target.is_none().then(|| {
+                        format!(
+                            "expected/variants/{dir}: dgnkit knows no family `{dir}` (targets: {}); add its game record in compiler/src/games/",
+                            Target::names()
+                        )
+                    }),
+                    target: target.unwrap_or_default(),
+                    dir,
+                    path,
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| a.dir.cmp(&b.dir));
+        Some(out)
+    }
+
+    /// The family's own `dungeon.def`: the first corpus file its README
+    /// names (`<repo dir>/dungeon.def`), with its bytes.
+    pub fn family_source(fam: &Family) -> Result<(PathBuf, Vec<u8>), String> {
+        let readme = std::fs::read_to_string(fam.path.join("README.md"))
+            .map_err(|e| format!("{}: README.md: {e}", fam.dir))?;
+        let corpus = fam.path.join("../../../corpus");
+        for (at, _) in readme.match_indices("/dungeon.def") {
+            let start = readme[..at]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || "_.@-".contains(c)))
+                .map_or(0, |i| i + 1);
+            let dir = &readme[start..at];
+            if !dir.contains("__") {
+                continue;
+            }
+            let path = corpus.join(dir).join("dungeon.def");
+            if let Ok(bytes) = std::fs::read(&path) {
+                return Ok((path, bytes));
+            }
+        }
+        Err(format!(
+            "{}: its README names no corpus file `<dir>/dungeon.def` that exists",
+            fam.dir
+        ))
+    }
+}

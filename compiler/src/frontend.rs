@@ -71,6 +71,22 @@ pub fn analyze(src: &[u8], opts: &CheckOptions) -> Analysis {
     analysis
 }
 
+/// The `%FLAG` options: as given, with the flags the target's default build
+/// leaves undefined ([`crate::games::Game::undefined_flags`]) undefined
+/// unless `-D` names them.
+pub fn parse_options(opts: &CheckOptions) -> ParseOptions {
+    let mut undefines = opts.undefines.clone();
+    for flag in opts.target.game().undefined_flags {
+        if !opts.defines.iter().any(|d| d == flag) && !undefines.iter().any(|u| u == flag) {
+            undefines.push((*flag).to_string());
+        }
+    }
+    ParseOptions {
+        defines: opts.defines.clone(),
+        undefines,
+    }
+}
+
 /// [`analyze`] without the layout-odds checks ([`layout_odds`]), which
 /// enumerate every layout the loader can make: what an editor needs on
 /// every keystroke.
@@ -78,13 +94,7 @@ pub fn analyze_fast(src: &[u8], opts: &CheckOptions) -> Analysis {
     if crate::lua::looks_like_lua(src) {
         return analyze_lua(src, opts);
     }
-    let parsed = grammar::parse(
-        src,
-        &ParseOptions {
-            defines: opts.defines.clone(),
-            undefines: opts.undefines.clone(),
-        },
-    );
+    let parsed = grammar::parse(src, &parse_options(opts));
     let (model, checked) = check_tree(src, &parsed.file, opts.target, opts.dialect);
     let mut diagnostics = parsed.diagnostics;
     diagnostics.extend(checked);

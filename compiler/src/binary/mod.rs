@@ -5,6 +5,7 @@
 //! the chosen layout cannot hold instead of truncating them.
 
 mod checksum;
+pub mod layouts;
 #[cfg(test)]
 mod mutation_tests;
 pub mod native;
@@ -17,21 +18,40 @@ use crate::rng::RngKind;
 use crate::script::{flags, Script};
 use std::fmt;
 
-/// The layouts a compiled file can have.
+/// The layouts a compiled file can have: each game's `dgn_comp` output
+/// (described in [`layouts`]) and dgnkit's native format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum BinaryFormat {
     /// NetHack 3.4.3's `dgn_comp` output: 32-byte version header.
     NetHack343,
     /// NetHack 3.6's `dgn_comp` output: 40-byte version header.
     NetHack36,
+    /// EvilHack's: 3.6's with its own flag bits.
+    EvilHack,
+    /// UnNetHack's: 3.4.3's with 99 special levels.
+    UnNetHack,
+    /// SLASH'EM's: entry levels on the branches.
+    SlashEm,
+    /// dNetHack's (dNAO): an alternates count per dungeon.
+    DNetHack,
+    /// GnollHack's: a 56-byte header, wide names, display names, tilesets.
+    GnollHack,
+    /// DynaHack's: a 12-byte header.
+    DynaHack,
     /// dgnkit's own versioned, checksummed postcard format.
     Native,
 }
 
 impl BinaryFormat {
-    pub const ALL: [BinaryFormat; 3] = [
+    pub const ALL: [BinaryFormat; 9] = [
         BinaryFormat::NetHack343,
         BinaryFormat::NetHack36,
+        BinaryFormat::EvilHack,
+        BinaryFormat::UnNetHack,
+        BinaryFormat::SlashEm,
+        BinaryFormat::DNetHack,
+        BinaryFormat::GnollHack,
+        BinaryFormat::DynaHack,
         BinaryFormat::Native,
     ];
 
@@ -44,12 +64,24 @@ impl BinaryFormat {
         Target::parse(s).and_then(BinaryFormat::from_target)
     }
 
+    /// The game whose compiled file this is.
     pub fn target(self) -> Target {
         match self {
             BinaryFormat::NetHack343 => Target::NetHack343,
             BinaryFormat::NetHack36 => Target::NetHack36,
+            BinaryFormat::EvilHack => Target::EvilHack,
+            BinaryFormat::UnNetHack => Target::UnNetHack,
+            BinaryFormat::SlashEm => Target::SlashEm,
+            BinaryFormat::DNetHack => Target::DNetHack,
+            BinaryFormat::GnollHack => Target::GnollHack,
+            BinaryFormat::DynaHack => Target::DynaHack,
             BinaryFormat::Native => Target::Native,
         }
+    }
+
+    /// A game's own `dgn_comp` layout (not the native format).
+    pub fn is_nethack(self) -> bool {
+        self != BinaryFormat::Native
     }
 
     /// The layout of the target's compiled file ([`crate::games::Game::binary`]);
@@ -70,7 +102,7 @@ impl fmt::Display for BinaryFormat {
 pub struct ReadScript {
     pub script: Script,
     pub format: BinaryFormat,
-    /// NetHack layouts: the raw version header (32 or 40 bytes), reusable as
+    /// NetHack-family layouts: the raw version header, reusable as
     /// `header_from`. Native: empty.
     pub header: Vec<u8>,
     /// Native only: the dialect the source was compiled with.
@@ -125,8 +157,8 @@ impl fmt::Display for WriteError {
 impl std::error::Error for WriteError {}
 
 /// Recognises the layout from the first bytes: the native magic, or a
-/// NetHack version header whose incarnation names 3.0-3.5 (32-byte header)
-/// or 3.6 (40-byte header).
+/// version header whose incarnation names a NetHack-family game
+/// ([`nethack::detect`]).
 pub fn detect(bytes: &[u8]) -> Result<BinaryFormat, ReadError> {
     if native::has_magic(bytes) {
         return Ok(BinaryFormat::Native);
@@ -156,6 +188,11 @@ pub fn stated_game(bytes: &[u8]) -> Option<Stated> {
         target,
         rng: target.game().rng,
     };
+    // A variant family's header names the family (its own version numbers).
+    match nethack::detect(bytes).ok()? {
+        BinaryFormat::NetHack343 | BinaryFormat::NetHack36 | BinaryFormat::Native => {}
+        family => return Some(game(family.target())),
+    }
     Some(match (major, minor, patch) {
         (3, 4, 3) => game(Target::NetHack343),
         (3, 6, 0..=1) => Stated::Game {
@@ -179,7 +216,7 @@ pub fn read(bytes: &[u8], forced: Option<BinaryFormat>) -> Result<ReadScript, Re
     };
     match format {
         BinaryFormat::Native => native::read(bytes),
-        BinaryFormat::NetHack343 | BinaryFormat::NetHack36 => nethack::read(bytes, format),
+        _ => nethack::read(bytes, format),
     }
 }
 
@@ -192,9 +229,7 @@ pub fn check(bytes: &[u8], forced: Option<BinaryFormat>) -> Result<BinaryFormat,
     };
     match format {
         BinaryFormat::Native => native::read(bytes).map(|r| r.format),
-        BinaryFormat::NetHack343 | BinaryFormat::NetHack36 => {
-            nethack::check(bytes, format).map(|()| format)
-        }
+        _ => nethack::check(bytes, format).map(|()| format),
     }
 }
 
@@ -247,17 +282,15 @@ pub fn write_with(
             game.title,
             target.name()
         ))),
-        Some(format @ (BinaryFormat::NetHack343 | BinaryFormat::NetHack36)) => {
-            nethack::write(script, format, opts.header_from)
-        }
         Some(BinaryFormat::Native) => {
             if opts.header_from.is_some() {
                 return Err(WriteError::new(
-                    "a version header (--header-from) applies only to the nethack-3.4.3 and nethack-3.6 targets",
+                    "a version header (--header-from) applies only to a game's own compiled layout, not to the native format",
                 ));
             }
             native::write(script, opts.dialect)
         }
+        Some(format) => nethack::write(script, format, opts.header_from),
     }
 }
 
@@ -445,7 +478,7 @@ mod stated_tests {
         assert_eq!(stated_game(b"DUNGEON: \"x\""), None);
         assert_eq!(stated_game(&[]), None);
         assert_eq!(
-            stated_game(&header(BinaryFormat::NetHack343, 4, 0, 0)),
+            stated_game(&header(BinaryFormat::NetHack343, 2, 0, 0)),
             None
         );
     }

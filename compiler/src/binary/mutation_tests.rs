@@ -43,18 +43,21 @@ fn expected_bins() -> Vec<(String, Vec<u8>)> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "bin"))
         .collect();
+    // Each variant family's own dgn_comp output too.
+    if let Ok(families) = std::fs::read_dir(shared.join("expected").join("variants")) {
+        paths.extend(
+            families
+                .filter_map(|e| e.ok().map(|e| e.path().join("dungeon.bin")))
+                .filter(|p| p.is_file()),
+        );
+    }
     paths.sort();
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for p in paths {
         let bytes = std::fs::read(&p).expect("read binary");
         if seen.insert(bytes.clone()) {
-            out.push((
-                p.file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-                bytes,
-            ));
+            out.push((p.display().to_string(), bytes));
         }
     }
     out

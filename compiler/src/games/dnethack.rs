@@ -3,6 +3,7 @@
 //! bones and statistics for `--target dnethack` are refused.
 
 use super::{Game, InputSpec, LoaderProof};
+use crate::binary::BinaryFormat;
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
 use crate::loader::Rules;
@@ -14,11 +15,12 @@ pub(super) static GAME: Game = Game {
     target: Target::DNetHack,
     title: "dNetHack",
     dialect: Dialect::Dnao,
-    binary: None,
+    binary: Some(BinaryFormat::DNetHack),
     rng: RngKind::Glibc,
     rules: Rules::nethack_343(),
     bones: BonesRules::VANILLA,
     overview: OverviewStyle::NetHack343,
     loader: LoaderProof::NotProven,
     inputs: InputSpec::NONE,
+    undefined_flags: &[],
 };

@@ -5,6 +5,7 @@
 //! file:line: `expected/variants/dynahack`.
 
 use super::{Game, GameOption, InputSpec, LoaderInputs, LoaderProof};
+use crate::binary::BinaryFormat;
 use crate::bones::{BonesPool, BonesRules};
 use crate::dialect::Dialect;
 use crate::loader::{Planes, PlanesReport, Rules};
@@ -67,7 +68,7 @@ pub(super) static GAME: Game = Game {
     target: Target::DynaHack,
     title: "DynaHack",
     dialect: Dialect::Vanilla,
-    binary: None,
+    binary: Some(BinaryFormat::DynaHack),
     rng: RngKind::Mt19937Cokus,
     rules: RULES,
     bones: BONES,
@@ -80,4 +81,5 @@ pub(super) static GAME: Game = Game {
         rules_hook: Some(rules_hook),
         ..InputSpec::NONE
     },
+    undefined_flags: &[],
 };

@@ -3,6 +3,7 @@
 //! bones and statistics for `--target evilhack` are refused.
 
 use super::{Game, InputSpec, LoaderProof};
+use crate::binary::BinaryFormat;
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
 use crate::loader::Rules;
@@ -14,11 +15,12 @@ pub(super) static GAME: Game = Game {
     target: Target::EvilHack,
     title: "EvilHack",
     dialect: Dialect::EvilHack,
-    binary: None,
+    binary: Some(BinaryFormat::EvilHack),
     rng: RngKind::Isaac64,
     rules: Rules::nethack_36(),
     bones: BonesRules::VANILLA,
     overview: OverviewStyle::NetHack36,
     loader: LoaderProof::NotProven,
     inputs: InputSpec::NONE,
+    undefined_flags: &[],
 };

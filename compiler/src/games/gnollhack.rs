@@ -3,6 +3,7 @@
 //! bones and statistics for `--target gnollhack` are refused.
 
 use super::{Game, InputSpec, LoaderProof};
+use crate::binary::BinaryFormat;
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
 use crate::loader::Rules;
@@ -14,11 +15,12 @@ pub(super) static GAME: Game = Game {
     target: Target::GnollHack,
     title: "GnollHack",
     dialect: Dialect::GnollHack,
-    binary: None,
+    binary: Some(BinaryFormat::GnollHack),
     rng: RngKind::Isaac64,
     rules: Rules::nethack_36(),
     bones: BonesRules::VANILLA,
     overview: OverviewStyle::NetHack36,
     loader: LoaderProof::NotProven,
     inputs: InputSpec::NONE,
+    undefined_flags: &[],
 };

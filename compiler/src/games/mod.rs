@@ -122,6 +122,9 @@ pub struct Game {
     pub overview: OverviewStyle,
     pub loader: LoaderProof,
     pub inputs: InputSpec,
+    /// `%FLAG`s makedefs knows that the game's default build leaves
+    /// undefined (`-D` still defines them).
+    pub undefined_flags: &'static [&'static str],
 }
 
 impl Game {

@@ -23,4 +23,5 @@ pub(super) static GAME: Game = Game {
         "dgnkit's own definition: NetHack 3.6's loader without its tables (loader tests)",
     ),
     inputs: InputSpec::NONE,
+    undefined_flags: &[],
 };

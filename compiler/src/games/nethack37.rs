@@ -40,6 +40,7 @@ pub(super) static GAME: Game = Game {
         rules_hook: None,
         start_hook: Some(game_start),
     },
+    undefined_flags: &[],
 };
 
 /// `o_init`'s draws (src/o_init.c): the gem colours (:88-94), one draw per

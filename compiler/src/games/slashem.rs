@@ -3,6 +3,7 @@
 //! bones and statistics for `--target slashem` are refused.
 
 use super::{Game, InputSpec, LoaderProof};
+use crate::binary::BinaryFormat;
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
 use crate::loader::Rules;
@@ -14,11 +15,14 @@ pub(super) static GAME: Game = Game {
     target: Target::SlashEm,
     title: "SLASH'EM",
     dialect: Dialect::Slashem,
-    binary: None,
+    binary: Some(BinaryFormat::SlashEm),
     rng: RngKind::Glibc,
     rules: Rules::nethack_343(),
     bones: BonesRules::VANILLA,
     overview: OverviewStyle::NetHack343,
     loader: LoaderProof::NotProven,
     inputs: InputSpec::NONE,
+    // REINCARNATION is off in SLASH'EM's default build (configure
+    // `--enable-reincarnation` defaults to no; `include/config.h:385`).
+    undefined_flags: &["REINCARNATION"],
 };

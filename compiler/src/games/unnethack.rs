@@ -5,6 +5,7 @@
 //! Planes after the tune. Facts and file:line: `expected/variants/unnethack`.
 
 use super::{Game, InputSpec, LoaderInputs, LoaderProof};
+use crate::binary::BinaryFormat;
 use crate::bones::{BonesPool, BonesRules};
 use crate::dialect::Dialect;
 use crate::loader::{GameStart, Limits, LoadError, Planes, PlanesReport, Rules, NETHACK_LIMITS};
@@ -83,7 +84,7 @@ pub(super) static GAME: Game = Game {
     target: Target::UnNetHack,
     title: "UnNetHack",
     dialect: Dialect::UnNetHack,
-    binary: None,
+    binary: Some(BinaryFormat::UnNetHack),
     rng: RngKind::Isaac32,
     rules: RULES,
     bones: BONES,
@@ -98,4 +99,5 @@ pub(super) static GAME: Game = Game {
         start_hook: Some(start_hook),
         ..InputSpec::NONE
     },
+    undefined_flags: &[],
 };
