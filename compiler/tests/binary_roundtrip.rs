@@ -437,7 +437,7 @@ fn nethack_reader_refusals_name_the_offset() {
     assert_eq!(e.offset, 30);
     assert!(e.message.contains("truncated"), "{e}");
 
-    let e = binary::read(b"\x00\x07\x06\x04\0\0\0\0", None).expect_err("unknown version");
+    let e = binary::read(b"\x00\x07\x06\x02\0\0\0\0", None).expect_err("unknown version");
     assert_eq!(e.offset, 0);
     assert!(e.message.contains("version"), "{e}");
 }

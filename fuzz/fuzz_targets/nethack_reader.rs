@@ -1,4 +1,5 @@
-//! The NetHack 3.4.3 / 3.6 binary reader (`dgn_comp`'s output layout), by
+//! The NetHack-family binary reader (each game's `dgn_comp` output layout:
+//! NetHack 3.4.3, 3.6 and every variant family of `binary::layouts`), by
 //! detection and forced to each layout. The allocation-free `check` must
 //! accept exactly what `read` accepts, errors must point inside the file,
 //! and a file that reads (and fits the layout's tables) must write back to
@@ -8,17 +9,17 @@
 
 #![no_main]
 
-use dgnkit::binary::{self, nethack, BinaryFormat};
+use dgnkit::binary::{self, layouts, nethack, BinaryFormat};
 use dgnkit::decompile::decompile;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let _ = binary::detect(data);
-    for forced in [
-        None,
-        Some(BinaryFormat::NetHack343),
-        Some(BinaryFormat::NetHack36),
-    ] {
+    let forced = BinaryFormat::ALL
+        .into_iter()
+        .filter(|f| f.is_nethack())
+        .map(Some);
+    for forced in std::iter::once(None).chain(forced) {
         let read = binary::read(data, forced);
         let check = binary::check(data, forced);
         assert_eq!(
@@ -38,9 +39,12 @@ fuzz_target!(|data: &[u8]| {
         }
         let s = &read.script;
         assert_eq!(read.header.len(), nethack::header_len(read.format));
-        if s.dungeons.len() <= nethack::MAX_DUNGEONS
-            && s.level_count() <= nethack::MAX_LEVELS
-            && s.branch_count() <= nethack::MAX_BRANCHES
+        let Some(layout) = layouts::of(read.format) else {
+            continue;
+        };
+        if s.dungeons.len() <= layout.max_dungeons
+            && s.level_count() <= layout.max_levels
+            && s.branch_count() <= layout.max_branches
         {
             // A header can be copied only into its own layout; a file read
             // under a forced layout gets that layout's default header.

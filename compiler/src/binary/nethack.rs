@@ -643,10 +643,13 @@ impl Walker {
                         self.dungeon_what(bytes)
                     )
                 };
+                // An empty display name is what the writer stores for a
+                // level without one.
                 let display = match f.display {
                     None => None,
                     Some(field) => {
                         Some(rec.name(field, || format!("the display name of {}", lwhat()))?)
+                            .filter(|d| !d.is_empty())
                     }
                 };
                 let chain = rec.i32(f.chain);

@@ -161,6 +161,12 @@ fn main() -> ExitCode {
         add("loader", seed);
         add("nethack_reader", bytes);
     }
+    // Each variant family's own dgn_comp output.
+    for family in files_in(&shared.join("expected").join("variants"), |p| p.is_dir()) {
+        if let Ok(bytes) = std::fs::read(family.join("dungeon.bin")) {
+            add("nethack_reader", bytes);
+        }
+    }
     for (dialect, script) in &scripts {
         let Ok(file) = native::write(script, dialect) else {
             continue;
