@@ -28,6 +28,27 @@ pub struct Layout {
     /// loader, when the game's layouts report them.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub pre_draws: Option<u32>,
+    /// dNetHack: which of the "Chaos Quest" records was kept
+    /// (`chaos_dvariant`: 0 the first, temple; 1 mithardir; 2 mordor).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub chaos_variant: Option<i32>,
+    /// dNetHack: what its loader read besides the file.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub loader_inputs: Option<LayoutInputs>,
+}
+
+/// The inputs of dNetHack's loader, as its layouts report them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayoutInputs {
+    /// Three-letter codes; `None` for the game's default setup.
+    pub role: Option<String>,
+    pub race: Option<String>,
+    pub quest_nemesis_blibdoolpoolp: bool,
+    pub chaosvar: u8,
+    pub is_june: bool,
+    /// The role code quest level names would take; layouts keep the
+    /// source's `x-` names, so always "x".
+    pub filecode: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

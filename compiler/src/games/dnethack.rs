@@ -1,15 +1,103 @@
-//! dNetHack: 3.4.3 with alternate dungeons, the chaos_quest option and quest-locate draws; its loader hooks are the dnethack work (issue #16).
-//! Until its loader is proven on `expected/variants/dnethack`, layouts,
-//! bones and statistics for `--target dnethack` are refused.
+//! dNetHack (Chris-plus-alphanumericgibberish/dNAO, commit fb3ca46; facts
+//! and file:line from `expected/variants/dnethack/README.md` and the
+//! game's `src/dungeon.c`): 3.4.3's loader with alternate dungeons (one of
+//! the same-named records is kept), a chance roll for every dungeon also
+//! in wizard mode, the Quest's locate level drawn, a longer Quest for the
+//! Drow Healer, more hard-wired names and larger tables with `int` level
+//! fields.
 
-use super::{Game, InputSpec, LoaderProof};
+use super::{Game, GameOption, InputSpec, LoaderInputs, LoaderProof};
 use crate::binary::BinaryFormat;
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
-use crate::loader::Rules;
+use crate::loader::{DungeonChance, Fields, GameInputs, Limits, RangePanic, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
+
+/// The `chaos_quest` option's values in `flags.chaosvar` order
+/// (`src/options.c:2759-2776`: random 0, temple 1, mithardir 2, mordor 3).
+const CHAOS_QUEST: GameOption = GameOption {
+    name: "chaos_quest",
+    values: &["random", "temple", "mithardir", "mordor"],
+    doc: "which Chaos Quest the game picks; honoured in wizard mode or in June only \
+          (dungeon.c:694-698), the draw is made either way",
+};
+
+/// `is_june()` (`src/hacklib.c:662-666`): whether the month at game start
+/// is June. Not a game option: the clock. dgnkit takes it as an option so
+/// a June game can be reproduced; false unless given.
+const IS_JUNE: GameOption = GameOption {
+    name: "is_june",
+    values: &["false", "true"],
+    doc: "not a game option but the clock: whether the game starts in June \
+          (hacklib.c:662-666); then chaos_quest holds outside wizard mode too",
+};
+
+/// What dNAO's loader reads: the nemesis Blibdoolpoolp (set by
+/// `role_init()` only for a Drow Healer, `src/role.c:2086-2098`), the
+/// `chaos_quest` option and the month.
+fn read_inputs(inputs: &LoaderInputs, rules: &mut Rules) {
+    let role = inputs.role.map(|r| r.code);
+    let race = inputs.race.map(|r| r.code);
+    let pick = |o: &GameOption| {
+        let v = inputs.option_or_default(o);
+        o.values
+            .iter()
+            .position(|x| x.eq_ignore_ascii_case(v))
+            .unwrap_or(0) as u8
+    };
+    rules.inputs = GameInputs {
+        quest_nemesis_blibdoolpoolp: role == Some("Hea") && race == Some("Dro"),
+        chaosvar: pick(&CHAOS_QUEST),
+        is_june: pick(&IS_JUNE) == 1,
+    };
+}
+
+/// dNAO's `init_dungeons()` (`src/dungeon.c:819-1100`).
+pub(crate) const RULES: Rules = Rules {
+    // Level fields are `int` (`include/dungeon.h:64-69`); `depth()` still
+    // returns an `schar`.
+    fields: Fields::Ints,
+    // `dname_to_dnum` calls after loading (`:1082-1092`).
+    required_dungeons: &[
+        "The Quest",
+        "Neutral Quest",
+        "The Lost Cities",
+        "Chaos Quest",
+        "Law Quest",
+        "Sokoban",
+        "The Gnomish Mines",
+        "Vlad's Tower",
+        "The Lost Tomb",
+        "The Sunless Sea",
+        "The Temple of Moloch",
+    ],
+    // MAXDUNGEON 32, MAXLEVEL 64 (`include/global.h:357-358`), LEV_LIMIT
+    // 150, BRANCH_LIMIT 32 (`include/dgn_file.h:76-77`).
+    limits: Some(Limits {
+        max_dungeons: 32,
+        max_levels: 150,
+        max_branches: 32,
+    }),
+    maxlevel: 64,
+    maxdungeon: 32,
+    // `chance <= rn2(100)` for every kept record (`:884-885`), in wizard
+    // mode too.
+    dungeon_chance: DungeonChance::Every,
+    wizard_skips_dungeon_chance: false,
+    // `select_alternate` (`:668-711`).
+    alternates: true,
+    // Quest minimum (`:910-916`) and locate level (`:1008-1020`).
+    quest_locate: true,
+    // `rn2`: `if (x <= 0) x = 1;` (`src/rnd.c:47-62`).
+    rn2_nonpositive: true,
+    // `level_range` (`:358`, `:360`).
+    range_panic: RangePanic::Split,
+    report_inputs: true,
+    // The ENTRY clamp is 3.6's (`:950-953`).
+    ..Rules::nethack_36()
+};
 
 pub(super) static GAME: Game = Game {
     target: Target::DNetHack,
@@ -17,10 +105,19 @@ pub(super) static GAME: Game = Game {
     dialect: Dialect::Dnao,
     binary: Some(BinaryFormat::DNetHack),
     rng: RngKind::Glibc,
-    rules: Rules::nethack_343(),
+    rules: RULES,
     bones: BonesRules::VANILLA,
     overview: OverviewStyle::NetHack343,
-    loader: LoaderProof::NotProven,
-    inputs: InputSpec::NONE,
+    loader: LoaderProof::Proven(
+        "variant_parity: every line of expected/variants/dnethack/layouts.*, draw for draw",
+    ),
+    inputs: InputSpec {
+        role: Some("none (any role but a Drow Healer gives the same layouts)"),
+        race: Some("none (only race Drow with role Healer changes the Quest)"),
+        options: &[CHAOS_QUEST, IS_JUNE],
+        game_start: None,
+        rules_hook: Some(read_inputs),
+        start_hook: None,
+    },
     undefined_flags: &[],
 };

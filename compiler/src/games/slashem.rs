@@ -1,15 +1,53 @@
-//! SLASH'EM: 3.4.3 with branch entry levels, level 1 never holds bones, larger tables; its loader hooks are the slashem work (issue #16).
-//! Until its loader is proven on `expected/variants/slashem`, layouts,
-//! bones and statistics for `--target slashem` are refused.
+//! SLASH'EM (k21971/SlashEM, commit aae9ef2, version 0.0.8E0F2; facts and
+//! file:line from `expected/variants/slashem/README.md` and the game's
+//! `src/dungeon.c`): 3.4.3's loader with the entry level taken from the
+//! branch, branches back up to earlier dungeons, level chance rolls in
+//! wizard mode too, larger tables, and level 1 of every dungeon without
+//! bones.
 
 use super::{Game, InputSpec, LoaderProof};
 use crate::binary::BinaryFormat;
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
-use crate::loader::Rules;
+use crate::loader::{EntrySource, Limits, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
+
+/// SLASH'EM's `init_dungeons()` (`src/dungeon.c:648-925`).
+pub(crate) const RULES: Rules = Rules {
+    // `dname_to_dnum` calls after loading (`:886-890`).
+    required_dungeons: &[
+        "The Quest",
+        "Sokoban",
+        "The Gnomish Mines",
+        "The Spider Caves",
+        "Vlad's Tower",
+    ],
+    // MAXDUNGEON 32, MAXLEVEL 50 (`include/global.h:410-411`), LEV_LIMIT
+    // 99, BRANCH_LIMIT 32 (`include/dgn_file.h:73-74`).
+    limits: Some(Limits {
+        max_dungeons: 32,
+        max_levels: 99,
+        max_branches: 32,
+    }),
+    maxlevel: 50,
+    maxdungeon: 32,
+    // `if (!wizard)` commented out before the level chance roll
+    // (`:467-470`); the dungeon's is still skipped (`:710-712`).
+    wizard_skips_level_chance: false,
+    // `dungeons[i].entry_lev` from the first branch into it (`:754-769`),
+    // computed in `add_branch` (`:389-427`).
+    entry: EntrySource::FirstBranch,
+    // `pd.tmpparent[cb] = i` (`:840`) instead of `parent_dnum`'s search.
+    parent_by_name: false,
+    // Branch records naming an existing dungeon are added at once
+    // (`:836-846`).
+    back_branches: true,
+    // "init_dungeons: too many levels" (`:745-747`).
+    ledger_limit: Some(127),
+    ..Rules::nethack_343()
+};
 
 pub(super) static GAME: Game = Game {
     target: Target::SlashEm,
@@ -17,10 +55,12 @@ pub(super) static GAME: Game = Game {
     dialect: Dialect::Slashem,
     binary: Some(BinaryFormat::SlashEm),
     rng: RngKind::Glibc,
-    rules: Rules::nethack_343(),
+    rules: RULES,
     bones: BonesRules::VANILLA,
     overview: OverviewStyle::NetHack343,
-    loader: LoaderProof::NotProven,
+    loader: LoaderProof::Proven(
+        "variant_parity: every line of expected/variants/slashem/layouts.*, draw for draw",
+    ),
     inputs: InputSpec::NONE,
     // REINCARNATION is off in SLASH'EM's default build (configure
     // `--enable-reincarnation` defaults to no; `include/config.h:385`).

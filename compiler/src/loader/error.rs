@@ -84,6 +84,11 @@ pub enum LoadError {
         dungeon: String,
         feature: &'static str,
     },
+    /// SLASH'EM: a dungeon ends beyond ledger level `max` (127).
+    TooManyLedgerLevels { count: i32, max: i32 },
+    /// dNetHack: a level's range is empty (a random part below -1), so
+    /// `pick_level` finds nothing to pick.
+    NoValidLevel { name: String },
 }
 
 impl LoadError {
@@ -111,6 +116,8 @@ impl LoadError {
                 RangeOwner::Level { name } => format!("Could not chain level {name} to {level}"),
                 RangeOwner::DungeonSize { .. } => return None,
             },
+            LoadError::TooManyLedgerLevels { .. } => "init_dungeons: too many levels".into(),
+            LoadError::NoValidLevel { .. } => "pick_level:  ran out of valid levels".into(),
             LoadError::BadRandom { .. }
             | LoadError::Unsupported { .. }
             | LoadError::ChainShifted { .. }
@@ -120,6 +127,24 @@ impl LoadError {
             | LoadError::PlaneMissing { .. }
             | LoadError::PlanesLoop => return None,
         })
+    }
+
+    /// The abort message of the game whose loader follows `rules`
+    /// ([`LoadError::nethack_panic`] where that game says the same).
+    pub fn game_panic(&self, rules: &super::Rules) -> Option<String> {
+        match (self, rules.range_panic) {
+            (
+                LoadError::BaseOutOfRange {
+                    base, num_levels, ..
+                },
+                super::RangePanic::Split,
+            ) => Some(if *base < 1 {
+                "level_range: base value out of range (<0)".to_string()
+            } else {
+                format!("level_range: base value out of range (base:{base} > lmax:{num_levels})")
+            }),
+            _ => self.nethack_panic(),
+        }
     }
 
     /// A stable short name of the condition (for JSON output and tests).
@@ -144,6 +169,8 @@ impl LoadError {
             LoadError::Inputs { .. } => "loader-inputs",
             LoadError::ChainNotFound { .. } => "chain-not-found",
             LoadError::Unsupported { .. } => "unsupported",
+            LoadError::TooManyLedgerLevels { .. } => "too-many-ledger-levels",
+            LoadError::NoValidLevel { .. } => "no-valid-level",
         }
     }
 }
@@ -223,6 +250,14 @@ impl fmt::Display for LoadError {
             LoadError::Unsupported { dungeon, feature } => write!(
                 f,
                 "dungeon \"{dungeon}\" uses {feature}, which this target's loader does not have (use --target nethack-3.7)"
+            ),
+            LoadError::TooManyLedgerLevels { count, max } => write!(
+                f,
+                "the dungeons that exist reach ledger level {count}; the game holds at most {max} (\"init_dungeons: too many levels\"); make dungeons shorter"
+            ),
+            LoadError::NoValidLevel { name } => write!(
+                f,
+                "level \"{name}\": its range is empty (a random part below -1), so the game finds no level to put it on (\"pick_level: ran out of valid levels\")"
             ),
         }
     }

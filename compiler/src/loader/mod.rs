@@ -57,6 +57,10 @@ pub enum Fields {
     /// (src/dungeon.c:1430, 962), ledger and depth starts in `int`
     /// (include/dungeon.h:71-72).
     NetHack37,
+    /// dNetHack: counts and levels in `int` (dNAO include/dungeon.h:
+    /// 64-69), the branch end's depth through `depth()`'s `schar`
+    /// (src/dungeon.c:1216).
+    Ints,
     /// dgnkit's native target: no wrapping.
     Wide,
 }
@@ -68,7 +72,7 @@ impl Fields {
         match self {
             Fields::Bytes => v as i8 as i32,
             Fields::NetHack37 => v as i16 as i32,
-            Fields::Wide => v,
+            Fields::Ints | Fields::Wide => v,
         }
     }
 
@@ -76,7 +80,7 @@ impl Fields {
     #[inline(always)]
     pub fn depth(self, v: i32) -> i32 {
         match self {
-            Fields::Bytes | Fields::NetHack37 => v as i8 as i32,
+            Fields::Bytes | Fields::NetHack37 | Fields::Ints => v as i8 as i32,
             Fields::Wide => v,
         }
     }
@@ -86,7 +90,7 @@ impl Fields {
     pub fn start(self, v: i32) -> i32 {
         match self {
             Fields::Bytes => v as i8 as i32,
-            Fields::NetHack37 | Fields::Wide => v,
+            Fields::NetHack37 | Fields::Ints | Fields::Wide => v,
         }
     }
 }
@@ -107,7 +111,9 @@ pub enum Alignments {
     NetHack37,
 }
 
-/// How NetHack's loader version behaves where versions differ. (Not
+/// How NetHack's loader version behaves where versions differ. Each field
+/// is one of the places where a game's `init_dungeons()` departs from
+/// 3.6's; a game (`compiler/src/games/`) is a choice of these. (Not
 /// comparable: the hooks are function pointers.)
 #[derive(Clone, Debug)]
 pub struct Rules {
@@ -120,6 +126,10 @@ pub struct Rules {
     pub clamp_entry: bool,
     /// Widths of the counts, levels and depths.
     pub fields: Fields,
+    /// `parent_dnum()` finds a branch's parent by walking the dungeons to
+    /// the first one named like the target (SLASH'EM records each branch
+    /// record's owner instead).
+    pub parent_by_name: bool,
     /// Dungeons the game looks up by name right after loading, in order; it
     /// aborts on the first one that is missing.
     pub required_dungeons: &'static [&'static str],
@@ -164,6 +174,95 @@ pub struct Rules {
     /// draws came before the loader (`pre_draws`: UnNetHack's `.game`
     /// layouts).
     pub report_pre_draws: bool,
+    /// `MAXLEVEL`: sizes are clamped to it, levels placed on `1..=maxlevel`
+    /// (at most 64), and it is a factor of the branch list's sort key.
+    pub maxlevel: i32,
+    /// `MAXDUNGEON`, the other factor of the branch list's sort key.
+    pub maxdungeon: i32,
+    /// When the chance roll of a DUNGEON record is made.
+    pub dungeon_chance: DungeonChance,
+    /// Where a dungeon's entry level comes from.
+    pub entry: EntrySource,
+    /// SLASH'EM: a branch record naming a dungeon that already exists is
+    /// added as soon as its owner's records are read (a branch back up).
+    pub back_branches: bool,
+    /// SLASH'EM: `ledger_start + num_levels` above this aborts
+    /// ("init_dungeons: too many levels").
+    pub ledger_limit: Option<i32>,
+    /// dNetHack: of the DUNGEON records sharing a name, one is kept
+    /// (`select_alternate`).
+    pub alternates: bool,
+    /// dNetHack: the Quest's length and its locate level depend on the
+    /// nemesis and on a draw.
+    pub quest_locate: bool,
+    /// dNetHack: `rn2(n)` with `n <= 0` draws once and gives 0 (vanilla
+    /// divides by it), so a random part below -1 takes its base.
+    pub rn2_nonpositive: bool,
+    /// dNetHack splits `level_range`'s abort text in two.
+    pub range_panic: RangePanic,
+    /// What the loader reads besides the file (set by the game's
+    /// `rules_hook` from the role, race and options).
+    pub inputs: GameInputs,
+    /// Layouts report `chaos_variant` and `loader_inputs` (dNetHack's
+    /// layout JSON).
+    pub report_inputs: bool,
+}
+
+/// When a DUNGEON record's chance roll is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DungeonChance {
+    /// Vanilla: only outside wizard mode and only for a record with a
+    /// chance (0 means "always").
+    Optional,
+    /// dNetHack (dNAO `dungeon.c:884-885`): for every record not dropped as
+    /// an alternate (in wizard mode too: its rules do not skip dungeon
+    /// chances); its dgn_comp writes 100 for an omitted chance, which a
+    /// script holds as 0.
+    Every,
+}
+
+/// Where a dungeon's entry level comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntrySource {
+    /// The DUNGEON's ENTRY line.
+    Dungeon,
+    /// SLASH'EM (`dungeon.c:389-427`, `:754-769`): the entry of the first
+    /// branch record leading to it, with `add_branch`'s indexing bug.
+    FirstBranch,
+}
+
+/// The texts of `level_range`'s abort.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RangePanic {
+    /// "level_range: base value out of range".
+    One,
+    /// dNAO `dungeon.c:358-360`: "(<0)" below 1, "(base:%d > lmax:%d)" above.
+    Split,
+}
+
+/// What a game's loader makes of its [`LoaderInputs`] (a game's
+/// `rules_hook` sets them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameInputs {
+    /// dNetHack: `urole.neminum == PM_BLIBDOOLPOOLP__GRAVEN_INTO_FLESH`
+    /// (a Drow Healer, dNAO `role.c:2086-2098`).
+    pub quest_nemesis_blibdoolpoolp: bool,
+    /// dNetHack: `flags.chaosvar`, option `chaos_quest` (0 random,
+    /// 1 temple, 2 mithardir, 3 mordor; dNAO `options.c:2759-2776`).
+    pub chaosvar: u8,
+    /// dNetHack: `is_june()`, the month at game start is June
+    /// (`hacklib.c:662-666`); with it the chaos_quest option holds outside
+    /// wizard mode too.
+    pub is_june: bool,
+}
+
+impl GameInputs {
+    /// A loader that reads nothing besides the file.
+    pub const NONE: GameInputs = GameInputs {
+        quest_nemesis_blibdoolpoolp: false,
+        chaosvar: 0,
+        is_june: false,
+    };
 }
 
 /// `shuffle_planes()` (UnNetHack `dungeon.c:1138-1163`, DynaHack
@@ -240,6 +339,19 @@ impl Rules {
             unlinked_levels: &[],
             planes: None,
             report_pre_draws: false,
+            parent_by_name: true,
+            maxlevel: MAXLEVEL,
+            maxdungeon: 16,
+            dungeon_chance: DungeonChance::Optional,
+            entry: EntrySource::Dungeon,
+            back_branches: false,
+            ledger_limit: None,
+            alternates: false,
+            quest_locate: false,
+            rn2_nonpositive: false,
+            range_panic: RangePanic::One,
+            inputs: GameInputs::NONE,
+            report_inputs: false,
         }
     }
 
@@ -299,6 +411,15 @@ pub(crate) struct DRec {
     pub entry: i32,
     /// NetHack 3.7's `unconnected` flag.
     pub unconnected: bool,
+    /// dNetHack's `tmpdungeon.alternates`: how many other records share
+    /// the name.
+    pub alternates: i32,
+    /// The name as `select_alternate` compares it (first 20 bytes).
+    pub alt_key: Vec<u8>,
+    /// Named exactly "The Quest" / "Chaos Quest" (the names dNetHack's
+    /// loader compares with `strcmp`).
+    pub is_quest: bool,
+    pub is_chaos_quest: bool,
     /// Level records `levels.0 .. levels.1` (file-global indices).
     pub levels: (u32, u32),
     /// Branch records `branches.0 .. branches.1`.
@@ -348,6 +469,11 @@ pub(crate) struct BRec {
     /// With [`Rules::chain_by_name`]: the level records named like the
     /// chained-to one, in file order.
     pub chain_candidates: Vec<u32>,
+    /// SLASH'EM's entry level (0 when not given).
+    pub entry: i32,
+    /// Earlier dungeon records named like the target: a branch back up
+    /// when one of them exists (SLASH'EM).
+    pub back_to: Vec<u32>,
 }
 
 /// A script prepared for resolving many seeds.
@@ -479,6 +605,12 @@ impl Resolver {
             let branch_start = branches.len() as u32;
             for (nth, b) in d.branches.iter().enumerate() {
                 targets.push((b.target.as_slice(), branches.len() as u32, di));
+                let back_to = script.dungeons[..di as usize]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.name == b.target)
+                    .map(|(j, _)| j as u32)
+                    .collect();
                 branches.push(BRec {
                     target: text(&b.target),
                     range: b.range,
@@ -487,6 +619,8 @@ impl Resolver {
                     up: b.up,
                     nth: nth as u32,
                     chain_candidates: Vec::new(),
+                    entry: b.entry.unwrap_or(0),
+                    back_to,
                 });
             }
             if !rules.unconnected && d.lua.unconnected {
@@ -495,7 +629,15 @@ impl Resolver {
                     feature: "the `unconnected` flag",
                 });
             }
+            let namesakes = script.dungeons.iter().filter(|e| e.name == d.name).count();
+            let alt_name = d.name.split(|&c| c == 0).next().unwrap_or_default();
             dungeons.push(DRec {
+                // dgn_comp's check_dungeon (dNAO dgn_comp.y:519-523) gives each of
+                // k namesakes k - 1.
+                alternates: namesakes as i32 - 1,
+                alt_key: alt_name[..alt_name.len().min(20)].to_vec(),
+                is_quest: d.name == b"The Quest",
+                is_chaos_quest: d.name == b"Chaos Quest",
                 name: text(&d.name),
                 proto: text(&d.proto),
                 bones: bones_text(d.bones),
@@ -555,6 +697,21 @@ impl Resolver {
             inputs: LoaderInputs::default(),
             start: GameStart::NONE,
         })
+    }
+
+    /// The layout's `loader_inputs`, for a game whose layouts report them.
+    pub fn layout_inputs(&self) -> Option<crate::layout::LayoutInputs> {
+        let i = &self.rules.inputs;
+        self.rules
+            .report_inputs
+            .then(|| crate::layout::LayoutInputs {
+                role: self.inputs.role.map(|r| r.code.to_string()),
+                race: self.inputs.race.map(|r| r.code.to_string()),
+                quest_nemesis_blibdoolpoolp: i.quest_nemesis_blibdoolpoolp,
+                chaosvar: i.chaosvar,
+                is_june: i.is_june,
+                filecode: "x".to_string(),
+            })
     }
 
     /// Sets the draws the game makes before the loader (a game's start-up
@@ -803,6 +960,12 @@ impl Resolver {
                 format!("level of the branch to \"{}\"", dname(dungeon))
             }
             Site::LevelChance { level } => format!("chance of level \"{}\"", lname(level)),
+            Site::Alternate { dungeon } => {
+                format!("alternate selection of dungeon \"{}\"", dname(dungeon))
+            }
+            Site::QuestLocate { dungeon } => {
+                format!("locate level of \"{}\"", dname(dungeon))
+            }
             Site::Place { level } => format!("placing \"{}\"", lname(level)),
             Site::Tune => "castle tune".to_string(),
             Site::LuaShuffle => "nhlib.lua's shuffle(align)".to_string(),

@@ -28,19 +28,31 @@ impl From<LoadError> for Stop {
     }
 }
 
-/// The `nth` (0-based) set bit of `mask`, counting from bit 0.
+/// Level `l` of a dungeon is bit `l - 1` of a level mask (levels
+/// `1..=64`: dNetHack's `MAXLEVEL` is 64).
+#[inline(always)]
+pub(crate) fn level_bit(level: i32) -> u64 {
+    1u64 << ((level - 1) & 63)
+}
+
+/// The level of the `nth` (0-based) set bit of `mask`.
 #[inline(always)]
 fn nth_bit(mut mask: u64, nth: u32) -> i32 {
     for _ in 0..nth {
         mask &= mask - 1;
     }
-    mask.trailing_zeros() as i32
+    mask.trailing_zeros() as i32 + 1
 }
 
+/// Levels `start .. start + count`; empty for a count below 1 (dNetHack's
+/// `level_range` can return one).
 #[inline(always)]
 fn range_mask(start: i32, count: i32) -> u64 {
-    // start >= 1 and start + count - 1 <= MAXLEVEL (32): bits 1..=32.
-    ((1u64 << count) - 1) << start
+    // start >= 1 and start + count - 1 <= MAXLEVEL (<= 64).
+    if count < 1 {
+        return 0;
+    }
+    (u64::MAX >> (64 - count)) << (start - 1)
 }
 
 struct Dungeon {
@@ -138,8 +150,10 @@ fn plan<S: Source, T: Trace>(run: &Run<'_, '_, S, T>, dg: &Dungeon, steps: &mut 
             Range::Chained
         } else {
             match slot_range(run, dg, lrec, k) {
-                Ok((base, count)) => Range::Fixed(range_mask(base, count)),
-                Err(_) => Range::Fails,
+                Ok((base, count)) if count >= 1 => Range::Fixed(range_mask(base, count)),
+                // A count below 1 (dNetHack) fails when the search gets
+                // there, as an error does.
+                _ => Range::Fails,
             }
         };
         steps.push(Step {
@@ -161,7 +175,8 @@ fn slot_range<S: Source, T: Trace>(
     k: usize,
 ) -> Result<(i32, i32), RangeFault> {
     let chain = run.out.slots[k].chain;
-    run.range(dg.dnum, lrec.range.base, lrec.range.rand, chain, k)
+    let base = lrec.range.base.wrapping_add(run.out.slots[k].base_adjust);
+    run.range(dg.dnum, base, lrec.range.rand, chain, k)
 }
 
 /// [`slot_range`] of the level in slot `k`, its error named.
@@ -191,7 +206,7 @@ fn range_at<S: Source, T: Trace>(
 /// levels once, and they are distinct).
 #[inline(always)]
 fn candidates<S: Source, T: Trace>(
-    run: &Run<'_, '_, S, T>,
+    run: &mut Run<'_, '_, S, T>,
     dg: &Dungeon,
     step: &Step,
     taken: u64,
@@ -200,6 +215,14 @@ fn candidates<S: Source, T: Trace>(
         Range::Fixed(mask) => mask,
         Range::Chained | Range::Fails => {
             let (base, count) = range_at(run, dg, step.slot)?;
+            if count < 1 {
+                // dNetHack: `place_level` draws `rn2(count)` (0) and
+                // `pick_level` finds no level.
+                let record = run.out.slots[step.slot].record;
+                run.draw.rn2_any(count, Site::Place { level: record });
+                let name = run.res.levels[record as usize].name.clone();
+                return Err(LoadError::NoValidLevel { name });
+            }
             range_mask(base, count)
         }
     };
@@ -233,8 +256,8 @@ fn search<S: Source, T: Trace>(
             i -= 1;
             let prev = &mut steps[i];
             let level = run.out.slots[prev.slot].dlevel;
-            taken &= !(1u64 << level);
-            prev.mask &= !(1u64 << level);
+            taken &= !level_bit(level);
+            prev.mask &= !level_bit(level);
             prev.left -= 1;
             continue;
         }
@@ -246,7 +269,7 @@ fn search<S: Source, T: Trace>(
         let r = run.draw.rn2(step.left, Site::Place { level: record });
         let level = nth_bit(step.mask, r);
         run.out.slots[step.slot].dlevel = level;
-        taken |= 1u64 << level;
+        taken |= level_bit(level);
         i += 1;
         let Some(next) = steps.get_mut(i) else {
             return Ok(Some(taken));
@@ -356,10 +379,10 @@ impl Search {
         let mut mask =
             range_at(run, dg, k).map_or(0, |(base, count)| range_mask(base, count) & !occupied);
         while mask != 0 {
-            let level = mask.trailing_zeros() as i32;
+            let level = mask.trailing_zeros() as i32 + 1;
             mask &= mask - 1;
             run.out.slots[k].dlevel = level;
-            if self.run(run, dg, k + 1, occupied | (1u64 << level))? {
+            if self.run(run, dg, k + 1, occupied | level_bit(level))? {
                 return Some(true);
             }
         }

@@ -2,7 +2,7 @@
 //! of a [`Resolver`], into a reusable [`Resolved`] buffer.
 
 use super::error::{LoadError, RangeOwner};
-use super::{place, IsaacBatch, IsaacBox, Resolver, MAXLEVEL};
+use super::{place, DungeonChance, EntrySource, IsaacBatch, IsaacBox, Resolver, Rules};
 use crate::layout::{Layout, LayoutBranch, LayoutDungeon, LayoutLevel, LevelRef};
 use crate::rng::{Drawer, Isaac64, RngKind, Site, Source, Trace};
 use crate::script::flags;
@@ -127,10 +127,12 @@ pub struct ResolvedBranch {
 }
 
 impl ResolvedBranch {
-    /// `insert_branch`'s sort key (`MAXLEVEL + 1 = 33`, `MAXDUNGEON + 1 = 17`).
-    fn key(&self) -> i64 {
-        let end = |(d, l): (i32, i32)| i64::from(d) * 33 + i64::from(l);
-        end(self.end1) * 17 * 33 + end(self.end2)
+    /// `insert_branch`'s sort key, `branch_val`: with vanilla's tables
+    /// `MAXLEVEL + 1 = 33` and `MAXDUNGEON + 1 = 17`.
+    fn key(&self, rules: &Rules) -> i64 {
+        let levels = i64::from(rules.maxlevel) + 1;
+        let end = |(d, l): (i32, i32)| i64::from(d) * levels + i64::from(l);
+        end(self.end1) * (i64::from(rules.maxdungeon) + 1) * levels + end(self.end2)
     }
 }
 
@@ -141,6 +143,18 @@ pub(crate) enum RangeFault {
     EmptyChain,
     BaseOutOfRange { base: i32 },
     BadRandom,
+}
+
+/// One entry of dNetHack's `alternate_history[]` (dNAO `dungeon.c:659-664`):
+/// a name seen among the records with alternates.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct AltSlot {
+    /// The dungeon record whose name the slot holds (its first 20 bytes).
+    record: u32,
+    /// Records of that name met so far.
+    prev: i32,
+    selected: bool,
+    set: bool,
 }
 
 /// One special-level record of a dungeon that exists (NetHack's
@@ -155,6 +169,8 @@ pub(crate) struct Slot {
     /// The slot its chain reads, -1 when not chained (3.6: the record's
     /// file-global index, as NetHack uses it).
     pub chain: i32,
+    /// Added to the record's base (dNetHack's quest locate level moves).
+    pub base_adjust: i32,
 }
 
 /// A resolved layout in compact form, plus the scratch space the loader
@@ -170,6 +186,9 @@ pub struct Resolved {
     pub tune: [u8; 5],
     /// Draws the game's start made before the loader ([`super::GameStart`]).
     pub pre_draws: u32,
+    /// dNetHack's `chaos_dvariant`: which of the same-named "Chaos Quest"
+    /// records was kept (0 = the first); 0 for other games.
+    pub chaos_variant: i32,
     pub(crate) slots: Vec<Slot>,
     /// Dungeon record -> dungeon index, or -1 when it does not exist.
     pub(crate) index_of: Vec<i32>,
@@ -185,6 +204,11 @@ pub struct Resolved {
     /// The planes shuffle's scratch: the chain's links, and its new order.
     chain_next: Vec<u32>,
     chain_order: Vec<ResolvedLevel>,
+    /// Branch records read so far (`pd.tmpbranch[]` in its order).
+    read_branches: Vec<u32>,
+    /// The branch record a dropped dungeon left in `pd.tmpbranch[n_brs]`.
+    stale_branch: Option<u32>,
+    alternates: Vec<AltSlot>,
     isaac: Option<IsaacBox>,
     batch: Option<IsaacBatch>,
 }
@@ -200,6 +224,7 @@ impl Default for Resolved {
             branches: Vec::new(),
             tune: *b"AAAAA",
             pre_draws: 0,
+            chaos_variant: 0,
             slots: Vec::new(),
             index_of: Vec::new(),
             first_slot: Vec::new(),
@@ -208,6 +233,9 @@ impl Default for Resolved {
             steps: Vec::new(),
             chain_next: Vec::new(),
             chain_order: Vec::new(),
+            read_branches: Vec::new(),
+            stale_branch: None,
+            alternates: Vec::new(),
             isaac: None,
             batch: None,
         }
@@ -225,16 +253,8 @@ impl Clone for Resolved {
             branches: self.branches.clone(),
             tune: self.tune,
             pre_draws: self.pre_draws,
-            slots: Vec::new(),
-            index_of: Vec::new(),
-            first_slot: Vec::new(),
-            branch_chain: Vec::new(),
-            branch_keys: Vec::new(),
-            steps: Vec::new(),
-            chain_next: Vec::new(),
-            chain_order: Vec::new(),
-            isaac: None,
-            batch: None,
+            chaos_variant: self.chaos_variant,
+            ..Resolved::default()
         }
     }
 }
@@ -250,6 +270,7 @@ impl PartialEq for Resolved {
             && self.branches == other.branches
             && self.tune == other.tune
             && self.pre_draws == other.pre_draws
+            && self.chaos_variant == other.chaos_variant
     }
 }
 
@@ -291,12 +312,16 @@ impl Resolved {
         self.branch_chain.clear();
         self.branch_chain.resize(branch_records, -1);
         self.tune = *b"AAAAA";
+        self.chaos_variant = 0;
+        self.read_branches.clear();
+        self.stale_branch = None;
+        self.alternates.clear();
     }
 
     /// `insert_branch`: before the first node whose key is `>=` the new key
     /// while its predecessor's key is below it; else at the end.
-    fn insert_branch(&mut self, b: ResolvedBranch) {
-        let new = b.key();
+    fn insert_branch(&mut self, b: ResolvedBranch, rules: &Rules) {
+        let new = b.key(rules);
         let mut prev = -1i64;
         let mut at = self.branches.len();
         for (i, &k) in self.branch_keys.iter().enumerate() {
@@ -396,6 +421,8 @@ impl Resolved {
             planes_order,
             plane_order,
             pre_draws: self.reported_pre_draws(resolver),
+            chaos_variant: resolver.rules.report_inputs.then_some(self.chaos_variant),
+            loader_inputs: resolver.layout_inputs(),
         }
     }
 }
@@ -463,6 +490,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 exists: false,
                 dlevel: 0,
                 chain,
+                base_adjust: 0,
             });
         }
         let limits = res.rules.limits.filter(|_| res.rules.limits_on_read);
@@ -553,6 +581,9 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                     r
                 }
             }
+            // dNetHack returns the negative part as the count; its rn2
+            // then draws once and gives 0 (see `Drawer::rn2_any`).
+            r if self.res.rules.rn2_nonpositive => r,
             _ => return Err(RangeFault::BadRandom),
         };
         Ok((base, count))
@@ -584,50 +615,76 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         }
     }
 
-    /// `add_branch` plus the depth computation for dungeon index `i`;
-    /// `placed` slots (those of the dungeons before) hold placed levels.
-    fn add_branch(&mut self, i: usize, rec: usize, placed: usize) -> Result<(), LoadError> {
-        let res = self.res;
-        let d = &res.dungeons[rec];
-        // find_branch: the first branch record of an existing dungeon that
-        // names this one.
-        let Some(&(brec, owner)) = d
-            .incoming
-            .iter()
-            .find(|(_, owner)| self.out.index_of[*owner as usize] >= 0)
-        else {
-            return Err(LoadError::BranchNotFound {
-                dungeon: d.name.clone(),
-            });
-        };
-        // parent_dnum walks the dungeons up to the first one named like
-        // this one; an earlier namesake hides the owner.
-        if d.same_name_before
-            .iter()
-            .any(|&j| j <= owner && self.out.index_of[j as usize] >= 0)
-        {
-            return Err(LoadError::ParentNotResolved {
-                dungeon: d.name.clone(),
-            });
+    /// `rn2(count)` for a range's count, which only dNetHack lets fall
+    /// below 1 ([`Run::range`]).
+    #[inline]
+    fn rn2_count(&mut self, count: i32, site: Site) -> i32 {
+        if count >= 1 {
+            self.draw.rn2(count as u32, site) as i32
+        } else {
+            self.draw.rn2_any(count, site)
         }
-        let parent = self.out.index_of[owner as usize] as usize;
-        let b = &res.branches[brec as usize];
-        let chain = self.out.branch_chain[brec as usize];
+    }
+
+    /// `pd.tmpbranch[k].entry_lev` as SLASH'EM's `add_branch` reads it:
+    /// a record read so far, the record a dropped dungeon left in the slot
+    /// after them, or a slot never written (`pd` is an uninitialised local;
+    /// taken as 0, that is "not positive").
+    fn branch_slot_entry(&self, k: usize) -> i32 {
+        let rec = match self.out.read_branches.get(k) {
+            Some(&r) => Some(r),
+            None if k == self.out.read_branches.len() => self.out.stale_branch,
+            None => None,
+        };
+        rec.map_or(0, |r| self.res.branches[r as usize].entry)
+    }
+
+    /// The entry level of dungeon index `child` as the branch record
+    /// `brec` gives it (SLASH'EM `dungeon.c:405-421`). The positive case
+    /// tests the record numbered like the child dungeon, not the branch
+    /// (a bug kept for parity).
+    fn branch_entry(&self, brec: usize, child: usize) -> i32 {
+        let e = self.res.branches[brec].entry;
+        let num = self.out.dungeons[child].num_levels;
+        let entry = if e < 0 {
+            let v = num.wrapping_add(e).wrapping_add(1);
+            if v <= 0 {
+                1
+            } else {
+                v
+            }
+        } else if self.branch_slot_entry(child) > 0 {
+            e.min(num)
+        } else {
+            1
+        };
+        self.res.rules.fields.count(entry)
+    }
+
+    /// `parent_dlevel`: the level of branch record `brec` in dungeon
+    /// index `parent`, whose first `placed` slots hold placed levels.
+    fn parent_level(
+        &mut self,
+        brec: usize,
+        parent: usize,
+        placed: usize,
+        site: Site,
+    ) -> Result<i32, LoadError> {
+        let res = self.res;
+        let b = &res.branches[brec];
+        let chain = self.out.branch_chain[brec];
         let (base, count) = self
             .range(parent, b.range.base, b.range.rand, chain, placed)
             .map_err(|fault| {
                 let owner = RangeOwner::BranchTo {
-                    dungeon: d.name.clone(),
+                    dungeon: b.target.clone(),
                 };
                 self.fault_error(fault, parent, b.range.rand, chain, owner)
             })?;
-        let site = Site::BranchLevel {
-            dungeon: rec as u32,
-        };
         let level = if res.rules.avoid_branch_levels {
             // parent_dlevel (3.6): start looking at j + 1, wrap, stop on a
             // level that ends no branch of the parent yet, or back at j.
-            let j = self.draw.rn2(count as u32, site) as i32;
+            let j = self.rn2_count(count, site);
             let mut k = j;
             loop {
                 k += 1;
@@ -646,28 +703,87 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             }
             base + k
         } else {
-            self.draw.rn2(count as u32, site) as i32 + base
+            self.rn2_count(count, site) + base
         };
-        let fields = res.rules.fields;
-        let level = fields.count(level);
-        let entry = self.out.dungeons[i].entry_level;
+        Ok(res.rules.fields.count(level))
+    }
+
+    /// `add_branch` for branch record `brec` from dungeon index `parent`
+    /// into dungeon index `child`, entering at `entry` (`None`: as the
+    /// branch record says); `placed` as for [`Run::parent_level`].
+    fn link(
+        &mut self,
+        brec: usize,
+        parent: usize,
+        child: usize,
+        entry: Option<i32>,
+        placed: usize,
+    ) -> Result<ResolvedBranch, LoadError> {
+        let res = self.res;
+        let site = Site::BranchLevel {
+            dungeon: self.out.dungeons[child].record,
+        };
+        let level = self.parent_level(brec, parent, placed, site)?;
+        let entry = entry.unwrap_or_else(|| self.branch_entry(brec, child));
+        let b = &res.branches[brec];
         let branch = ResolvedBranch {
             id: self.next_branch_id,
             kind: b.kind,
             end1: (parent as i32, level),
-            end2: (i as i32, entry),
+            end2: (child as i32, entry),
             end1_up: b.up,
         };
         self.next_branch_id += 1;
-        self.out.insert_branch(branch);
+        self.out.insert_branch(branch, &res.rules);
+        Ok(branch)
+    }
+
+    /// The branch into dungeon index `i` (record `rec`) and the depth it
+    /// gives the dungeon; `placed` slots (those of the dungeons before)
+    /// hold placed levels.
+    fn add_branch(&mut self, i: usize, rec: usize, placed: usize) -> Result<(), LoadError> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        // find_branch: the first branch record of an existing dungeon that
+        // names this one.
+        let Some(&(brec, owner)) = d
+            .incoming
+            .iter()
+            .find(|(_, owner)| self.out.index_of[*owner as usize] >= 0)
+        else {
+            return Err(LoadError::BranchNotFound {
+                dungeon: d.name.clone(),
+            });
+        };
+        // parent_dnum walks the dungeons up to the first one named like
+        // this one; an earlier namesake hides the owner. (SLASH'EM keeps
+        // each record's owner instead.)
+        if res.rules.parent_by_name
+            && d.same_name_before
+                .iter()
+                .any(|&j| j <= owner && self.out.index_of[j as usize] >= 0)
+        {
+            return Err(LoadError::ParentNotResolved {
+                dungeon: d.name.clone(),
+            });
+        }
+        let parent = self.out.index_of[owner as usize] as usize;
+        let entry = match res.rules.entry {
+            EntrySource::Dungeon => Some(self.out.dungeons[i].entry_level),
+            EntrySource::FirstBranch => None,
+        };
+        let branch = self.link(brec as usize, parent, i, entry, placed)?;
+        let entry = branch.end2.1;
+        self.out.dungeons[i].entry_level = entry;
+        let fields = res.rules.fields;
         let from_depth = fields.depth(
             self.out.dungeons[parent]
                 .depth_start
-                .wrapping_add(level - 1),
+                .wrapping_add(branch.end1.1 - 1),
         );
-        let step = match b.kind {
+        let step = match branch.kind {
             BranchKind::Portal => 0,
-            _ if b.up => -1,
+            _ if branch.end1_up => -1,
             _ => 1,
         };
         self.out.dungeons[i].depth_start = fields.start(
@@ -678,27 +794,116 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         Ok(())
     }
 
-    fn dungeon(&mut self, rec: usize) -> Result<(), LoadError> {
+    /// dNetHack's `select_alternate()` (dNAO `dungeon.c:668-711`) for
+    /// dungeon record `rec`, which would become index `i`: one of the
+    /// records sharing a name is kept, drawing `rn2(remaining)` for each
+    /// until one is; wizard mode (or June) with the `chaos_quest` option
+    /// picks the Chaos Quest after the draw.
+    fn select_alternate(&mut self, rec: usize, i: usize) -> bool {
         let res = self.res;
         let d = &res.dungeons[rec];
-        if !self.skip_dungeon_chance && d.chance != 0 {
-            let r = self.draw.rn2(
-                100,
-                Site::DungeonChance {
-                    dungeon: rec as u32,
-                },
-            ) as i32;
-            if d.chance <= r {
-                self.stop_at(Checkpoint::Placed { record: rec as u32 });
-                return Ok(());
+        let history = &mut self.out.alternates;
+        if history.is_empty() {
+            history.resize(res.rules.maxdungeon.max(1) as usize, AltSlot::default());
+        }
+        // The search stops at the first unset slot or at slot `i` (the
+        // index the record would take), as the C loop does.
+        let mut j = 0;
+        let mut altnum = 0;
+        while j < i && j < history.len() && history[j].set {
+            if res.dungeons[history[j].record as usize].alt_key == d.alt_key {
+                if history[j].selected {
+                    return false;
+                }
+                altnum = history[j].prev;
+                break;
             }
+            j += 1;
+        }
+        let remaining = d.alternates - altnum + 1;
+        let site = Site::Alternate {
+            dungeon: rec as u32,
+        };
+        let mut select = self.draw.rn2_any(remaining, site) == 0;
+        let inputs = &res.rules.inputs;
+        if d.is_chaos_quest && inputs.chaosvar != 0 && (self.out.wizard || inputs.is_june) {
+            select = altnum == i32::from(inputs.chaosvar) - 1;
+        }
+        if select && d.is_chaos_quest {
+            self.out.chaos_variant = altnum;
+        }
+        if let Some(slot) = self.out.alternates.get_mut(j) {
+            slot.record = rec as u32;
+            slot.set = true;
+            slot.prev += 1;
+            slot.selected = select;
+        }
+        select
+    }
+
+    /// Whether dungeon record `rec` exists in this layout: its alternate
+    /// selection and its chance roll.
+    fn keeps(&mut self, rec: usize) -> bool {
+        let res = self.res;
+        let (rules, d) = (&res.rules, &res.dungeons[rec]);
+        if rules.alternates
+            && d.alternates > 0
+            && !self.select_alternate(rec, self.out.dungeons.len())
+        {
+            return false;
+        }
+        let chance = match rules.dungeon_chance {
+            _ if self.skip_dungeon_chance => return true,
+            DungeonChance::Optional if d.chance == 0 => return true,
+            DungeonChance::Optional => d.chance,
+            DungeonChance::Every if d.chance == 0 => 100,
+            DungeonChance::Every => d.chance,
+        };
+        let site = Site::DungeonChance {
+            dungeon: rec as u32,
+        };
+        chance > self.draw.rn2(100, site) as i32
+    }
+
+    /// dNetHack (dNAO `dungeon.c:1008-1020`): a Quest of 7 levels, or the
+    /// Blibdoolpoolp nemesis's, moves its second-to-last level record one
+    /// level down; one of 6 levels draws whether it does. The record is
+    /// counted over all the loaded records, as the C code does.
+    fn quest_locate(&mut self, i: usize, start: usize) {
+        let num = self.out.dungeons[i].num_levels;
+        let adjust = if self.res.rules.inputs.quest_nemesis_blibdoolpoolp || num == 7 {
+            1
+        } else if num == 6 {
+            let rec = self.out.dungeons[i].record;
+            self.draw.rn2(2, Site::QuestLocate { dungeon: rec }) as i32
+        } else {
+            0
+        };
+        let n = self.out.slots.len();
+        // A record of an earlier dungeon is placed already: no effect.
+        if n >= 2 && n - 2 >= start {
+            self.out.slots[n - 2].base_adjust += adjust;
+        }
+    }
+
+    fn dungeon(&mut self, rec: usize) -> Result<(), LoadError> {
+        let res = self.res;
+        let rules = &res.rules;
+        let d = &res.dungeons[rec];
+        if !self.keeps(rec) {
+            // Its branch records are read into one slot, past the kept ones.
+            if d.branches.1 > d.branches.0 {
+                self.out.stale_branch = Some(d.branches.1 - 1);
+            }
+            self.stop_at(Checkpoint::Placed { record: rec as u32 });
+            return Ok(());
         }
         let start = self.out.slots.len();
         self.read_records(rec)?;
         let i = self.out.dungeons.len();
-        let fields = res.rules.fields;
+        let fields = rules.fields;
         let num = if d.size.rand != 0 {
-            if d.size.rand < 0 {
+            if d.size.rand < 0 && !rules.rn2_nonpositive {
                 return Err(LoadError::BadRandom {
                     owner: RangeOwner::DungeonSize {
                         dungeon: d.name.clone(),
@@ -706,38 +911,54 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                     rand: d.size.rand,
                 });
             }
-            (self.draw.rn2(
-                d.size.rand as u32,
-                Site::DungeonSize {
-                    dungeon: rec as u32,
-                },
-            ) as i32)
-                .wrapping_add(d.size.base)
+            let site = Site::DungeonSize {
+                dungeon: rec as u32,
+            };
+            self.rn2_count(d.size.rand, site).wrapping_add(d.size.base)
         } else {
             d.size.base
         };
-        let num = fields.count(num);
+        let mut num = fields.count(num);
+        if rules.quest_locate
+            && d.is_quest
+            && res.rules.inputs.quest_nemesis_blibdoolpoolp
+            && num < 6
+        {
+            // dNAO `dungeon.c:910-916`.
+            num = 6;
+        }
         let ledger_start = match self.out.dungeons.last() {
             Some(prev) => fields.start(prev.ledger_start.wrapping_add(prev.num_levels)),
             None => 0,
         };
+        if let Some(max) = rules.ledger_limit {
+            if i > 0 && ledger_start + num > max {
+                return Err(LoadError::TooManyLedgerLevels {
+                    count: ledger_start + num,
+                    max,
+                });
+            }
+        }
         // The entry level is stored before it is checked.
-        let entry = if d.entry < 0 {
-            let e = fields.count(num.wrapping_add(d.entry).wrapping_add(1));
-            if e <= 0 {
-                1
-            } else {
-                e
+        let entry = match rules.entry {
+            EntrySource::FirstBranch => 1,
+            EntrySource::Dungeon if d.entry < 0 => {
+                let e = fields.count(num.wrapping_add(d.entry).wrapping_add(1));
+                if e <= 0 {
+                    1
+                } else {
+                    e
+                }
             }
-        } else if d.entry > 0 {
-            let e = fields.count(d.entry);
-            if e > num && self.res.rules.clamp_entry {
-                num
-            } else {
-                e
+            EntrySource::Dungeon if d.entry > 0 => {
+                let e = fields.count(d.entry);
+                if e > num && rules.clamp_entry {
+                    num
+                } else {
+                    e
+                }
             }
-        } else {
-            1
+            EntrySource::Dungeon => 1,
         };
         self.out.dungeons.push(ResolvedDungeon {
             record: rec as u32,
@@ -747,19 +968,19 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             entry_level: entry,
         });
         self.out.index_of[rec] = i as i32;
-        let unconnected = res.rules.unconnected && d.unconnected;
+        let unconnected = rules.unconnected && d.unconnected;
         if i > 0 && !unconnected {
             self.add_branch(i, rec, start)?;
         }
-        if self.out.dungeons[i].num_levels > MAXLEVEL {
-            self.out.dungeons[i].num_levels = MAXLEVEL;
+        if self.out.dungeons[i].num_levels > rules.maxlevel {
+            self.out.dungeons[i].num_levels = rules.maxlevel;
         }
         if self.stop_at(Checkpoint::Decided { record: rec as u32 }) {
             return Ok(());
         }
 
         let (l0, l1) = d.levels;
-        if let Some(limits) = res.rules.limits.filter(|_| !res.rules.limits_on_read) {
+        if let Some(limits) = rules.limits.filter(|_| !rules.limits_on_read) {
             let count = start + (l1 - l0) as usize;
             if count > limits.max_levels {
                 return Err(LoadError::TooManyLevels {
@@ -778,21 +999,25 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         if self.stop_at(Checkpoint::Chances { record: rec as u32 }) {
             return Ok(());
         }
+        if rules.quest_locate && d.is_quest {
+            self.quest_locate(i, start);
+        }
         let taken = place::place_dungeon(self, i, start)?;
         // `add_level` keeps each dungeon's levels sorted by level; they are
-        // distinct, so that order is the order of the taken levels.
+        // distinct, so that order is the order of the taken levels (bit
+        // `level - 1` of `taken`).
         let mut at_level = [0u32; 64];
         for k in start..self.out.slots.len() {
             let s = self.out.slots[k];
             if s.exists {
-                at_level[s.dlevel as usize & 63] = k as u32;
+                at_level[(s.dlevel - 1) as usize & 63] = k as u32;
             }
         }
         let mut rest = taken;
         while rest != 0 {
-            let level = rest.trailing_zeros();
+            let bit = rest.trailing_zeros();
             rest &= rest - 1;
-            let s = self.out.slots[at_level[level as usize] as usize];
+            let s = self.out.slots[at_level[bit as usize] as usize];
             self.out.levels.push(ResolvedLevel {
                 record: s.record,
                 dungeon: s.dungeon,
@@ -801,7 +1026,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         }
 
         self.loaded_branches += (d.branches.1 - d.branches.0) as usize;
-        if let Some(limits) = res.rules.limits.filter(|_| !res.rules.limits_on_read) {
+        if let Some(limits) = rules.limits.filter(|_| !rules.limits_on_read) {
             if self.loaded_branches > limits.max_branches {
                 return Err(LoadError::TooManyBranches {
                     count: self.loaded_branches,
@@ -809,7 +1034,34 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 });
             }
         }
+        self.read_branch_records(i, rec)?;
         self.stop_at(Checkpoint::Placed { record: rec as u32 });
+        Ok(())
+    }
+
+    /// Takes dungeon record `rec`'s branch records (now index `i`) into
+    /// `pd.tmpbranch[]`; in SLASH'EM one that names an existing dungeon
+    /// is a branch back up, added at once (`dungeon.c:836-846`).
+    fn read_branch_records(&mut self, i: usize, rec: usize) -> Result<(), LoadError> {
+        let (b0, b1) = self.res.dungeons[rec].branches;
+        if b1 > b0 {
+            self.out.stale_branch = None;
+        }
+        for b in b0..b1 {
+            self.out.read_branches.push(b);
+            if !self.res.rules.back_branches {
+                continue;
+            }
+            let back = self.res.branches[b as usize]
+                .back_to
+                .iter()
+                .map(|&r| self.out.index_of[r as usize])
+                .find(|&index| index >= 0);
+            if let Some(child) = back {
+                let placed = self.out.slots.len();
+                self.link(b as usize, i, child as usize, None, placed)?;
+            }
+        }
         Ok(())
     }
 
@@ -842,7 +1094,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             };
             let mut b = self.out.remove_branch(at);
             b.end1.0 = self.out.dungeons.len() as i32;
-            self.out.insert_branch(b);
+            self.out.insert_branch(b, &res.rules);
         }
         if !res.rules.unlinked_levels.is_empty() {
             // Each name's first level in the chain.

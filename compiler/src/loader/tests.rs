@@ -79,7 +79,7 @@ fn one_dungeon_one_level() {
         }]
     );
     // level chance, one placement try (rn2(1)), five notes.
-    let ns: Vec<u32> = log.iter().map(|d| d.n).collect();
+    let ns: Vec<i32> = log.iter().map(|d| d.n).collect();
     assert_eq!(ns, [100, 1, 7, 7, 7, 7, 7]);
     let mut g = crate::rng::Glibc::new(1);
     let notes: Vec<u8> = (0..7)

@@ -132,6 +132,12 @@ pub enum Site {
     /// Before the loader: `role_init` draws a role (`randrole`) whose gods
     /// a role without its own borrows.
     Pantheon,
+    /// dNetHack: whether dungeon record `dungeon` is the one of its name
+    /// that is kept (`select_alternate`).
+    Alternate { dungeon: u32 },
+    /// dNetHack: whether the Quest (record `dungeon`) of 6 levels moves
+    /// its locate level down.
+    QuestLocate { dungeon: u32 },
 }
 
 impl Site {
@@ -146,7 +152,9 @@ impl Site {
 /// One logged draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Draw {
-    pub n: u32,
+    /// The argument as the game passed it (dNetHack's `rn2` also takes
+    /// `n <= 0`, see [`Drawer::rn2_any`]).
+    pub n: i32,
     pub r: u32,
     pub site: Site,
 }
@@ -206,8 +214,22 @@ impl<S: Source, T: Trace> Drawer<'_, S, T> {
     #[inline(always)]
     pub fn rn2(&mut self, n: u32, site: Site) -> u32 {
         let r = self.source.rn2(n);
-        self.trace.draw(Draw { n, r, site });
+        self.trace.draw(Draw {
+            n: n as i32,
+            r,
+            site,
+        });
         r
+    }
+
+    /// dNetHack's `rn2(x)`: `if (x <= 0) x = 1;` before the draw
+    /// (dNAO `src/rnd.c:47-62`), so a non-positive argument consumes one
+    /// value and gives 0. Logged with the argument as passed.
+    #[inline]
+    pub fn rn2_any(&mut self, n: i32, site: Site) -> i32 {
+        let r = self.source.rn2(n.max(1) as u32);
+        self.trace.draw(Draw { n, r, site });
+        r as i32
     }
 }
 

@@ -47,7 +47,10 @@ fn alternatives(res: &Resolver, d: &Draw) -> Vec<(u32, W)> {
             }
             v
         }
-        None => (0..d.n).map(|r| (r, W::ratio(1, u64::from(d.n)))).collect(),
+        None => {
+            let n = d.n.max(1) as u32;
+            (0..n).map(|r| (r, W::ratio(1, u64::from(n)))).collect()
+        }
     }
 }
 

@@ -25,6 +25,9 @@ pub struct JsonLines {
     levels: Vec<(String, String)>,
     /// Per level record: its name as a JSON string (for the planes' order).
     names: Vec<String>,
+    /// The `loader_inputs` object, for a game whose layouts report it
+    /// (with `chaos_variant`).
+    inputs: Option<String>,
 }
 
 fn string(s: &str) -> String {
@@ -80,10 +83,14 @@ impl JsonLines {
             })
             .collect();
         let names = res.levels.iter().map(|l| string(&l.name)).collect();
+        let inputs = res
+            .layout_inputs()
+            .map(|i| serde_json::to_string(&i).unwrap_or_default());
         JsonLines {
             dungeons,
             levels,
             names,
+            inputs,
         }
     }
 
@@ -149,6 +156,11 @@ impl JsonLines {
         }
         if let Some(n) = r.reported_pre_draws(res) {
             field(buf, br#","pre_draws":"#, n);
+        }
+        if let Some(inputs) = &self.inputs {
+            field(buf, br#","chaos_variant":"#, r.chaos_variant);
+            buf.extend_from_slice(br#","loader_inputs":"#);
+            buf.extend_from_slice(inputs.as_bytes());
         }
         buf.push(b'}');
     }
