@@ -109,7 +109,7 @@ pub(super) static GAME: Game = Game {
     bones: BonesRules::VANILLA,
     overview: OverviewStyle::NetHack343,
     loader: LoaderProof::Proven(
-        "variant_parity: every line of expected/variants/dnethack/layouts.*, draw for draw",
+        "variants_parity::dnethack_layouts_match: every line of expected/variants/dnethack/layouts.*, draw for draw",
     ),
     inputs: InputSpec {
         role: Some("none (any role but a Drow Healer gives the same layouts)"),

@@ -59,7 +59,7 @@ pub(super) static GAME: Game = Game {
     bones: BonesRules::VANILLA,
     overview: OverviewStyle::NetHack343,
     loader: LoaderProof::Proven(
-        "variant_parity: every line of expected/variants/slashem/layouts.*, draw for draw",
+        "variants_parity::slashem_layouts_match: every line of expected/variants/slashem/layouts.*, draw for draw",
     ),
     inputs: InputSpec::NONE,
     // REINCARNATION is off in SLASH'EM's default build (configure
