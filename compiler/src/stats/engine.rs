@@ -302,6 +302,59 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// The loader's last steps that move levels are modelled only where
+    /// they cannot fail or drop a level: the planes shuffle on six levels
+    /// of one dungeon that always exist at fixed levels, the head first,
+    /// the tail last and no other level between; no level unlinked from
+    /// the chain. Otherwise the statistics are sampled from the loader.
+    fn check_final_moves(&self) -> Result<(), TooLarge> {
+        let res = self.res;
+        if let Some(l) = res.levels.iter().find(|l| l.unlinked) {
+            return Err(TooLarge {
+                what: format!("\"{}\" is taken out of the level chain (a game option)", l.name),
+            });
+        }
+        if res.rules.planes.is_none() {
+            return Ok(());
+        }
+        let unmodelled = || TooLarge {
+            what: "the Elemental Planes shuffle is modelled only for six planes of one dungeon, always there, at fixed levels, astral first and dummy last".into(),
+        };
+        // The first record of each part, as `find_level` finds it.
+        let mut part = [None::<(u32, i32)>; 6];
+        for l in &res.levels {
+            if let Some(p) = l.plane {
+                let d = &res.dungeons[l.dungeon as usize];
+                let sure = (d.chance == 0 || d.chance >= 100 || self.skip_dungeon_chance)
+                    && (l.chance >= 100 || self.skip_level_chance);
+                if part[p as usize].is_none() {
+                    if !sure || l.range.rand != 0 || l.chain >= 0 {
+                        return Err(unmodelled());
+                    }
+                    part[p as usize] = Some((l.dungeon, l.range.base));
+                }
+            }
+        }
+        let Some(part) = part.iter().copied().collect::<Option<Vec<_>>>() else {
+            return Err(unmodelled());
+        };
+        let (dn, head, tail) = (part[0].0, part[0].1, part[5].1);
+        if part.iter().any(|&(d, _)| d != dn)
+            || !part[1..5].iter().all(|&(_, b)| head < b && b < tail)
+        {
+            return Err(unmodelled());
+        }
+        let d = &res.dungeons[dn as usize];
+        let between = res.levels[d.levels.0 as usize..d.levels.1 as usize]
+            .iter()
+            .filter(|l| l.plane.is_none())
+            .any(|l| l.chain >= 0 || l.range.rand != 0 || (head..=tail).contains(&l.range.base));
+        if between {
+            return Err(unmodelled());
+        }
+        Ok(())
+    }
+
     fn count(&self, v: i32) -> i32 {
         self.res.rules.fields.count(v)
     }
@@ -826,6 +879,7 @@ impl<'a> Engine<'a> {
 
     /// Runs the forward enumeration and the backward pass.
     pub fn run(mut self) -> Result<Run, TooLarge> {
+        self.check_final_moves()?;
         let nd = self.res.dungeons.len();
         let mut layers: Vec<Layer> = Vec::with_capacity(nd + 1);
         let mut first = Layer::default();

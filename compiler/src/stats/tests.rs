@@ -666,3 +666,35 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn two_floating_levels_and_chances_rolled_in_wizard_mode() {
+    // UnNetHack's rules: `advcal` floats like `knox`, and wizard mode
+    // rolls every chance.
+    let rules = Rules {
+        floating_levels: &["advcal", "knox"],
+        wizard_skips_dungeon_chance: false,
+        wizard_skips_level_chance: false,
+        ..Rules::native()
+    };
+    let mut top = dungeon("Top", b'D', 6, 0);
+    top.levels.push(level("x", b'X', 3, 2));
+    top.branches.push(branch("Ludios", 3, 3));
+    top.branches.push(branch("Advent", 2, 3));
+    let mut fort = dungeon("Ludios", b'K', 2, 1);
+    fort.entry = 1;
+    let mut knox = level("knox", b'K', 1, 2);
+    knox.chance = 70;
+    fort.levels.push(knox);
+    let mut advent = dungeon("Advent", b'A', 1, 1);
+    advent.chance = 60;
+    let mut advcal = level("advcal", b'C', 1, 2);
+    advcal.chance = 80;
+    advent.levels.push(advcal);
+    let script = Script {
+        dungeons: vec![top, fort, advent],
+    };
+    for wizard in [false, true] {
+        check(&script, rules.clone(), wizard);
+    }
+}
