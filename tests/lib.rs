@@ -106,4 +106,28 @@ pub mod variants {
             fam.dir
         ))
     }
+
+/// The first dialect (vanilla first) in which `src` compiles for `target`,
+/// with its script: the dialect the corpus tests use for each file.
+pub fn compile_any(
+    src: &[u8],
+    target: dgnkit::options::Target,
+    flags: &[String],
+) -> Option<(dgnkit::dialect::Dialect, dgnkit::script::Script)> {
+    use dgnkit::dialect::Dialect;
+    use dgnkit::frontend::{analyze, CheckOptions};
+    let dialects = std::iter::once(Dialect::Vanilla)
+        .chain(Dialect::ALL.into_iter().filter(|d| *d != Dialect::Vanilla));
+    for dialect in dialects {
+        let opts = CheckOptions {
+            target,
+            dialect,
+            defines: flags.to_vec(),
+            ..CheckOptions::default()
+        };
+        if let Some(script) = analyze(src, &opts).script {
+            return Some((dialect, script));
+        }
+    }
+    None
 }

@@ -7,6 +7,7 @@ use crate::dialect::Dialect;
 use crate::grammar::{self, ast, Diagnostic, ParseOptions, Severity};
 use crate::lint::{Level, LintLevels};
 use crate::lower::lower;
+pub use crate::model::SourceKind;
 use crate::model::{self, Model};
 use crate::options::Target;
 use crate::script::Script;
@@ -58,7 +59,13 @@ impl Analysis {
 /// check, including the layout odds. Never panics; the script is produced
 /// only for a file without errors.
 pub fn analyze(src: &[u8], opts: &CheckOptions) -> Analysis {
-    let mut analysis = analyze_fast(src, opts);
+    analyze_as(SourceKind::sniff(src), src, opts)
+}
+
+/// [`analyze`] for a file whose language is known (from its name:
+/// [`SourceKind::of_file`]).
+pub fn analyze_as(kind: SourceKind, src: &[u8], opts: &CheckOptions) -> Analysis {
+    let mut analysis = analyze_fast_as(kind, src, opts);
     let odds = layout_odds(src, &analysis, opts);
     if !odds.is_empty() {
         analysis.diagnostics.extend(odds);
@@ -91,7 +98,12 @@ pub fn parse_options(opts: &CheckOptions) -> ParseOptions {
 /// enumerate every layout the loader can make: what an editor needs on
 /// every keystroke.
 pub fn analyze_fast(src: &[u8], opts: &CheckOptions) -> Analysis {
-    if crate::lua::looks_like_lua(src) {
+    analyze_fast_as(SourceKind::sniff(src), src, opts)
+}
+
+/// [`analyze_fast`] for a file whose language is known.
+pub fn analyze_fast_as(kind: SourceKind, src: &[u8], opts: &CheckOptions) -> Analysis {
+    if kind == SourceKind::Lua {
         return analyze_lua(src, opts);
     }
     let parsed = grammar::parse(src, &parse_options(opts));
@@ -110,7 +122,7 @@ pub fn analyze_fast(src: &[u8], opts: &CheckOptions) -> Analysis {
 /// checks and lowering as a `.def` file. The syntax tree is empty: the
 /// file's structure is the model's.
 fn analyze_lua(src: &[u8], opts: &CheckOptions) -> Analysis {
-    let (model, mut diagnostics) = crate::lua::read(src);
+    let (model, mut diagnostics) = crate::lua::read(src, opts.dialect);
     let file = ast::SourceFile::default();
     let ctx = check::Ctx::new(src, &file, &model, opts.target, opts.dialect);
     diagnostics.extend(check::run(&ctx));
@@ -146,10 +158,15 @@ fn finish(
 /// can make, some twenty times the rest of a compile of the vanilla file;
 /// `dgn check` reports them.
 pub fn analyze_verdict(src: &[u8], opts: &CheckOptions) -> Analysis {
+    analyze_verdict_as(SourceKind::sniff(src), src, opts)
+}
+
+/// [`analyze_verdict`] for a file whose language is known.
+pub fn analyze_verdict_as(kind: SourceKind, src: &[u8], opts: &CheckOptions) -> Analysis {
     if odds_denied(&opts.lints) {
-        analyze(src, opts)
+        analyze_as(kind, src, opts)
     } else {
-        analyze_fast(src, opts)
+        analyze_fast_as(kind, src, opts)
     }
 }
 

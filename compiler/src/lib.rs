@@ -10,6 +10,7 @@ pub mod binary;
 pub mod bones;
 pub mod check;
 pub mod cli;
+pub mod convert;
 pub mod decompile;
 pub mod dialect;
 pub mod find;

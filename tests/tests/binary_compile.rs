@@ -4,7 +4,6 @@
 
 use dgnkit::binary::{self, WriteOptions};
 use dgnkit::decompile::decompile;
-use dgnkit::dialect::Dialect;
 use dgnkit::frontend::{analyze, CheckOptions};
 use dgnkit::options::Target;
 use std::collections::BTreeMap;
@@ -118,28 +117,6 @@ fn every_source_dgn_comp_accepted_compiles_to_its_bytes() {
     );
 }
 
-/// The first dialect (vanilla first) in which the file compiles for `target`.
-fn compile_any(
-    src: &[u8],
-    target: Target,
-    flags: &[String],
-) -> Option<(Dialect, dgnkit::script::Script)> {
-    let dialects = std::iter::once(Dialect::Vanilla)
-        .chain(Dialect::ALL.into_iter().filter(|d| *d != Dialect::Vanilla));
-    for dialect in dialects {
-        let opts = CheckOptions {
-            target,
-            dialect,
-            defines: flags.to_vec(),
-            ..CheckOptions::default()
-        };
-        if let Some(script) = analyze(src, &opts).script {
-            return Some((dialect, script));
-        }
-    }
-    None
-}
-
 #[test]
 fn compile_decompile_compile_gives_the_same_bytes() {
     let Some(shared) = dgnkit_tests::shared_dir() else {
@@ -159,7 +136,7 @@ fn compile_decompile_compile_gives_the_same_bytes() {
                 .display()
                 .to_string();
             let src = std::fs::read(path).expect("read corpus file");
-            let Some((dialect, script)) = compile_any(&src, target, &flags) else {
+            let Some((dialect, script)) = dgnkit_tests::compile_any(&src, target, &flags) else {
                 skipped.push(shown);
                 continue;
             };

@@ -25,7 +25,8 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let m = ctx.model;
     for d in &m.dungeons {
         couple(ctx, out, &d.size, Kind::Dungeon, None);
-        if let Some(c) = d.chance {
+        // dungeon.lua's `chance = 0` is 3.7's way to say "no roll".
+        if let Some(c) = d.chance.filter(|c| !(ctx.lua() && c.value == 0)) {
             if !(0..=100).contains(&c.value) || c.value == 0 {
                 let meaning = if c.value == 0 {
                     "a dungeon chance of 0 is stored like no chance at all and means \"always\""

@@ -2,7 +2,7 @@
 
 use super::input::read_input;
 use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
-use crate::frontend::{analyze, Analysis, CheckOptions};
+use crate::frontend::{Analysis, CheckOptions};
 use crate::lint::{self, LintLevels};
 use crate::render;
 use clap::Args;
@@ -103,7 +103,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 continue;
             }
         };
-        let analysis: Analysis = analyze(&src, &opts);
+        let kind = crate::frontend::SourceKind::of_file(path, &src);
+        let analysis: Analysis = crate::frontend::analyze_as(kind, &src, &opts);
         checked += 1;
         any_errors |= analysis.has_errors();
         errors += analysis.error_count();

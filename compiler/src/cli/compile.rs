@@ -6,7 +6,7 @@ use super::check::{use_color, LintOpts};
 use super::input::read_input;
 use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::binary::{self, WriteOptions};
-use crate::frontend::{analyze_verdict, CheckOptions};
+use crate::frontend::{analyze_verdict_as, CheckOptions, SourceKind};
 use crate::render;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -148,7 +148,8 @@ pub fn run(args: CompileArgs) -> ExitCode {
         undefines: args.common.undefine.clone(),
         lints: args.lints.levels(),
     };
-    let analysis = analyze_verdict(&src, &opts);
+    let kind = SourceKind::of_file(&args.file, &src);
+    let analysis = analyze_verdict_as(kind, &src, &opts);
     let report = match args.format {
         OutputFormat::Human => render::human(
             &name,

@@ -6,7 +6,7 @@
 use super::layout::built_in;
 use super::{CommonOpts, EXIT_INPUT, EXIT_USAGE};
 use crate::binary::Stated;
-use crate::frontend::{analyze_verdict, CheckOptions};
+use crate::frontend::{analyze_verdict_as, CheckOptions};
 use crate::options::Target;
 use crate::render;
 use crate::rng::RngKind;
@@ -121,7 +121,11 @@ pub(crate) fn read_script(
         undefines: common.undefine.clone(),
         lints: Default::default(),
     };
-    let analysis = analyze_verdict(&bytes, &opts);
+    let kind = match file {
+        Some(p) => crate::frontend::SourceKind::of_file(p, &bytes),
+        None => crate::frontend::SourceKind::sniff(&bytes),
+    };
+    let analysis = analyze_verdict_as(kind, &bytes, &opts);
     match analysis.script {
         Some(script) => Ok(given(name, script)),
         None => {

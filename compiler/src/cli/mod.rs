@@ -4,6 +4,7 @@
 pub mod bones;
 pub mod check;
 pub mod compile;
+pub mod convert;
 pub mod decompile;
 pub mod explain;
 pub mod find;
@@ -41,6 +42,9 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Compile a dungeon.def file for a game's own dgn_comp layout or dgnkit's native format.
     Compile(compile::CompileArgs),
+    /// Convert between dungeon.def, NetHack 3.7's dungeon.lua and compiled
+    /// files (`--to lua|def`); the output loads to the same dungeons.
+    Convert(convert::ConvertArgs),
     /// Turn a compiled dungeon file back into dungeon.def text.
     Decompile(decompile::DecompileArgs),
     /// Format files in NetHack's layout (`--check` to verify only).
@@ -192,6 +196,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Convert(args) => convert::run(args),
         Command::Decompile(args) => decompile::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fmt(args) => fmt::run(args),

@@ -15,6 +15,7 @@ pub const LUA_BAD_WORD: &str = "E1207";
 pub const LUA_NOT_A_TABLE: &str = "E1208";
 pub const LUA_TOO_COMPLEX: &str = "E1209";
 pub const LUA_NO_DEF_FORM: &str = "E1210";
+pub const LUA_NO_LUA_FORM: &str = "E1211";
 pub const LUA_UNKNOWN_FIELD: &str = "W1201";
 pub const LUA_DUPLICATE_FIELD: &str = "W1202";
 pub const LUA_BONETAG: &str = "W1203";
@@ -132,6 +133,15 @@ pub const CODES: &[CodeInfo] = &[
         "dgn_comp's language has no `themerooms`, `lvlfill` or `unconnected`, no `town` flag \
          for a dungeon, and a dungeon's `chance` of 100 is stored as 0 (no roll) only when \
          written explicitly. The conversion names every such field and writes nothing.",
+        "",
+    ),
+    e(
+        LUA_NO_LUA_FORM,
+        "`dgn convert --to lua`: something dungeon.lua cannot hold",
+        "dungeon.lua names a chain's level, and NetHack 3.7 looks the name up among every level \
+         read before (a dungeon's first branch misses the last one): a chain to a later level of \
+         the same name cannot be written. A level has one `alignment` word, where LEVALIGN lines \
+         can add several. The conversion names each such construct and writes nothing.",
         "",
     ),
     w(

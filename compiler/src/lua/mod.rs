@@ -3,11 +3,12 @@
 //! `dungeon`; [`read`] turns it into the same semantic [`Model`](crate::model::Model) a `.def`
 //! file gives, spans in the `.lua` file, so every check, the lowering to a
 //! [`Script`](crate::script::Script) and the editor features work on it
-//! unchanged.
+//! unchanged. [`write`] goes the other way, from a script to `dungeon.lua`.
 
 pub mod codes;
 pub mod read;
 pub mod syntax;
+pub mod write;
 
 pub use read::read;
 

@@ -25,6 +25,7 @@
 use super::codes::*;
 use super::syntax::{self, Data, NamedField, Table, Value as LuaValue};
 use crate::check::closest;
+use crate::dialect::Dialect;
 use crate::model::*;
 use crate::script::{flags, BranchType};
 use dgnkit_grammar::ast::{KeywordKind, Word};
@@ -95,9 +96,18 @@ pub const BRANCH_TYPES: &[(&str, BranchType)] = &[
 const DIRECTIONS: &[&str] = &["up", "down"];
 
 /// Reads `src` into the model. Never panics; every problem is a diagnostic.
-pub fn read(src: &[u8]) -> (Model, Vec<Diagnostic>) {
+/// The dialect adds the fields that carry its `.def` constructs (see
+/// [`super::write`]): `display` and `tileset` (GnollHack), a branch's
+/// `entry` (SLASH'EM), its descriptor words among a dungeon's `flags`;
+/// NetHack 3.7 itself ignores them, so in other dialects they are unknown.
+pub fn read(src: &[u8], dialect: Dialect) -> (Model, Vec<Diagnostic>) {
     let parsed = syntax::parse(src);
+    let f = dialect.features();
     let mut r = Reader {
+        dialect,
+        dungeon_fields: with(DUNGEON_FIELDS, f.tileset.then_some("tileset")),
+        level_fields: with(LEVEL_FIELDS, f.display_names.then_some("display")),
+        branch_fields: with(BRANCH_FIELDS, f.branch_entry.then_some("entry")),
         m: Model {
             source: SourceKind::Lua,
             ..Model::default()
@@ -138,7 +148,16 @@ pub fn read(src: &[u8]) -> (Model, Vec<Diagnostic>) {
     (r.m, r.diags)
 }
 
+/// `fields` and, when given, one more.
+fn with(fields: &[&'static str], extra: Option<&'static str>) -> Vec<&'static str> {
+    fields.iter().copied().chain(extra).collect()
+}
+
 struct Reader {
+    dialect: Dialect,
+    dungeon_fields: Vec<&'static str>,
+    level_fields: Vec<&'static str>,
+    branch_fields: Vec<&'static str>,
     m: Model,
     diags: Vec<Diagnostic>,
     /// Chains to resolve once every level is read.
@@ -202,7 +221,7 @@ impl Reader {
         );
     }
 
-    fn fields<'t>(&mut self, table: &'t Table, known: &[&str], what: &str) -> Fields<'t> {
+    fn fields<'t>(&mut self, table: &'t Table, known: &[&'static str], what: &str) -> Fields<'t> {
         let mut seen: HashMap<&str, Span> = HashMap::new();
         for f in &table.fields {
             if let Some(&first) = seen.get(f.key.as_str()) {
@@ -405,16 +424,23 @@ impl Reader {
 
     /// `flags`: one word or a list of words (get_dgn_flags). Returns the
     /// bits and the span of each word.
-    fn flags(&mut self, fields: &Fields) -> Vec<(u32, Word)> {
+    fn flags(&mut self, fields: &Fields, dungeon: bool) -> Vec<(u32, Word)> {
         let Some(f) = fields.table.field("flags") else {
             return Vec::new();
         };
-        let names: Vec<&str> = FLAG_WORDS.iter().map(|(w, _)| *w).collect();
+        // A dialect's descriptor words are DESCRIPTION words: dungeons only.
+        let extra: &[(&str, u32)] = if dungeon {
+            self.dialect.features().extra_descriptors
+        } else {
+            &[]
+        };
+        let table: Vec<(&str, u32)> = FLAG_WORDS.iter().chain(extra).copied().collect();
+        let names: Vec<&str> = table.iter().map(|(w, _)| *w).collect();
         let mut out = Vec::new();
         let mut one = |r: &mut Reader, v: &LuaValue| match &v.data {
             Data::Str(s) => {
                 if let Some((i, w)) = r.word(&s.bytes, s.inner, v.span, "flags", &names) {
-                    out.push((FLAG_WORDS[i].1, w));
+                    out.push((table[i].1, w));
                 }
             }
             Data::Unknown => {}
@@ -534,7 +560,9 @@ impl Reader {
     }
 
     fn dungeon(&mut self, t: &Table, span: Span) {
-        let fields = self.fields(t, DUNGEON_FIELDS, "dungeon");
+        let known = std::mem::take(&mut self.dungeon_fields);
+        let fields = self.fields(t, &known, "dungeon");
+        self.dungeon_fields = known;
         let id = DungeonId(self.m.dungeons.len() as u32);
         let name = self.name(&fields, "dungeon");
         let bones = self.bones(&fields).unwrap_or(BonesInfo {
@@ -550,13 +578,21 @@ impl Reader {
             flags: t.field("flags").map(|f| f.value.span),
             ..LuaDungeon::default()
         };
-        for (bits, word) in self.flags(&fields) {
+        for (bits, word) in self.flags(&fields, true) {
             if word.text == "unconnected" {
                 lua.unconnected = Some(word.span);
             } else {
                 flag_bits |= bits;
             }
         }
+        let tilesets = if self.dungeon_fields.contains(&"tileset") {
+            self.int(&fields, "tileset")
+                .map(|v| (0, Some(v.value), v.span))
+                .into_iter()
+                .collect()
+        } else {
+            Vec::new()
+        };
         lua.lvlfill = self.string(&fields, "lvlfill", false);
         lua.themerooms = self.string(&fields, "themerooms", false);
         self.m.dungeons.push(DungeonInfo {
@@ -573,7 +609,7 @@ impl Reader {
             entries: entry.map(|e| (0, e)).into_iter().collect(),
             protofiles: protofile.clone().map(|p| (0, p)).into_iter().collect(),
             protofile,
-            tilesets: Vec::new(),
+            tilesets,
             descs: Vec::new(),
             flags: flag_bits,
             levels: Vec::new(),
@@ -621,9 +657,16 @@ impl Reader {
     }
 
     fn level(&mut self, dungeon: DungeonId, t: &Table, span: Span) {
-        let fields = self.fields(t, LEVEL_FIELDS, "level");
+        let known = std::mem::take(&mut self.level_fields);
+        let fields = self.fields(t, &known, "level");
+        self.level_fields = known;
         let id = LevelId(self.m.levels.len() as u32);
         let name = self.name(&fields, "level");
+        let display = if self.level_fields.contains(&"display") {
+            self.string(&fields, "display", false)
+        } else {
+            None
+        };
         let bones = self.bones(&fields);
         let chain = self.string(&fields, "chainlevel", false);
         let placement = self.couple(&fields, "level");
@@ -631,7 +674,7 @@ impl Reader {
         let rndlevs = self.int(&fields, "nlevels").filter(|n| n.value != 0);
         let chance = self.int(&fields, "chance");
         let mut flag_bits = self.alignment(&fields);
-        for (bits, word) in self.flags(&fields) {
+        for (bits, word) in self.flags(&fields, false) {
             if word.text == "unconnected" {
                 self.diags.push(
                     Diagnostic::warning(
@@ -670,7 +713,7 @@ impl Reader {
             keyword,
             keyword_span: t.open,
             name,
-            display: None,
+            display,
             bones,
             placement,
             chance,
@@ -687,7 +730,9 @@ impl Reader {
     }
 
     fn branch(&mut self, dungeon: DungeonId, index: usize, t: &Table, span: Span) {
-        let fields = self.fields(t, BRANCH_FIELDS, "branch");
+        let known = std::mem::take(&mut self.branch_fields);
+        let fields = self.fields(t, &known, "branch");
+        self.branch_fields = known;
         let id = BranchId(self.m.branches.len() as u32);
         let target = self.name(&fields, "branch");
         let chain = self.string(&fields, "chainlevel", false);
@@ -695,6 +740,11 @@ impl Reader {
         let types: Vec<&str> = BRANCH_TYPES.iter().map(|(w, _)| *w).collect();
         let type_word = self.option(&fields, "branchtype", &types);
         let direction_word = self.option(&fields, "direction", DIRECTIONS);
+        let entry = if self.branch_fields.contains(&"entry") {
+            self.int(&fields, "entry")
+        } else {
+            None
+        };
         if chain.is_some() {
             // dungeon.c:914: `bi < n_levs + f - 1`, where n_levs already
             // counts this dungeon's levels and f is the branch's index.
@@ -733,7 +783,7 @@ impl Reader {
             type_word: type_word.map(|(_, w)| w),
             up: direction_word.as_ref().is_some_and(|(i, _)| *i == 0),
             direction_word: direction_word.map(|(_, w)| w),
-            entry: None,
+            entry,
         });
         self.m.dungeons[dungeon.index()].branches.push(id);
     }

@@ -255,6 +255,26 @@ pub struct LuaDungeon {
     pub flags: Option<Span>,
 }
 
+impl SourceKind {
+    /// From the text: see [`crate::lua::looks_like_lua`].
+    pub fn sniff(src: &[u8]) -> SourceKind {
+        if crate::lua::looks_like_lua(src) {
+            SourceKind::Lua
+        } else {
+            SourceKind::Def
+        }
+    }
+
+    /// From the file's name (`.lua`, `.def`, `.pdf`), else from the text.
+    pub fn of_file(name: &std::path::Path, src: &[u8]) -> SourceKind {
+        match name.extension().and_then(|e| e.to_str()) {
+            Some("lua") => SourceKind::Lua,
+            Some("def" | "pdf") => SourceKind::Def,
+            _ => SourceKind::sniff(src),
+        }
+    }
+}
+
 /// A `DUNGEON:` and what belongs to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DungeonInfo {
