@@ -106,6 +106,7 @@ pub mod variants {
             fam.dir
         ))
     }
+}
 
 /// The first dialect (vanilla first) in which `src` compiles for `target`,
 /// with its script: the dialect the corpus tests use for each file.

@@ -26,7 +26,7 @@ fn corpus_dir() -> PathBuf {
 }
 
 /// Files that belong to other tests.
-const NOT_OURS: [&str; 1] = ["nethack-3.6.def"];
+const NOT_OURS: [&str; 2] = ["nethack-3.6.def", "nethack-3.7.lua"];
 
 struct Case {
     opts: CheckOptions,
@@ -40,6 +40,12 @@ fn parse_header(name: &str, src: &[u8]) -> Case {
     let mut expected = Vec::new();
     let mut declared = false;
     for line in text.lines() {
+        // A dungeon.lua states its expectations in Lua comments.
+        let line = match line.strip_prefix("--") {
+            Some(rest) => format!("#{rest}"),
+            None => line.to_string(),
+        };
+        let line = line.as_str();
         if let Some(rest) = line.strip_prefix("# options:") {
             let words: Vec<&str> = rest.split_whitespace().collect();
             let mut i = 0;
@@ -92,7 +98,7 @@ fn cases() -> Vec<(String, Vec<u8>)> {
         .expect("corpus/ exists")
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "def"))
+        .filter(|p| p.extension().is_some_and(|e| e == "def" || e == "lua"))
         .filter(|p| !NOT_OURS.iter().any(|n| p.ends_with(n)))
         .map(|p| {
             (

@@ -309,16 +309,46 @@ impl<'a> Engine<'a> {
     /// the chain. Otherwise the statistics are sampled from the loader.
     fn check_final_moves(&self) -> Result<(), TooLarge> {
         let res = self.res;
+        // SLASH'EM's and dNetHack's loader rules change which dungeons
+        // exist and where they start in ways the enumeration does not model
+        // yet; their statistics are sampled from the proven loader instead
+        // of computed with vanilla's rules.
+        let rules = &res.rules;
+        let unmodelled_rule = if rules.alternates {
+            Some("the choice among same-named dungeons (alternates)")
+        } else if rules.quest_locate {
+            Some("the Quest's locate-level draw")
+        } else if rules.back_branches {
+            Some("branches back up to earlier dungeons")
+        } else if rules.entry != crate::loader::EntrySource::Dungeon {
+            Some("entry levels taken from the first branch")
+        } else if rules.dungeon_chance != crate::loader::DungeonChance::Optional {
+            Some("a chance roll for every dungeon")
+        } else {
+            None
+        };
+        if let Some(what) = unmodelled_rule {
+            return Err(TooLarge {
+                what: format!(
+                    "this game's loader has {what}, which the exact statistics do not model"
+                ),
+            });
+        }
         if let Some(l) = res.levels.iter().find(|l| l.unlinked) {
             return Err(TooLarge {
-                what: format!("\"{}\" is taken out of the level chain (a game option)", l.name),
+                what: format!(
+                    "\"{}\" is taken out of the level chain (a game option)",
+                    l.name
+                ),
             });
         }
         if res.rules.planes.is_none() {
             return Ok(());
         }
-        let unmodelled = || TooLarge {
+        let unmodelled = || {
+            TooLarge {
             what: "the Elemental Planes shuffle is modelled only for six planes of one dungeon, always there, at fixed levels, astral first and dummy last".into(),
+        }
         };
         // The first record of each part, as `find_level` finds it.
         let mut part = [None::<(u32, i32)>; 6];
