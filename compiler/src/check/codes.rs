@@ -27,7 +27,8 @@ pub struct CodeInfo {
     pub example: &'static str,
 }
 
-const fn e(
+/// An error code's entry (also used by the Lua reader's and `dgn find`'s tables).
+pub(crate) const fn e(
     code: &'static str,
     summary: &'static str,
     explanation: &'static str,
@@ -43,7 +44,8 @@ const fn e(
     }
 }
 
-const fn w(
+/// A warning code's entry, with its lint name.
+pub(crate) const fn w(
     code: &'static str,
     lint: &'static str,
     summary: &'static str,

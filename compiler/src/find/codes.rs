@@ -3,8 +3,7 @@
 //! `docs/diagnostics.md` document them; each example is a query against
 //! the built-in NetHack 3.6 dungeon that produces its code (tested).
 
-use crate::check::codes::CodeInfo;
-use dgnkit_grammar::Severity;
+use crate::check::codes::{e, CodeInfo};
 
 pub const BAD_CHARACTER: &str = "E1301";
 pub const UNCLOSED_STRING: &str = "E1302";
@@ -16,22 +15,6 @@ pub const UNKNOWN_PROPERTY: &str = "E1307";
 pub const TYPE_MISMATCH: &str = "E1308";
 pub const BAD_CALL: &str = "E1309";
 pub const NO_BRANCH: &str = "E1310";
-
-const fn e(
-    code: &'static str,
-    summary: &'static str,
-    explanation: &'static str,
-    example: &'static str,
-) -> CodeInfo {
-    CodeInfo {
-        code,
-        severity: Severity::Error,
-        lint: None,
-        summary,
-        explanation,
-        example,
-    }
-}
 
 pub const CODES: [CodeInfo; 10] = [
     e(

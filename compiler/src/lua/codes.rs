@@ -2,8 +2,7 @@
 //! checks' codes and merged into [`crate::check::codes::all`]. Every other
 //! check runs on a Lua file too, with the same codes.
 
-use crate::check::codes::CodeInfo;
-use dgnkit_grammar::Severity;
+use crate::check::codes::{e, w, CodeInfo};
 
 pub const LUA_SYNTAX: &str = "E1201";
 pub const LUA_NOT_CONSTANT: &str = "E1202";
@@ -21,39 +20,6 @@ pub const LUA_DUPLICATE_FIELD: &str = "W1202";
 pub const LUA_BONETAG: &str = "W1203";
 pub const LUA_UNCONNECTED_LEVEL: &str = "W1204";
 pub const LUA_CONVERSION: &str = "W1205";
-
-const fn e(
-    code: &'static str,
-    summary: &'static str,
-    explanation: &'static str,
-    example: &'static str,
-) -> CodeInfo {
-    CodeInfo {
-        code,
-        severity: Severity::Error,
-        lint: None,
-        summary,
-        explanation,
-        example,
-    }
-}
-
-const fn w(
-    code: &'static str,
-    lint: &'static str,
-    summary: &'static str,
-    explanation: &'static str,
-    example: &'static str,
-) -> CodeInfo {
-    CodeInfo {
-        code,
-        severity: Severity::Warning,
-        lint: Some(lint),
-        summary,
-        explanation,
-        example,
-    }
-}
 
 pub const CODES: &[CodeInfo] = &[
     e(
