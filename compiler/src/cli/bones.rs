@@ -9,13 +9,12 @@ use super::input::{read_script, Input};
 use super::stats::pct;
 use super::{CommonOpts, LoaderOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::bones::{self, BonesOptions, StaticReport};
-use crate::loader::{LoadError, Resolver};
 use crate::rng::RngKind;
 use crate::stats::{chart, StatsOptions};
 use clap::Args;
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -73,21 +72,13 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let matches =
-        BonesArgs::augment_args(clap::Command::new("bones")).try_get_matches_from(argv)?;
-    <BonesArgs as clap::FromArgMatches>::from_arg_matches(&matches)
+    super::input::parse_command("bones", argv)
 }
 
 pub fn run(args: BonesArgs) -> ExitCode {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let stderr = std::io::stderr();
-    let color = super::check::use_color(stderr.is_terminal());
-    let code = execute(&args, &mut out, &mut stderr.lock(), color);
-    if out.flush().is_err() {
-        return ExitCode::from(EXIT_USAGE);
-    }
-    ExitCode::from(code)
+    super::input::on_std_streams(|out, err, tty| {
+        execute(&args, out, err, super::check::use_color(tty))
+    })
 }
 
 #[derive(Serialize)]
@@ -115,22 +106,16 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
         args.portal_levels.as_ref(),
         args.loader.role.as_ref(),
     );
-    let inputs = match args.loader.inputs(args.wizard) {
+    let inputs = match super::input::loader_inputs("bones", &args.loader, args.wizard, err) {
         Ok(i) => i,
-        Err(e) => {
-            let _ = writeln!(err, "dgn bones: {e}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
     // The same loader answers for one seed and for every layout: refused
     // alike when it is not the game's.
-    let resolver = match Resolver::for_game(&script, target, &inputs) {
-        Ok(r) => Some(r),
-        Err(e @ (LoadError::NotReproduced { .. } | LoadError::Inputs { .. })) => {
-            let _ = writeln!(err, "dgn bones: {e}");
-            return EXIT_USAGE;
-        }
-        Err(e) => {
+    let resolver = match super::input::game_resolver("bones", &script, target, &inputs, err) {
+        Err(code) => return code,
+        Ok(Ok(r)) => Some(r),
+        Ok(Err(e)) => {
             if args.seed.is_some() {
                 let _ = writeln!(err, "dgn bones: `{name}`: {e}");
                 return EXIT_INPUT;

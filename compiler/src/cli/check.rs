@@ -2,7 +2,7 @@
 
 use super::input::read_input;
 use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
-use crate::frontend::{Analysis, CheckOptions};
+use crate::frontend::Analysis;
 use crate::lint::{self, LintLevels};
 use crate::render;
 use clap::Args;
@@ -79,13 +79,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         eprintln!("{msg}");
         return ExitCode::from(EXIT_USAGE);
     }
-    let opts = CheckOptions {
-        target: args.common.target(),
-        dialect: args.common.dialect(),
-        defines: args.common.define.clone(),
-        undefines: args.common.undefine.clone(),
-        lints: args.lints.levels(),
-    };
+    let opts = args.common.check_options(args.lints.levels());
     let stdout = std::io::stdout();
     let color = use_color(stdout.is_terminal());
     let mut out = stdout.lock();

@@ -6,7 +6,7 @@ use super::check::{use_color, LintOpts};
 use super::input::read_input;
 use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::binary::{self, WriteOptions};
-use crate::frontend::{analyze_verdict_as, CheckOptions, SourceKind};
+use crate::frontend::{analyze_verdict_as, SourceKind};
 use crate::render;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -141,13 +141,7 @@ pub fn run(args: CompileArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let opts = CheckOptions {
-        target: args.common.target(),
-        dialect: args.common.dialect(),
-        defines: args.common.define.clone(),
-        undefines: args.common.undefine.clone(),
-        lints: args.lints.levels(),
-    };
+    let opts = args.common.check_options(args.lints.levels());
     let kind = SourceKind::of_file(&args.file, &src);
     let analysis = analyze_verdict_as(kind, &src, &opts);
     let report = match args.format {

@@ -5,7 +5,7 @@ use super::check::use_color;
 use super::compile::{write_output, Output};
 use super::input::read_input;
 use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
-use crate::frontend::{CheckOptions, SourceKind};
+use crate::frontend::SourceKind;
 use crate::render;
 use clap::{Args, ValueEnum};
 use std::io::IsTerminal;
@@ -50,13 +50,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let opts = CheckOptions {
-        target: args.common.target(),
-        dialect: args.common.dialect(),
-        defines: args.common.define.clone(),
-        undefines: args.common.undefine.clone(),
-        lints: Default::default(),
-    };
+    let opts = args.common.check_options(Default::default());
     let (to, to_name) = match args.to {
         Language::Lua => (SourceKind::Lua, "lua"),
         Language::Def => (SourceKind::Def, "def"),

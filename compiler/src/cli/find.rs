@@ -6,11 +6,10 @@ use super::layout::{parse_seeds, Progress};
 use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::bones::BonesOptions;
 use crate::find::{self, Finder};
-use crate::loader::{LoadError, Resolver};
 use crate::rng::RngKind;
 use crate::stats::{self, StatsOptions};
 use clap::{Args, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -71,8 +70,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let matches = FindArgs::augment_args(clap::Command::new("find")).try_get_matches_from(argv)?;
-    <FindArgs as clap::FromArgMatches>::from_arg_matches(&matches)
+    super::input::parse_command("find", argv)
 }
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -80,18 +78,15 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 pub fn run(args: FindArgs) -> ExitCode {
     // Ctrl-C ends the search; what was found so far is still printed.
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let stderr = std::io::stderr();
-    let term = super::layout::Terminal {
-        color: super::check::use_color(stderr.is_terminal()),
-        progress: stderr.is_terminal(),
-    };
-    let code = execute(&args, &mut out, &mut stderr.lock(), term, &INTERRUPTED);
-    if out.flush().is_err() {
-        return ExitCode::from(EXIT_USAGE);
-    }
-    ExitCode::from(code)
+    super::input::on_std_streams(|out, err, tty| {
+        execute(
+            &args,
+            out,
+            err,
+            super::layout::Terminal::of(tty),
+            &INTERRUPTED,
+        )
+    })
 }
 
 /// Every seed the generator takes: glibc's `srandom`, UnNetHack's
@@ -118,34 +113,20 @@ pub fn execute(
     term: super::layout::Terminal,
     interrupted: &AtomicBool,
 ) -> u8 {
-    let inputs = match args.loader.inputs(args.wizard) {
-        Ok(i) => i,
-        Err(e) => {
-            let _ = writeln!(err, "dgn find: {e}");
-            return EXIT_USAGE;
-        }
-    };
-    let Input {
-        name,
-        script,
-        target,
-        rng,
-    } = match read_script(args.file.as_ref(), &args.common, "find", err, term.color) {
+    let inputs = match super::input::loader_inputs("find", &args.loader, args.wizard, err) {
         Ok(i) => i,
         Err(code) => return code,
     };
-    let rng = args.rng.unwrap_or(rng);
-    let resolver = match Resolver::for_game(&script, target, &inputs) {
-        Ok(r) => r,
-        Err(e @ (LoadError::NotReproduced { .. } | LoadError::Inputs { .. })) => {
-            let _ = writeln!(err, "dgn find: {e}");
-            return EXIT_USAGE;
-        }
-        Err(e) => {
-            let _ = writeln!(err, "dgn find: `{name}`: {e}");
-            return EXIT_INPUT;
-        }
+    let input = match read_script(args.file.as_ref(), &args.common, "find", err, term.color) {
+        Ok(i) => i,
+        Err(code) => return code,
     };
+    let rng = args.rng.unwrap_or(input.rng);
+    let resolver = match super::input::resolver_for("find", &input, &inputs, err) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let Input { script, target, .. } = input;
     let query = match find::compile(&args.query, &resolver) {
         Ok(q) => q,
         Err(d) => {

@@ -6,7 +6,7 @@
 use super::layout::built_in;
 use super::{CommonOpts, EXIT_INPUT, EXIT_USAGE};
 use crate::binary::Stated;
-use crate::frontend::{analyze_verdict_as, CheckOptions};
+use crate::frontend::analyze_verdict_as;
 use crate::options::Target;
 use crate::render;
 use crate::rng::RngKind;
@@ -114,13 +114,7 @@ pub(crate) fn read_script(
             _ => Ok(given(name, script)),
         };
     }
-    let opts = CheckOptions {
-        target: common.target(),
-        dialect: common.dialect(),
-        defines: common.define.clone(),
-        undefines: common.undefine.clone(),
-        lints: Default::default(),
-    };
+    let opts = common.check_options(Default::default());
     let kind = match file {
         Some(p) => crate::frontend::SourceKind::of_file(p, &bytes),
         None => crate::frontend::SourceKind::sniff(&bytes),
@@ -143,4 +137,82 @@ pub(crate) fn read_script(
             Err(EXIT_INPUT)
         }
     }
+}
+
+/// The loader's inputs from `--role`, `--race`, `--option`, `--game-start`;
+/// a value the games do not know is a usage error, said under `cmd`.
+pub(crate) fn loader_inputs(
+    cmd: &str,
+    loader: &super::LoaderOpts,
+    wizard: bool,
+    err: &mut dyn Write,
+) -> Result<crate::games::LoaderInputs, u8> {
+    loader.inputs(wizard).map_err(|e| {
+        let _ = writeln!(err, "dgn {cmd}: {e}");
+        EXIT_USAGE
+    })
+}
+
+/// The game's loader for `script`. A game dgnkit does not reproduce, or an
+/// input the game does not take, is the command line's fault and ends the
+/// command here; what the loader finds wrong with the file itself is left
+/// to the caller (one seed fails on it; statistics may still count it).
+pub(crate) fn game_resolver(
+    cmd: &str,
+    script: &Script,
+    target: Target,
+    inputs: &crate::games::LoaderInputs,
+    err: &mut dyn Write,
+) -> Result<Result<crate::loader::Resolver, crate::loader::LoadError>, u8> {
+    use crate::loader::{LoadError, Resolver};
+    match Resolver::for_game(script, target, inputs) {
+        Err(e @ (LoadError::NotReproduced { .. } | LoadError::Inputs { .. })) => {
+            let _ = writeln!(err, "dgn {cmd}: {e}");
+            Err(EXIT_USAGE)
+        }
+        other => Ok(other),
+    }
+}
+
+/// [`game_resolver`] for the commands that need a loader that takes the
+/// file: any refusal ends them.
+pub(crate) fn resolver_for(
+    cmd: &str,
+    input: &Input,
+    inputs: &crate::games::LoaderInputs,
+    err: &mut dyn Write,
+) -> Result<crate::loader::Resolver, u8> {
+    game_resolver(cmd, &input.script, input.target, inputs, err)?.map_err(|e| {
+        let _ = writeln!(err, "dgn {cmd}: `{}`: {e}", input.name);
+        EXIT_INPUT
+    })
+}
+
+/// A subcommand's arguments parsed on their own (`argv[0]` is its name).
+pub fn parse_command<A, I, T>(name: &'static str, argv: I) -> Result<A, clap::Error>
+where
+    A: clap::Args + clap::FromArgMatches,
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches = A::augment_args(clap::Command::new(name)).try_get_matches_from(argv)?;
+    A::from_arg_matches(&matches)
+}
+
+/// Runs a command on buffered standard output and standard error; `run`
+/// gets whether standard error is a terminal. An output that cannot be
+/// flushed is an I/O error.
+pub(crate) fn on_std_streams(
+    run: impl FnOnce(&mut dyn Write, &mut dyn Write, bool) -> u8,
+) -> std::process::ExitCode {
+    use std::io::IsTerminal;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let stderr = std::io::stderr();
+    let tty = stderr.is_terminal();
+    let code = run(&mut out, &mut stderr.lock(), tty);
+    if out.flush().is_err() {
+        return std::process::ExitCode::from(EXIT_USAGE);
+    }
+    std::process::ExitCode::from(code)
 }

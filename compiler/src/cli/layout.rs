@@ -10,12 +10,12 @@
 use super::input::{read_script, Input};
 use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use crate::layout::Layout;
-use crate::loader::{LoadError, Resolved, Resolver};
+use crate::loader::{Resolved, Resolver};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::{self, OverviewStyle};
 use clap::{Args, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -90,9 +90,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let matches =
-        LayoutArgs::augment_args(clap::Command::new("layout")).try_get_matches_from(argv)?;
-    <LayoutArgs as clap::FromArgMatches>::from_arg_matches(&matches)
+    super::input::parse_command("layout", argv)
 }
 
 /// `A..B` (half-open) or `A..=B` (inclusive) into `[start, end)`.
@@ -172,21 +170,7 @@ impl Progress {
 }
 
 pub fn run(args: LayoutArgs) -> ExitCode {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let stderr = std::io::stderr();
-    let color = super::check::use_color(stderr.is_terminal());
-    let progress = stderr.is_terminal();
-    let code = execute(
-        &args,
-        &mut out,
-        &mut stderr.lock(),
-        Terminal { color, progress },
-    );
-    if out.flush().is_err() {
-        return ExitCode::from(EXIT_USAGE);
-    }
-    ExitCode::from(code)
+    super::input::on_std_streams(|out, err, tty| execute(&args, out, err, Terminal::of(tty)))
 }
 
 /// What the error stream is.
@@ -198,14 +182,22 @@ pub struct Terminal {
     pub progress: bool,
 }
 
+impl Terminal {
+    /// Colour and progress when standard error is a terminal (and colour
+    /// is not turned off).
+    pub fn of(stderr_is_tty: bool) -> Terminal {
+        Terminal {
+            color: super::check::use_color(stderr_is_tty),
+            progress: stderr_is_tty,
+        }
+    }
+}
+
 /// The command on explicit streams; returns the exit status.
 pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term: Terminal) -> u8 {
-    let inputs = match args.loader.inputs(args.wizard) {
+    let inputs = match super::input::loader_inputs("layout", &args.loader, args.wizard, err) {
         Ok(i) => i,
-        Err(e) => {
-            let _ = writeln!(err, "dgn layout: {e}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
     if args.seeds.is_some()
         && matches!(
@@ -216,27 +208,16 @@ pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term
         let _ = writeln!(err, "dgn layout: --seeds writes JSON lines; --format overview and svg show one seed (use --seed)");
         return EXIT_USAGE;
     }
-    let Input {
-        name,
-        script,
-        target,
-        rng,
-    } = match read_script(args.file.as_ref(), &args.common, "layout", err, term.color) {
+    let input = match read_script(args.file.as_ref(), &args.common, "layout", err, term.color) {
         Ok(i) => i,
         Err(code) => return code,
     };
-    let rng = args.rng.unwrap_or(rng);
-    let resolver = match Resolver::for_game(&script, target, &inputs) {
+    let rng = args.rng.unwrap_or(input.rng);
+    let resolver = match super::input::resolver_for("layout", &input, &inputs, err) {
         Ok(r) => r,
-        Err(e @ (LoadError::NotReproduced { .. } | LoadError::Inputs { .. })) => {
-            let _ = writeln!(err, "dgn layout: {e}");
-            return EXIT_USAGE;
-        }
-        Err(e) => {
-            let _ = writeln!(err, "dgn layout: `{}`: {e}", name);
-            return EXIT_INPUT;
-        }
+        Err(code) => return code,
     };
+    let Input { name, target, .. } = input;
     match args.seeds {
         Some((a, b)) => many(&resolver, args, rng, a, b, out, term.progress),
         None => one(&resolver, args, &name, target, rng, out, err),

@@ -91,6 +91,18 @@ pub struct CommonOpts {
 }
 
 impl CommonOpts {
+    /// What the frontend checks with: the target, dialect and `%FLAG`s
+    /// given here, and the command's lint levels.
+    pub fn check_options(&self, lints: crate::lint::LintLevels) -> crate::frontend::CheckOptions {
+        crate::frontend::CheckOptions {
+            target: self.target(),
+            dialect: self.dialect(),
+            defines: self.define.clone(),
+            undefines: self.undefine.clone(),
+            lints,
+        }
+    }
+
     /// `--target`, or the default target (nethack-3.6) when none is given.
     pub fn target(&self) -> crate::options::Target {
         self.target.unwrap_or_default()

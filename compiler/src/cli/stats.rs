@@ -12,7 +12,7 @@ use crate::rng::RngKind;
 use crate::stats::{self, chart, Approach, Dist, Method, Stats, StatsOptions};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -76,21 +76,13 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let matches =
-        StatsArgs::augment_args(clap::Command::new("stats")).try_get_matches_from(argv)?;
-    <StatsArgs as clap::FromArgMatches>::from_arg_matches(&matches)
+    super::input::parse_command("stats", argv)
 }
 
 pub fn run(args: StatsArgs) -> ExitCode {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let stderr = std::io::stderr();
-    let color = super::check::use_color(stderr.is_terminal());
-    let code = execute(&args, &mut out, &mut stderr.lock(), color);
-    if out.flush().is_err() {
-        return ExitCode::from(EXIT_USAGE);
-    }
-    ExitCode::from(code)
+    super::input::on_std_streams(|out, err, tty| {
+        execute(&args, out, err, super::check::use_color(tty))
+    })
 }
 
 /// The command on explicit streams; returns the exit status.
@@ -104,22 +96,14 @@ pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color
         Ok(x) => x,
         Err(code) => return code,
     };
-    let inputs = match args.loader.inputs(args.wizard) {
+    let inputs = match super::input::loader_inputs("stats", &args.loader, args.wizard, err) {
         Ok(i) => i,
-        Err(e) => {
-            let _ = writeln!(err, "dgn stats: {e}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
-    if let Err(e) = crate::loader::Resolver::for_game(&script, target, &inputs) {
-        if matches!(
-            e,
-            crate::loader::LoadError::NotReproduced { .. }
-                | crate::loader::LoadError::Inputs { .. }
-        ) {
-            let _ = writeln!(err, "dgn stats: {e}");
-            return EXIT_USAGE;
-        }
+    // What the loader finds wrong with the file is part of the statistics
+    // (the failure probability); only a refused game or input ends here.
+    if let Err(code) = super::input::game_resolver("stats", &script, target, &inputs, err) {
+        return code;
     }
     let opts = StatsOptions {
         target,

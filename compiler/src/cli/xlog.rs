@@ -66,8 +66,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let matches = XlogArgs::augment_args(clap::Command::new("xlog")).try_get_matches_from(argv)?;
-    <XlogArgs as clap::FromArgMatches>::from_arg_matches(&matches)
+    super::input::parse_command("xlog", argv)
 }
 
 pub fn run(args: XlogArgs) -> ExitCode {
