@@ -109,7 +109,7 @@ fn xlog(c: &mut Criterion) {
     g.finish();
     let mut g = c.benchmark_group("xlog/tables");
     g.sample_size(20);
-    let release = dgnkit::xlog::release::for_version(b"3.6.6", None).unwrap();
+    let release = dgnkit::xlog::release::for_version(b"3.6.6", None, |_| false).unwrap();
     let script = dgnkit::xlog::builtin_script(release).unwrap();
     g.bench_function("answers for nethack-3.6 (exact places)", |b| {
         b.iter(|| dgnkit::xlog::answers::compute(black_box(&script), release.target))

@@ -33,8 +33,9 @@ pub struct XlogArgs {
     /// The xlogfile; `-` or nothing reads standard input.
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
-    /// Accept only lines of this target (nethack-3.4.3, nethack-3.6); with
-    /// --file, the loader that lays the file out (default nethack-3.6).
+    /// Accept only lines of this target (any game but native; a variant's
+    /// lines then need no field of its own to tell it); with --file, the
+    /// loader that lays the file out (default nethack-3.6).
     #[arg(long, value_parser = super::parse_target)]
     pub target: Option<Target>,
     /// A dungeon description (source or compiled) for every line instead

@@ -265,6 +265,7 @@ pub fn compute(script: &crate::script::Script, target: crate::options::Target) -
         script,
         &stats::StatsOptions {
             target,
+            bones: crate::bones::BonesOptions::for_target(target),
             ..Default::default()
         },
     )

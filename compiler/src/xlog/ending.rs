@@ -8,7 +8,9 @@
 //! "escaped", "ascended"); everything else is a death. Genocide shares the
 //! prefix "killed by " with DIED and is told by its killer names
 //! (3.6.7 src/read.c:2171, 2297, 2301, 2304; src/polyself.c:206; the bare
-//! "genocided" when no killer was set, 3.4.3 src/end.c:564).
+//! "genocided" when no killer was set, 3.4.3 src/end.c:564; "slimicide"
+//! when green slime was genocided while the hero turned to slime, 3.6.7
+//! src/timeout.c:419-430, 3.7 src/timeout.c:499-511).
 
 use super::release::Release;
 
@@ -44,11 +46,12 @@ impl End {
     }
 }
 
-const GENOCIDE_KILLERS: [&[u8]; 4] = [
+const GENOCIDE_KILLERS: [&[u8]; 5] = [
     b"scroll of genocide",
     b"genocidal confusion",
     b"imperious order",
     b"self-genocide",
+    b"slimicide",
 ];
 
 /// How the game ended, from its `death` text.
@@ -83,42 +86,89 @@ pub enum Mode {
     Explore,
     /// The line has no field that says (3.4.3's xlogfile).
     Unrecorded,
+    /// One of the game's own modes in which it makes no bones
+    /// (GnollHack's casual, reloadable, modern and non-scoring games).
+    NoBones,
 }
 
-/// The mode from the `flags` field (bit values from the release) or a
-/// `mode` field (`normal`, `explore`/`discover`, `debug`/`wizard`).
-pub fn mode(release: &Release, flags: Option<&[u8]>, mode: Option<&[u8]>) -> Result<Mode, String> {
-    if let Some(m) = mode {
-        return match m {
-            b"normal" => Ok(Mode::Normal),
-            b"explore" | b"discover" => Ok(Mode::Explore),
-            b"debug" | b"wizard" => Ok(Mode::Wizard),
-            other => Err(format!(
-                "mode `{}` is not normal, explore or debug",
-                String::from_utf8_lossy(other)
-            )),
-        };
+impl Mode {
+    /// Every mode, in index order.
+    pub const ALL: [Mode; 5] = [
+        Mode::Normal,
+        Mode::Wizard,
+        Mode::Explore,
+        Mode::Unrecorded,
+        Mode::NoBones,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Normal => "normal",
+            Mode::Wizard => "wizard",
+            Mode::Explore => "explore",
+            Mode::Unrecorded => "unrecorded",
+            Mode::NoBones => "no-bones",
+        }
     }
-    match (flags, release.mode_flags) {
-        (Some(f), Some((wizard, explore))) => {
-            let v = super::reader::parse_int(f)
-                .filter(|v| *v >= 0)
+}
+
+/// The mode from the `flags` field (bit values from the release) and a
+/// `mode` field (`normal`, `explore`/`discover`, `debug`/`wizard`, or one
+/// of the release's own), the `mode` field first.
+pub fn mode(release: &Release, flags: Option<&[u8]>, mode: Option<&[u8]>) -> Result<Mode, String> {
+    let bits = match (flags, release.mode_flags) {
+        (Some(f), Some(_)) => Some(super::reader::parse_int(f).filter(|v| *v >= 0).ok_or_else(
+            || {
+                format!(
+                    "flags `{}` is not a number (NetHack writes e.g. flags=0x4)",
+                    String::from_utf8_lossy(f)
+                )
+            },
+        )? as u64),
+        _ => None,
+    };
+    let from_field = match mode {
+        None => None,
+        Some(b"normal") => Some(Mode::Normal),
+        Some(b"explore" | b"discover") => Some(Mode::Explore),
+        Some(b"debug" | b"wizard") => Some(Mode::Wizard),
+        Some(other) => Some(
+            release
+                .modes
+                .iter()
+                .find(|(name, _)| name.as_bytes() == other)
+                .map(|&(_, m)| m)
                 .ok_or_else(|| {
                     format!(
-                        "flags `{}` is not a number (NetHack writes e.g. flags=0x4)",
-                        String::from_utf8_lossy(f)
+                        "mode `{}` is not normal, explore or debug{}",
+                        String::from_utf8_lossy(other),
+                        release
+                            .modes
+                            .iter()
+                            .map(|(n, _)| format!(", {n}"))
+                            .collect::<String>()
                     )
-                })? as u64;
-            Ok(if v & wizard != 0 {
-                Mode::Wizard
-            } else if v & explore != 0 {
-                Mode::Explore
-            } else {
-                Mode::Normal
-            })
-        }
-        _ => Ok(Mode::Unrecorded),
-    }
+                })?,
+        ),
+    };
+    let from_flags = match (bits, release.mode_flags) {
+        (Some(v), Some((wizard, explore))) => Some(if v & wizard != 0 {
+            Mode::Wizard
+        } else if v & explore != 0 {
+            Mode::Explore
+        } else if v & release.no_bones_flags != 0 {
+            Mode::NoBones
+        } else {
+            Mode::Normal
+        }),
+        _ => None,
+    };
+    Ok(match (from_field, from_flags) {
+        // A flag the mode field does not show (GnollHack's non-scoring).
+        (Some(Mode::Normal), Some(Mode::NoBones)) => Mode::NoBones,
+        (Some(m), _) | (None, Some(m)) => m,
+        (None, None) => Mode::Unrecorded,
+    })
 }
 
 /// What the line itself rules out, in words, or `None` when it leaves
@@ -136,6 +186,12 @@ pub fn ruled_out(release: &Release, end: End, mode: Mode) -> Option<String> {
             return Some(format!(
                 "wizard mode: no depth roll, the player is asked \"Save bones?\" ({}) and no line records the answer; counted as no bones",
                 c.wizard_query
+            ))
+        }
+        Mode::NoBones => {
+            return Some(format!(
+                "a game mode without bones (casual, reloadable, modern or non-scoring): can_make_bones() refuses ({})",
+                c.no_bones_modes
             ))
         }
         Mode::Normal | Mode::Unrecorded => {}
@@ -168,6 +224,7 @@ mod tests {
         assert_eq!(classify(b"killed by self-genocide"), End::Genocided);
         assert_eq!(classify(b"genocided"), End::Genocided);
         assert_eq!(classify(b"petrified by a cockatrice"), End::Died);
+        assert_eq!(classify(b"killed by slimicide"), End::Genocided);
     }
 
     #[test]
@@ -184,5 +241,35 @@ mod tests {
         assert!(ruled_out(r36, End::Died, Mode::Normal).is_none());
         assert!(ruled_out(r36, End::Quit, Mode::Normal).is_some());
         assert!(ruled_out(r36, End::Died, Mode::Explore).is_some());
+    }
+
+    #[test]
+    fn variants_own_modes() {
+        let release = |name: &str| RELEASES.iter().find(|r| r.name == name).unwrap();
+        let unh = release("unnethack-6.0");
+        assert_eq!(mode(unh, Some(b"0x0"), Some(b"hah")), Ok(Mode::Normal));
+        assert_eq!(mode(unh, Some(b"0x0"), Some(b"marathon")), Ok(Mode::Normal));
+        assert_eq!(mode(unh, Some(b"0x1"), Some(b"debug")), Ok(Mode::Wizard));
+        let e = mode(unh, None, Some(b"casual")).unwrap_err();
+        assert!(e.contains("hah, hoh, marathon"), "{e}");
+        let gnoll = release("gnollhack-4");
+        assert_eq!(
+            mode(gnoll, Some(b"0x14"), Some(b"casual")),
+            Ok(Mode::NoBones)
+        );
+        assert_eq!(
+            mode(gnoll, Some(b"0x8"), Some(b"modern")),
+            Ok(Mode::NoBones)
+        );
+        // Non-scoring shows only in the flags.
+        assert_eq!(
+            mode(gnoll, Some(b"0x24"), Some(b"normal")),
+            Ok(Mode::NoBones)
+        );
+        assert_eq!(mode(gnoll, Some(b"0x4"), Some(b"normal")), Ok(Mode::Normal));
+        let why = ruled_out(gnoll, End::Died, Mode::NoBones).unwrap();
+        assert!(why.contains("GnollHack 4.3.0 src/bones.c:504"), "{why}");
+        // Only GnollHack gives the 0x20 bit that meaning.
+        assert_eq!(mode(RELEASES[2], Some(b"0x24"), None), Ok(Mode::Normal));
     }
 }

@@ -88,6 +88,9 @@ struct Count {
 struct Table {
     /// The description's name, for messages.
     file: String,
+    /// Why lines of this table cannot be answered (no built-in
+    /// description, a loader dgnkit does not reproduce).
+    refused: Option<String>,
     target: Target,
     answers: Answers,
     counts: Vec<Count>,
@@ -104,7 +107,7 @@ pub struct Xlog {
 }
 
 const ENDS: usize = 7;
-const MODES: usize = 4;
+const MODES: usize = Mode::ALL.len();
 
 fn ruled_out_index(release: &Release, end: End, mode: Mode) -> usize {
     (release.id() * ENDS + end as usize) * MODES + mode as usize
@@ -119,8 +122,7 @@ impl Xlog {
                 .iter()
                 .flat_map(|r| {
                     summary::END_ORDER.iter().flat_map(move |&e| {
-                        [Mode::Normal, Mode::Wizard, Mode::Explore, Mode::Unrecorded]
-                            .map(|m| (ruled_out_index(r, e, m), ending::ruled_out(r, e, m)))
+                        Mode::ALL.map(|m| (ruled_out_index(r, e, m), ending::ruled_out(r, e, m)))
                     })
                 })
                 .fold(
@@ -148,35 +150,27 @@ impl Xlog {
             release.id()
         };
         if self.tables[id].is_none() {
-            let (file, target, places) = match &self.opts.file {
-                Some(d) => (
-                    d.name.clone(),
-                    d.target,
-                    answers::compute(&d.script, d.target),
-                ),
+            let (file, target, computed) = match &self.opts.file {
+                Some(d) => (d.name.clone(), d.target, tables_for(&d.script, d.target)),
                 None => {
-                    let places = match builtin_script(release) {
-                        Ok(script) => answers::compute(&script, release.target),
-                        Err(_) => crate::stats::Places {
-                            method: crate::stats::Method::Exact {
-                                max_error: 0.0,
-                                states: 0,
-                                outcomes: 0,
-                                placement_states: 0,
-                            },
-                            failure: 1.0,
-                            dungeon_names: Vec::new(),
-                            level_names: Vec::new(),
-                            places: Vec::new(),
-                        },
-                    };
-                    (release.file.to_string(), release.target, places)
+                    let file = release
+                        .builtin
+                        .as_ref()
+                        .map_or_else(String::new, |b| b.file.to_string());
+                    let computed = builtin_script(release)
+                        .and_then(|script| tables_for(&script, release.target));
+                    (file, release.target, computed)
                 }
+            };
+            let (places, refused) = match computed {
+                Ok(places) => (places, None),
+                Err(why) => (empty_places(), Some(why)),
             };
             let answers = Answers::new(&places, &release.cites);
             let counts = vec![Count::default(); answers.places.len()];
             self.tables[id] = Some(Table {
                 file,
+                refused,
                 target,
                 answers,
                 counts,
@@ -279,7 +273,9 @@ impl Xlog {
             format!("missing field `{what}` (a truncated line, or not an xlogfile line)")
         };
         let version = version.ok_or_else(|| missing("version"))?;
-        let release = release::for_version(version, self.opts.target)?;
+        let release = release::for_version(version, self.opts.target, |k| {
+            reader::field(raw, k).is_some()
+        })?;
         let number = |what: &str, v: Option<&[u8]>| -> Result<i64, String> {
             let v = v.ok_or_else(|| missing(what))?;
             let n = reader::parse_int(v).ok_or_else(|| {
@@ -298,6 +294,9 @@ impl Xlog {
         let mode = ending::mode(release, flags, mode)?;
         let table = self.table(release);
         let t = self.table_ref(table);
+        if let Some(why) = &t.refused {
+            return Err(why.clone());
+        }
         let Some(place) = t.answers.find(dnum, depth) else {
             return Err(if t.answers.places.is_empty() {
                 format!("{} cannot be laid out", t.file)
@@ -359,12 +358,7 @@ impl Xlog {
             ),
             "special" => Cow::Borrowed(a.special().unwrap_or("")),
             "how" => Cow::Borrowed(g.end.name()),
-            "mode" => Cow::Borrowed(match g.mode {
-                Mode::Normal => "normal",
-                Mode::Wizard => "wizard",
-                Mode::Explore => "explore",
-                Mode::Unrecorded => "unrecorded",
-            }),
+            "mode" => Cow::Borrowed(g.mode.name()),
             "bones_p" => Cow::Owned(self.bones(g).0.to_string()),
             _ => String::from_utf8_lossy(reader::field(g.raw, key.as_bytes())?),
         })
@@ -381,7 +375,7 @@ impl Xlog {
             ",\"target\":\"{}\",\"how\":\"{}\",\"mode\":\"{}\",\"dnum\":{},\"depth\":{},",
             self.target(g).name(),
             g.end.name(),
-            self.get(g, "mode").unwrap_or_default(),
+            g.mode.name(),
             g.dnum,
             g.depth
         );
@@ -456,15 +450,52 @@ impl Xlog {
     }
 }
 
-/// The built-in description of a release as a script.
+/// The built-in description of a release as a script; an error when
+/// dgnkit has none for that release.
 pub fn builtin_script(release: &Release) -> Result<Script, String> {
+    let builtin = release.builtin.as_ref().ok_or_else(|| {
+        format!(
+            "no built-in description of {}; give --file with its dungeon description",
+            release.title
+        )
+    })?;
     let opts = crate::frontend::CheckOptions {
         target: release.target,
         ..Default::default()
     };
-    crate::frontend::analyze_verdict(release.source, &opts)
+    crate::frontend::analyze_verdict(builtin.source, &opts)
         .script
-        .ok_or_else(|| format!("{} does not compile", release.file))
+        .ok_or_else(|| format!("{} does not compile", builtin.file))
+}
+
+/// The answers' places for a description laid out by `target`'s loader;
+/// an error, for every line, when dgnkit does not reproduce that loader
+/// (never another game's answer).
+fn tables_for(script: &Script, target: Target) -> Result<crate::stats::Places, String> {
+    target.game().check_loader().map_err(|e| e.to_string())?;
+    let places = answers::compute(script, target);
+    if places.places.is_empty() {
+        return Err(format!(
+            "the dungeon description cannot be laid out by {}",
+            target.game().title
+        ));
+    }
+    Ok(places)
+}
+
+fn empty_places() -> crate::stats::Places {
+    crate::stats::Places {
+        method: crate::stats::Method::Exact {
+            max_error: 0.0,
+            states: 0,
+            outcomes: 0,
+            placement_states: 0,
+        },
+        failure: 1.0,
+        dungeon_names: Vec::new(),
+        level_names: Vec::new(),
+        places: Vec::new(),
+    }
 }
 
 #[cfg(test)]

@@ -48,12 +48,24 @@ fn read_one(x: &mut Xlog, l: &str) -> (f64, String, PlaceAnswer) {
     (p, why.into_owned(), x.place(&g).clone())
 }
 
+/// NetHack's own releases: every dungeon is always there, so a dungeon's
+/// number is its record's.
+fn vanilla() -> impl Iterator<Item = &'static Release> {
+    RELEASES.iter().copied().filter(|r| {
+        matches!(
+            r.target,
+            Target::NetHack343 | Target::NetHack36 | Target::NetHack37
+        )
+    })
+}
+
 fn stats_of(release: &Release) -> stats::Stats {
     let script = builtin_script(release).unwrap();
     stats::exact(
         &script,
         &StatsOptions {
             target: release.target,
+            bones: crate::bones::BonesOptions::for_target(release.target),
             ..Default::default()
         },
     )
@@ -68,7 +80,7 @@ fn close(a: f64, b: f64) -> bool {
 /// Mines equals its depth distribution divided by the chance of the place.
 #[test]
 fn special_levels_match_the_statistics() {
-    for release in RELEASES {
+    for release in vanilla() {
         let st = stats_of(release);
         let script = builtin_script(release).unwrap();
         let places = answers::compute(&script, release.target);
@@ -101,11 +113,11 @@ fn special_levels_match_the_statistics() {
 /// chance is the statistics' per-level one.
 #[test]
 fn main_dungeon_bones_match_the_statistics() {
-    for release in RELEASES {
+    for release in vanilla() {
         let st = stats_of(release);
         let mut x = Xlog::new(Options::default());
-        let (a, b, _, hi) = release.versions;
-        let version = format!("{a}.{b}.{hi}");
+        let (a, b, _, hi) = release.versions[0];
+        let version = format!("{}{a}.{b}.{hi}", release.prefix);
         for cell in st
             .bones
             .iter()
@@ -132,7 +144,7 @@ fn main_dungeon_bones_match_the_statistics() {
 /// of levels, each weighted by the chance of the Mines starting there.
 #[test]
 fn mines_levels_are_a_distribution() {
-    let release = for_version(b"3.6.6", None).unwrap();
+    let release = for_version(b"3.6.6", None, |_| false).unwrap();
     let st = stats_of(release);
     let mines = st
         .dungeons
@@ -166,7 +178,7 @@ fn mines_levels_are_a_distribution() {
 fn vlads_tower_differs_between_3_6_0_and_3_6_1() {
     let mut x = Xlog::new(Options::default());
     let table = |x: &mut Xlog, version: &str| {
-        let r = for_version(version.as_bytes(), None).unwrap();
+        let r = for_version(version.as_bytes(), None, |_| false).unwrap();
         let id = x.table(r);
         x.table_ref(id)
             .answers
@@ -283,7 +295,8 @@ fn bad_lines_are_reported_and_counted() {
             "missing field `version`",
         ),
         (line("3.2.1", 0, 3, "x", None), "unknown version 3.2.1"),
-        (line("3.7.0", 0, 3, "x", None), "NetHack 3.7"),
+        (line("3.8.0", 0, 3, "x", None), "unknown version 3.8.0"),
+        (line("4.3.0", 0, 3, "x", None), "GnollHack"),
         (line("3.6.6", 0, 300, "x", None), "out of range"),
         (line("3.6.6", 0, 31, "x", None), "no level at depth 31"),
         (line("3.6.6", 12, 3, "x", None), "dungeon number 12"),
@@ -391,4 +404,153 @@ fn arbitrary_lines_never_panic() {
             },
         )
         .unwrap();
+}
+
+/// NetHack 3.7 lines: the extra fields, the flags' third bit (no bones
+/// file loaded, which rules nothing out), every dungeon by its number
+/// (the Tutorial included, without bones), and special levels and bones
+/// as the exact statistics give them.
+#[test]
+fn nethack_37_lines() {
+    let release = for_version(b"3.7.0", None, |_| false).unwrap();
+    assert_eq!(release.target, Target::NetHack37);
+    let st = stats_of(release);
+    let script = builtin_script(release).unwrap();
+    let places = answers::compute(&script, release.target);
+    let mut x = Xlog::new(Options::default());
+    let line37 = |dnum: i32, depth: i32, death: &str, flags: &str| {
+        format!(
+            "{}\tachieveX=entered_the_gnomish_mines\tconductX=polyless\tgold=12\twish_cnt=0\tarti_wish_cnt=0\tbones=0",
+            line("3.7.0", dnum, depth, death, Some(flags))
+        )
+    };
+    // Every dungeon of the statistics is named by its number.
+    assert!(st.dungeons.iter().any(|d| d.name == "The Tutorial"));
+    for (dnum, d) in st.dungeons.iter().enumerate() {
+        let Some(place) = places.places.iter().find(|p| p.dnum == dnum as i32) else {
+            panic!("no place of {} (number {dnum})", d.name);
+        };
+        let (p, why, a) = read_one(
+            &mut x,
+            &line37(dnum as i32, place.depth, "killed by a newt", "0x4"),
+        );
+        assert_eq!(a.dungeons, vec![(d.name.clone(), 1.0)], "number {dnum}");
+        if d.name == "The Tutorial" {
+            assert_eq!(p, 0.0);
+            assert!(why.starts_with("never: rule"), "{why}");
+        }
+    }
+    // Special levels: the Oracle at depth 5 to 9 as the statistics say.
+    let oracle = st.levels.iter().find(|l| l.name == "oracle").unwrap();
+    for (&depth, &p) in &oracle.depth {
+        let (_, _, a) = read_one(&mut x, &line37(0, depth, "killed by a centaur", "0x4"));
+        let q = a
+            .specials
+            .iter()
+            .find(|s| s.0 == "oracle")
+            .map_or(0.0, |s| s.1);
+        assert!(close(q, p), "depth {depth}: {q} != {p}");
+    }
+    // Bones in the main dungeon equal the statistics' per-level chance.
+    for cell in st
+        .bones
+        .iter()
+        .filter(|b| b.dungeon == "The Dungeons of Doom")
+    {
+        let (p, why, _) = read_one(&mut x, &line37(0, cell.level, "killed by a troll", "0x0"));
+        assert!(
+            close(p, cell.bones.leave_chance),
+            "{}: {p} ({why})",
+            cell.level
+        );
+        assert!(why.contains("NetHack 3.7 src/bones.c") || p == 0.0, "{why}");
+    }
+    for (death, flags, want) in [
+        ("killed by a troll", "0x5", "wizard mode"),
+        ("killed by a troll", "0x6", "explore mode"),
+        (
+            "killed by slimicide",
+            "0x4",
+            "did not end in death (genocided)",
+        ),
+        ("quit", "0x4", "NetHack 3.7 src/end.c:1190"),
+    ] {
+        let (p, why, _) = read_one(&mut x, &line37(0, 14, death, flags));
+        assert_eq!(p, 0.0, "{death} {flags}");
+        assert!(why.contains(want), "{death} {flags}: {why}");
+    }
+    let (p, _, _) = read_one(&mut x, &line37(0, 14, "killed by a troll", "0x0"));
+    let (q, _, _) = read_one(&mut x, &line37(0, 14, "killed by a troll", "0x4"));
+    assert!(
+        p > 0.0 && p == q,
+        "the no-bones-loaded bit rules nothing out"
+    );
+}
+
+/// A variant's line is answered with its own game or refused with why:
+/// no built-in description (give --file), or a loader dgnkit does not
+/// reproduce; never with another game's answer.
+#[test]
+fn variant_lines_are_answered_by_their_game_or_refused() {
+    for release in RELEASES {
+        let mut x = Xlog::new(Options::default());
+        let (a, b, _, hi) = release.versions[0];
+        let mut l = line(
+            &format!("{}{a}.{b}.{hi}", release.prefix),
+            0,
+            3,
+            "killed by a newt",
+            Some("0x0"),
+        );
+        if let Some(m) = release.marker {
+            l.push_str(&format!("\t{m}=1"));
+        }
+        let game = release.target.game();
+        match x.read(1, l.as_bytes()) {
+            Ok(Some(g)) => {
+                assert!(
+                    release.builtin.is_some() && game.loader_proven(),
+                    "{}",
+                    release.name
+                );
+                assert_eq!(x.target(&g), release.target);
+            }
+            Ok(None) => panic!("{}: no game", release.name),
+            Err(e) => {
+                if release.builtin.is_none() {
+                    assert!(
+                        e.error.contains("no built-in description") && e.error.contains("--file"),
+                        "{}: {}",
+                        release.name,
+                        e.error
+                    );
+                } else {
+                    assert!(!game.loader_proven(), "{}: {}", release.name, e.error);
+                    assert!(e.error.contains("does not yet reproduce"), "{}", e.error);
+                }
+            }
+        }
+        // With --file, the description is laid out by the target's loader
+        // (a game dgnkit does not reproduce refuses whatever the file).
+        let script = builtin_script(release).or_else(|_| builtin_script(RELEASES[2]));
+        let mut x = Xlog::new(Options {
+            target: Some(release.target),
+            file: Some(Description {
+                name: "the test's file".into(),
+                script: script.unwrap(),
+                target: release.target,
+            }),
+            filter: None,
+        });
+        let r = x.read(1, l.as_bytes());
+        if game.loader_proven() {
+            if release.builtin.is_some() {
+                let g = r.unwrap().unwrap();
+                assert_eq!(x.target(&g), release.target);
+            }
+        } else {
+            let e = r.unwrap_err().error;
+            assert!(e.contains("does not yet reproduce"), "{e}");
+        }
+    }
 }
