@@ -44,6 +44,7 @@ fn one_seed_as_json_has_exactly_the_documented_fields() {
         assert_eq!(k, keys);
         let rule = l["rule"].as_str().unwrap();
         let n: u8 = rule.split(':').next().unwrap().parse().unwrap();
+        // NetHack 3.6 has bones.md's rules 1-8 only (9-12 are variants').
         assert!((1..=8).contains(&n));
         // file is null exactly when rules 1-5 forbid bones.
         assert_eq!(
@@ -184,4 +185,102 @@ fn errors_and_exit_codes() {
         err.contains(&format!("seed {failing}")) && err.contains("base level 4"),
         "{err}"
     );
+}
+
+/// The variants' own rules, in both formats: SLASH'EM's rule 9, dNetHack's
+/// other-end rules, its notes, and the verdicts over every layout.
+#[test]
+fn variant_rules_in_both_formats() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let slashem = shared.join("corpus/dirkz__slashem-iphone/dungeon.def");
+    let dnao = shared.join("corpus/Chris-plus-alphanumericgibberish__dNAO@HEAD/dungeon.def");
+    let (s, d) = (slashem.to_str().unwrap(), dnao.to_str().unwrap());
+    let (code, out, err) = run(&[
+        "--target",
+        "slashem",
+        "-U",
+        "REINCARNATION",
+        "--seed",
+        "3",
+        s,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("9: level 1 of \"Gehennom\" never holds bones"),
+        "{out}"
+    );
+    assert!(!out.contains("Note:"), "{out}");
+    let (code, out, err) = run(&[
+        "--target",
+        "dnethack",
+        "-D",
+        "REINCARNATION",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let notes = v["notes"].as_array().unwrap();
+    assert!(notes
+        .iter()
+        .any(|n| n.as_str().unwrap().contains("`bones`")));
+    assert!(notes.iter().any(|n| n.as_str().unwrap().contains("--role")));
+    let rules: Vec<u8> = v["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            l["rule"]
+                .as_str()
+                .unwrap()
+                .split(':')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert!(rules.contains(&12), "{rules:?}");
+    assert!(!rules.iter().any(|r| [3, 4, 6, 9].contains(r)), "{rules:?}");
+    let (code, out, err) = run(&[
+        "--target",
+        "dnethack",
+        "-D",
+        "REINCARNATION",
+        "--role",
+        "Madman",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Note: loading also needs the game option `bones`"),
+        "{out}"
+    );
+    assert!(!out.contains("give --role"), "{out}");
+    // Sampled from the proven loader, and said so.
+    assert!(out.contains("sampl"), "{out}");
+    let (code, out, err) = run(&[
+        "--target",
+        "slashem",
+        "-U",
+        "REINCARNATION",
+        "--format",
+        "json",
+        s,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let valley = v["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == "valley")
+        .unwrap()
+        .clone();
+    assert_eq!(valley["verdict"], "never", "{valley}");
 }

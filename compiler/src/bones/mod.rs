@@ -15,7 +15,8 @@ pub mod verdict;
 pub use layout::{layout_verdicts, level_facts, level_verdict, LevelBones, Verdict};
 pub use names::file_name;
 pub use rules::{
-    decide, depth_chance, BonesPool, BonesRules, Decision, LevelFacts, LevelOneRule, Rule,
+    decide, depth_chance, no_bones_rule, BonesPool, BonesRules, BranchRule, Decision, Known,
+    LevelFacts, LevelOneRule, OtherEnd, Rule,
 };
 pub use verdict::{static_verdicts, DungeonVerdict, SpecialVerdict, StaticKind, StaticReport};
 
@@ -39,6 +40,8 @@ pub struct BonesOptions {
     pub role: Option<String>,
     /// The game's bones pools, for file names.
     pub pool: BonesPool,
+    /// The game's rules.
+    pub rules: BonesRules,
 }
 
 impl Default for BonesOptions {
@@ -58,12 +61,45 @@ impl BonesOptions {
                 .collect(),
             role: None,
             pool: rules.pool,
+            rules: *rules,
         }
     }
 
     /// The defaults of the target's game.
     pub fn for_target(target: crate::options::Target) -> BonesOptions {
         BonesOptions::for_rules(&target.game().bones)
+    }
+
+    /// Whether the hero is the role the game's rule 10 names: unknown
+    /// without `--role`.
+    pub fn is_madman(&self) -> Known {
+        match (self.rules.madman_home, &self.role) {
+            (None, _) => Known::No,
+            (Some(_), None) => Known::Unknown,
+            (Some(code), Some(r)) => {
+                // NetHack's and the variants' role names or codes.
+                let c = crate::games::roles::role_named(r).map_or(r.as_str(), |k| k.code);
+                if c.eq_ignore_ascii_case(code) {
+                    Known::Yes
+                } else {
+                    Known::No
+                }
+            }
+        }
+    }
+
+    /// What the verdicts cannot know: the game's own notes, and rule 10
+    /// without `--role`.
+    pub fn notes(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.rules.notes.iter().map(|n| (*n).to_string()).collect();
+        if self.is_madman() == Known::Unknown {
+            out.push(format!(
+                "rule {} ({}) holds only for a Madman: give --role; without it the verdicts are another role's",
+                Rule::MadmanHome.number(),
+                Rule::MadmanHome.summary()
+            ));
+        }
+        out
     }
 
     pub fn is_portal_level(&self, name: &str) -> bool {

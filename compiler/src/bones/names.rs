@@ -10,34 +10,20 @@ pub const QUEST_DUNGEON: &str = "The Quest";
 /// stands for every role's file (as a shell pattern would).
 pub const ANY_ROLE: &str = "*";
 
-/// NetHack's roles and their file codes (`urole.filecode`).
-const ROLE_CODES: [(&str, &str); 15] = [
-    ("archeologist", "Arc"),
-    ("barbarian", "Bar"),
-    ("caveman", "Cav"),
-    ("cavewoman", "Cav"),
-    ("healer", "Hea"),
-    ("knight", "Kni"),
-    ("monk", "Mon"),
-    ("priest", "Pri"),
-    ("priestess", "Pri"),
-    ("rogue", "Rog"),
-    ("ranger", "Ran"),
-    ("samurai", "Sam"),
-    ("tourist", "Tou"),
-    ("valkyrie", "Val"),
-    ("wizard", "Wiz"),
-];
-
-/// The file code for `--role`: a vanilla role name (any case) or code maps
-/// to its code ("valkyrie", "val" -> "Val"); anything else (a variant's
-/// role) is used as written.
+/// The file code for `--role`: a role name (any case, either sex) or
+/// code of NetHack or a variant maps to its code ("valkyrie", "val" ->
+/// "Val"; "Madwoman" -> "Mad"); anything else is used as written.
 pub fn role_code(role: &str) -> String {
-    let lower = role.to_ascii_lowercase();
-    ROLE_CODES
-        .iter()
-        .find(|(name, code)| *name == lower || code.eq_ignore_ascii_case(role))
-        .map_or_else(|| role.to_string(), |(_, code)| (*code).to_string())
+    crate::games::roles::role_named(role).map_or_else(|| role.to_string(), |r| r.code.to_string())
+}
+
+/// What follows a dungeon's marker: the role's code in the Quest, else `0`.
+pub fn role_part(dungeon_name: &str, role: Option<&str>) -> String {
+    if dungeon_name == QUEST_DUNGEON {
+        role.map_or_else(|| ANY_ROLE.to_string(), role_code)
+    } else {
+        "0".to_string()
+    }
 }
 
 /// The bones file name of a level. `dungeon_marker` and `special_marker`
@@ -51,11 +37,7 @@ pub fn file_name(
     role: Option<&str>,
 ) -> Option<String> {
     let dm = dungeon_marker.chars().next()?;
-    let middle = if dungeon_name == QUEST_DUNGEON {
-        role.map_or_else(|| ANY_ROLE.to_string(), role_code)
-    } else {
-        "0".to_string()
-    };
+    let middle = role_part(dungeon_name, role);
     let tail = match special_marker {
         Some(m) => m.chars().next()?.to_string(),
         None => level.to_string(),

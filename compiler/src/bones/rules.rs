@@ -7,7 +7,9 @@ use std::fmt;
 
 /// The rules of `bones.md`, numbered as there. Rules 1-5 are NetHack's
 /// "no bones level" test (both leaving and loading use it); 6-8 only stop a
-/// level from leaving bones.
+/// level from leaving bones. Rules 9-12 are variants' additions to the "no
+/// bones level" test, numbered after `bones.md`'s so a number never changes
+/// meaning; a game's [`BonesRules`] says which of all these it applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Rule {
     /// 1: a special level whose bones marker is `"none"`.
@@ -26,10 +28,29 @@ pub enum Rule {
     DepthBelowOne,
     /// 8: the depth roll; the level is eligible, with chance `d/(d+1)`.
     DepthRoll,
+    /// 9: level 1 of its dungeon (SLASH'EM: every dungeon).
+    LevelOne,
+    /// 10: the Madman's home: the Quest level just above the locate level,
+    /// for a Madman only (dNetHack).
+    MadmanHome,
+    /// 11: a branch level whose other end is in the Quest (dNetHack).
+    QuestBranch,
+    /// 12: a branch level whose other end is itself a no-bones level
+    /// (dNetHack, one level of recursion).
+    BranchToNoBones,
 }
 
+/// Outcome categories of the rules for one level, as the statistics count
+/// them: the first rule that forbids bones (rules 1-7 at 0-6, rules 9-12 at
+/// 9-12), rule 8 with chance 0 (depth 1-3), or eligible.
+pub const CATEGORIES: usize = 13;
+/// Rule 8 decides and the depth is below 4: never leaves bones.
+pub const CAT_SHALLOW: usize = 7;
+/// Rule 8 decides with a chance above 0.
+pub const CAT_ELIGIBLE: usize = 8;
+
 impl Rule {
-    pub const ALL: [Rule; 8] = [
+    pub const ALL: [Rule; 12] = [
         Rule::SpecialNone,
         Rule::DungeonNone,
         Rule::Bottom,
@@ -38,6 +59,10 @@ impl Rule {
         Rule::MagicPortal,
         Rule::DepthBelowOne,
         Rule::DepthRoll,
+        Rule::LevelOne,
+        Rule::MadmanHome,
+        Rule::QuestBranch,
+        Rule::BranchToNoBones,
     ];
 
     /// The rule's number in `bones.md`.
@@ -51,17 +76,48 @@ impl Rule {
             Rule::MagicPortal => 6,
             Rule::DepthBelowOne => 7,
             Rule::DepthRoll => 8,
+            Rule::LevelOne => 9,
+            Rule::MadmanHome => 10,
+            Rule::QuestBranch => 11,
+            Rule::BranchToNoBones => 12,
         }
+    }
+
+    /// The statistics' category of a rule that forbids bones
+    /// ([`CATEGORIES`]); rule 8 has two ([`CAT_SHALLOW`], [`CAT_ELIGIBLE`]).
+    pub fn category(self) -> usize {
+        match self.number() {
+            n @ 1..=7 => usize::from(n) - 1,
+            8 => CAT_ELIGIBLE,
+            n => usize::from(n),
+        }
+    }
+
+    /// The rule a category counts.
+    pub fn of_category(c: usize) -> Option<Rule> {
+        match c {
+            0..=6 => Rule::from_number(c as u8 + 1),
+            CAT_SHALLOW | CAT_ELIGIBLE => Some(Rule::DepthRoll),
+            _ => u8::try_from(c).ok().and_then(Rule::from_number),
+        }
+    }
+
+    /// Whether a category keeps the level from loading bones.
+    pub fn category_stops_loading(c: usize) -> bool {
+        Rule::of_category(c).is_some_and(Rule::stops_loading)
     }
 
     pub fn from_number(n: u8) -> Option<Rule> {
         Rule::ALL.into_iter().find(|r| r.number() == n)
     }
 
-    /// Whether the rule belongs to the "no bones level" test (1-5), which
-    /// stops loading as well as leaving.
+    /// Whether the rule belongs to the "no bones level" test (1-5, 9-12),
+    /// which stops loading as well as leaving.
     pub fn stops_loading(self) -> bool {
-        self.number() <= 5
+        !matches!(
+            self,
+            Rule::MagicPortal | Rule::DepthBelowOne | Rule::DepthRoll
+        )
     }
 
     /// What the rule says, in a few words.
@@ -77,6 +133,10 @@ impl Rule {
             Rule::MagicPortal => "holds a magic portal and is not a branch level",
             Rule::DepthBelowOne => "depth below 1",
             Rule::DepthRoll => "depth roll",
+            Rule::LevelOne => "level 1 of its dungeon",
+            Rule::MadmanHome => "a Madman's home: the Quest level above the locate level",
+            Rule::QuestBranch => "a branch to the Quest ends here",
+            Rule::BranchToNoBones => "the branch ending here leads to a no-bones level",
         }
     }
 }
@@ -100,11 +160,30 @@ pub enum LevelOneRule {
     EveryDungeon,
 }
 
+/// Which branch levels a game refuses bones on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BranchRule {
+    /// Vanilla's rule 4: every branch level but level 1 of its dungeon.
+    BelowLevelOne,
+    /// dNetHack: rules 11 and 12, by the other end of the first branch
+    /// that ends on the level (`Is_branchlev` returns the first in the
+    /// game's list).
+    OtherEnd,
+}
+
 /// How a game's bones rules differ from vanilla's (`bones.md`); each game's
 /// record in [`crate::games`] holds one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BonesRules {
     pub level_one: LevelOneRule,
+    /// Rule 3 (the bottom level of its dungeon).
+    pub bottom: bool,
+    /// Rule 4, or dNetHack's rules 11 and 12.
+    pub branch: BranchRule,
+    /// Rule 10: the role (file code) whose Quest home, the level just above
+    /// the locate level, never holds bones.
+    pub madman_home: Option<&'static str>,
     /// Rule 6 (a magic portal on a level that is not a branch level).
     pub magic_portal: bool,
     /// The special levels whose level files place a magic portal (rule 6),
@@ -112,15 +191,26 @@ pub struct BonesRules {
     pub portal_levels: &'static [&'static str],
     /// How bones files are spread over pools.
     pub pool: BonesPool,
+    /// The file name of a branch level also names the other end's dungeon
+    /// marker and role code (dNetHack).
+    pub branch_in_name: bool,
+    /// What else the game tests that the dungeon description cannot tell
+    /// (options, the hero's state), said with every verdict list.
+    pub notes: &'static [&'static str],
 }
 
 impl BonesRules {
     /// NetHack 3.4.3 and 3.6 (`bones.md`).
     pub const VANILLA: BonesRules = BonesRules {
         level_one: LevelOneRule::None,
+        bottom: true,
+        branch: BranchRule::BelowLevelOne,
+        madman_home: None,
         magic_portal: true,
         portal_levels: &super::DEFAULT_PORTAL_LEVELS,
         pool: BonesPool::None,
+        branch_in_name: false,
+        notes: &[],
     };
 }
 
@@ -155,6 +245,27 @@ impl BonesPool {
     }
 }
 
+/// A fact the dungeon description alone may not settle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Known {
+    #[default]
+    No,
+    Yes,
+    /// It depends on what the command line did not say (the hero's role).
+    Unknown,
+}
+
+/// The other end of the first branch that ends on a level (dNetHack's
+/// rules 11 and 12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OtherEnd {
+    /// It lies in the Quest (`In_quest`).
+    pub in_quest: bool,
+    /// The "no bones level" rule that holds there, judged without the
+    /// branch rules (`no_bones_level_core(.., TRUE)`).
+    pub no_bones: Option<Rule>,
+}
+
 /// What the rules need to know about one level of one layout.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LevelFacts {
@@ -168,11 +279,19 @@ pub struct LevelFacts {
     pub branch_level: bool,
     /// The level number in its dungeon (1 = top).
     pub level: i32,
+    /// The dungeon is the main one (the first in the game's list).
+    pub main_dungeon: bool,
     /// The dungeon is hellish and this is the level above its bottom.
     pub vibrating: bool,
     /// A special level from the portal list lies here.
     pub portal: bool,
     pub depth: i32,
+    /// The Quest level just above the locate level, and the hero is a role
+    /// the rules name there (rule 10).
+    pub madman_home: Known,
+    /// The other end of the first branch ending here (games with
+    /// [`BranchRule::OtherEnd`]).
+    pub other_end: Option<OtherEnd>,
 }
 
 /// The chance that a death at `depth` leaves bones (rule 8), as
@@ -197,6 +316,9 @@ pub struct Decision {
     /// Chance of leaving bones on death, `(numerator, denominator)`;
     /// `(0, 1)` when a rule forbids it.
     pub chance: (u32, u32),
+    /// A rule that would forbid bones here depending on what the command
+    /// line did not say (rule 10 without `--role`).
+    pub unless: Option<Rule>,
 }
 
 impl Decision {
@@ -209,29 +331,67 @@ impl Decision {
     }
 }
 
-/// Applies the rules of `bones.md` in order.
-pub fn decide(f: &LevelFacts) -> Decision {
+/// The game's "no bones level" test (`no_bones_level()`): the first rule
+/// that forbids bones, in the game's order. `branches` is false for the
+/// other end of a branch (dNetHack's recursion skips its branch rules).
+pub fn no_bones_rule(rules: &BonesRules, f: &LevelFacts, branches: bool) -> Option<Rule> {
+    if f.special_none {
+        return Some(Rule::SpecialNone);
+    }
+    if f.dungeon_none {
+        return Some(Rule::DungeonNone);
+    }
+    if f.madman_home == Known::Yes && rules.madman_home.is_some() {
+        return Some(Rule::MadmanHome);
+    }
+    if rules.bottom && f.bottom {
+        return Some(Rule::Bottom);
+    }
+    if branches {
+        match rules.branch {
+            BranchRule::BelowLevelOne if f.branch_level && f.level > 1 => {
+                return Some(Rule::BranchLevel);
+            }
+            BranchRule::OtherEnd => match f.other_end {
+                Some(o) if o.in_quest => return Some(Rule::QuestBranch),
+                Some(o) if o.no_bones.is_some() => return Some(Rule::BranchToNoBones),
+                _ => {}
+            },
+            BranchRule::BelowLevelOne => {}
+        }
+    }
+    let level_one = match rules.level_one {
+        LevelOneRule::None => false,
+        LevelOneRule::MainDungeon => f.main_dungeon,
+        LevelOneRule::EveryDungeon => true,
+    };
+    if level_one && f.level < 2 {
+        return Some(Rule::LevelOne);
+    }
+    if f.vibrating {
+        return Some(Rule::VibratingSquare);
+    }
+    None
+}
+
+/// Applies a game's rules in order: its "no bones level" test, then
+/// `can_make_bones()`'s.
+pub fn decide(rules: &BonesRules, f: &LevelFacts) -> Decision {
+    let unless = (f.madman_home == Known::Unknown && rules.madman_home.is_some())
+        .then_some(Rule::MadmanHome);
     let no = |rule: Rule, can_load: bool| Decision {
         can_load,
         rule,
         chance: (0, 1),
+        unless,
     };
-    if f.special_none {
-        return no(Rule::SpecialNone, false);
+    if let Some(rule) = no_bones_rule(rules, f, true) {
+        return Decision {
+            unless: None,
+            ..no(rule, false)
+        };
     }
-    if f.dungeon_none {
-        return no(Rule::DungeonNone, false);
-    }
-    if f.bottom {
-        return no(Rule::Bottom, false);
-    }
-    if f.branch_level && f.level > 1 {
-        return no(Rule::BranchLevel, false);
-    }
-    if f.vibrating {
-        return no(Rule::VibratingSquare, false);
-    }
-    if f.portal && !f.branch_level {
+    if rules.magic_portal && f.portal && !f.branch_level {
         return no(Rule::MagicPortal, true);
     }
     if f.depth < 1 {
@@ -241,12 +401,40 @@ pub fn decide(f: &LevelFacts) -> Decision {
         can_load: true,
         rule: Rule::DepthRoll,
         chance: depth_chance(f.depth),
+        unless,
     }
 }
 
 /// A sentence for a decision: the rule number first, so tools can read it.
-pub fn explain(d: &Decision, f: &LevelFacts, special: Option<&str>, dungeon: &str) -> String {
+/// `partner`: the dungeon at the other end of the (first) branch ending
+/// on the level.
+pub fn explain(
+    d: &Decision,
+    f: &LevelFacts,
+    special: Option<&str>,
+    dungeon: &str,
+    partner: Option<&str>,
+) -> String {
+    let text = explain_rule(d, f, special, dungeon, partner);
+    match d.unless {
+        Some(r) => format!(
+            "{text}; but for a Madman never (rule {}: {}; give --role to know)",
+            r.number(),
+            r.summary()
+        ),
+        None => text,
+    }
+}
+
+fn explain_rule(
+    d: &Decision,
+    f: &LevelFacts,
+    special: Option<&str>,
+    dungeon: &str,
+    partner: Option<&str>,
+) -> String {
     let n = d.rule.number();
+    let to = partner.map_or_else(String::new, |p| format!(" to \"{p}\""));
     match d.rule {
         Rule::SpecialNone => {
             format!(
@@ -256,7 +444,7 @@ pub fn explain(d: &Decision, f: &LevelFacts, special: Option<&str>, dungeon: &st
         }
         Rule::DungeonNone => format!("{n}: \"{dungeon}\" has bones marker \"none\""),
         Rule::Bottom => format!("{n}: bottom level of \"{dungeon}\""),
-        Rule::BranchLevel => format!("{n}: a branch ends on level {}", f.level),
+        Rule::BranchLevel => format!("{n}: the branch{to} ends on level {}", f.level),
         Rule::VibratingSquare => {
             format!("{n}: level above the bottom of hellish \"{dungeon}\" (vibrating square)")
         }
@@ -277,6 +465,28 @@ pub fn explain(d: &Decision, f: &LevelFacts, special: Option<&str>, dungeon: &st
             format!(
                 "{n}: depth {}: bones are left with chance {}/{}",
                 f.depth, d.chance.0, d.chance.1
+            )
+        }
+        Rule::LevelOne => format!("{n}: level 1 of \"{dungeon}\" never holds bones"),
+        Rule::MadmanHome => format!(
+            "{n}: the Quest level above the locate level, a Madman's home, never holds bones"
+        ),
+        Rule::QuestBranch => {
+            format!(
+                "{n}: the branch{to} ends on level {}, and its other end is in the Quest (its portal can be voided)",
+                f.level
+            )
+        }
+        Rule::BranchToNoBones => {
+            let why = f
+                .other_end
+                .and_then(|o| o.no_bones)
+                .map_or_else(String::new, |r| {
+                    format!(" (rule {}: {})", r.number(), r.summary())
+                });
+            format!(
+                "{n}: the branch{to} ends on level {}, and its other end never holds bones{why}",
+                f.level
             )
         }
     }
@@ -311,40 +521,40 @@ mod tests {
         let mut f = ordinary(5, 5);
         f.special_none = true;
         f.bottom = true;
-        assert_eq!(decide(&f).rule, Rule::SpecialNone);
+        assert_eq!(decide(&BonesRules::VANILLA, &f).rule, Rule::SpecialNone);
         f.special_none = false;
-        assert_eq!(decide(&f).rule, Rule::Bottom);
-        assert!(!decide(&f).can_load);
+        assert_eq!(decide(&BonesRules::VANILLA, &f).rule, Rule::Bottom);
+        assert!(!decide(&BonesRules::VANILLA, &f).can_load);
     }
 
     #[test]
     fn branch_on_level_one_is_allowed() {
         let mut f = ordinary(1, 1);
         f.branch_level = true;
-        let d = decide(&f);
+        let d = decide(&BonesRules::VANILLA, &f);
         assert!(d.can_load);
         assert_eq!(d.rule, Rule::DepthRoll);
         assert!(!d.can_leave());
         f.level = 2;
-        assert_eq!(decide(&f).rule, Rule::BranchLevel);
+        assert_eq!(decide(&BonesRules::VANILLA, &f).rule, Rule::BranchLevel);
     }
 
     #[test]
     fn portal_only_matters_off_branches() {
         let mut f = ordinary(1, 30);
         f.portal = true;
-        let d = decide(&f);
+        let d = decide(&BonesRules::VANILLA, &f);
         assert_eq!(d.rule, Rule::MagicPortal);
         assert!(d.can_load && !d.can_leave());
         f.branch_level = true;
-        let d = decide(&f);
+        let d = decide(&BonesRules::VANILLA, &f);
         assert_eq!(d.rule, Rule::DepthRoll);
         assert_eq!(d.chance, (7, 8));
     }
 
     #[test]
     fn endgame_depths_load_but_never_leave() {
-        let d = decide(&ordinary(2, -2));
+        let d = decide(&BonesRules::VANILLA, &ordinary(2, -2));
         assert_eq!(d.rule, Rule::DepthBelowOne);
         assert!(d.can_load && !d.can_leave());
     }
@@ -353,7 +563,124 @@ mod tests {
     fn vibrating_square_level() {
         let mut f = ordinary(19, 40);
         f.vibrating = true;
-        assert_eq!(decide(&f).rule, Rule::VibratingSquare);
+        assert_eq!(decide(&BonesRules::VANILLA, &f).rule, Rule::VibratingSquare);
+    }
+}
+
+#[cfg(test)]
+mod variant_tests {
+    use super::*;
+
+    const EVERY_LEVEL_ONE: BonesRules = BonesRules {
+        level_one: LevelOneRule::EveryDungeon,
+        ..BonesRules::VANILLA
+    };
+
+    const OTHER_END: BonesRules = BonesRules {
+        bottom: false,
+        branch: BranchRule::OtherEnd,
+        madman_home: Some("Mad"),
+        magic_portal: false,
+        ..BonesRules::VANILLA
+    };
+
+    fn at(level: i32, depth: i32) -> LevelFacts {
+        LevelFacts {
+            level,
+            depth,
+            ..LevelFacts::default()
+        }
+    }
+
+    #[test]
+    fn level_one_comes_after_the_bottom_and_before_the_vibrating_square() {
+        let mut f = at(1, 20);
+        let d = decide(&EVERY_LEVEL_ONE, &f);
+        assert_eq!((d.rule, d.can_load), (Rule::LevelOne, false));
+        assert_eq!(decide(&BonesRules::VANILLA, &f).rule, Rule::DepthRoll);
+        f.bottom = true;
+        assert_eq!(decide(&EVERY_LEVEL_ONE, &f).rule, Rule::Bottom);
+        let mut g = at(1, 20);
+        g.vibrating = true;
+        assert_eq!(decide(&EVERY_LEVEL_ONE, &g).rule, Rule::LevelOne);
+        assert_eq!(decide(&EVERY_LEVEL_ONE, &at(2, 20)).rule, Rule::DepthRoll);
+        let main = BonesRules {
+            level_one: LevelOneRule::MainDungeon,
+            ..BonesRules::VANILLA
+        };
+        assert_eq!(decide(&main, &at(1, 20)).rule, Rule::DepthRoll);
+        let mut m = at(1, 1);
+        m.main_dungeon = true;
+        assert_eq!(decide(&main, &m).rule, Rule::LevelOne);
+    }
+
+    #[test]
+    fn other_end_rules_replace_bottom_branch_and_portal() {
+        let mut f = at(5, 12);
+        f.bottom = true;
+        f.branch_level = true;
+        f.portal = true;
+        let d = decide(&OTHER_END, &f);
+        assert_eq!((d.rule, d.chance), (Rule::DepthRoll, (3, 4)));
+        f.other_end = Some(OtherEnd {
+            in_quest: false,
+            no_bones: None,
+        });
+        assert_eq!(decide(&OTHER_END, &f).rule, Rule::DepthRoll);
+        f.other_end = Some(OtherEnd {
+            in_quest: false,
+            no_bones: Some(Rule::SpecialNone),
+        });
+        let d = decide(&OTHER_END, &f);
+        assert_eq!((d.rule, d.can_load), (Rule::BranchToNoBones, false));
+        f.other_end = Some(OtherEnd {
+            in_quest: true,
+            no_bones: Some(Rule::SpecialNone),
+        });
+        assert_eq!(decide(&OTHER_END, &f).rule, Rule::QuestBranch);
+        // The recursion judges the other end without its branch rules.
+        assert_eq!(no_bones_rule(&OTHER_END, &f, false), None);
+        f.vibrating = true;
+        assert_eq!(
+            no_bones_rule(&OTHER_END, &f, false),
+            Some(Rule::VibratingSquare)
+        );
+    }
+
+    #[test]
+    fn madman_home_by_role() {
+        let mut f = at(2, 15);
+        f.madman_home = Known::Yes;
+        let d = decide(&OTHER_END, &f);
+        assert_eq!((d.rule, d.can_load), (Rule::MadmanHome, false));
+        f.madman_home = Known::Unknown;
+        let d = decide(&OTHER_END, &f);
+        assert_eq!(
+            (d.rule, d.unless),
+            (Rule::DepthRoll, Some(Rule::MadmanHome))
+        );
+        let text = explain(&d, &f, None, "The Quest", None);
+        assert!(
+            text.starts_with("8: depth 15") && text.contains("rule 10"),
+            "{text}"
+        );
+        // A game without the rule ignores the fact.
+        assert_eq!(decide(&BonesRules::VANILLA, &f).unless, None);
+        f.madman_home = Known::Yes;
+        assert_eq!(decide(&BonesRules::VANILLA, &f).rule, Rule::DepthRoll);
+    }
+
+    #[test]
+    fn categories_round_trip() {
+        for r in Rule::ALL {
+            assert_eq!(Rule::of_category(r.category()), Some(r));
+            assert_eq!(
+                Rule::category_stops_loading(r.category()),
+                r.stops_loading()
+            );
+        }
+        assert_eq!(Rule::of_category(CAT_SHALLOW), Some(Rule::DepthRoll));
+        assert!((0..CATEGORIES).all(|c| Rule::of_category(c).is_some()));
     }
 }
 

@@ -4,7 +4,7 @@
 //! "never" means never in any layout, not "never in the layouts tried"
 //! (unless the statistics had to be sampled, which the report says).
 
-use super::rules::{depth_chance, Rule};
+use super::rules::{depth_chance, Rule, CATEGORIES, CAT_ELIGIBLE, CAT_SHALLOW};
 use crate::script::Script;
 use crate::stats::{self, BonesSummary, Method, Stats, StatsOptions};
 use serde::Serialize;
@@ -76,6 +76,9 @@ pub struct DungeonVerdict {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StaticReport {
     pub method: Method,
+    /// What the game also tests that these verdicts cannot know.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     pub levels: Vec<SpecialVerdict>,
     pub dungeons: Vec<DungeonVerdict>,
 }
@@ -122,27 +125,34 @@ fn always_rules(b: &BonesSummary, marker_none: bool, dungeon_none: bool) -> Vec<
     r
 }
 
-/// "rule 4 (a branch ends here) in 7.5%" for each possible category.
-fn category_reasons(b: &BonesSummary, cats: std::ops::Range<usize>) -> Vec<String> {
+/// "rule 4 (a branch ends here) in 7.5%" for each possible category that
+/// `which` selects (never the eligible one).
+fn category_reasons(b: &BonesSummary, which: impl Fn(usize) -> bool) -> Vec<String> {
     let mut out = Vec::new();
-    for c in cats {
+    for c in (0..CATEGORIES).filter(|&c| which(c) && c != CAT_ELIGIBLE) {
         if !b.possible[c] {
             continue;
         }
-        let (rule, what) = match c {
-            0..=6 => {
-                let r = Rule::from_number(c as u8 + 1).unwrap_or(Rule::DepthRoll);
-                (r.number(), r.summary().to_string())
-            }
-            7 => (
-                8,
-                "depth below 4: the depth roll never leaves bones".to_string(),
-            ),
-            _ => continue,
+        let Some(r) = Rule::of_category(c) else {
+            continue;
         };
-        out.push(format!("rule {rule} ({what}) in {}", pct(b.categories[c])));
+        let what = if c == CAT_SHALLOW {
+            "depth below 4: the depth roll never leaves bones".to_string()
+        } else {
+            r.summary().to_string()
+        };
+        out.push(format!(
+            "rule {} ({what}) in {}",
+            r.number(),
+            pct(b.categories[c])
+        ));
     }
     out
+}
+
+/// Loads bones but never leaves them: rules 6-7 and a shallow depth roll.
+fn loads_only(c: usize) -> bool {
+    !Rule::category_stops_loading(c)
 }
 
 fn special(
@@ -179,7 +189,7 @@ fn special(
         v.verdict = StaticKind::Never;
         v.rules = always_rules(b, script_marker_none, dungeon_none);
         if v.rules.is_empty() {
-            v.reasons = category_reasons(b, 0..5);
+            v.reasons = category_reasons(b, Rule::category_stops_loading);
         }
         return v;
     }
@@ -191,18 +201,18 @@ fn special(
                     v.rules.push(rule);
                 }
             }
-            v.reasons = category_reasons(b, 5..8);
+            v.reasons = category_reasons(b, loads_only);
             return v;
         }
         if b.no_leave_possible() {
             v.verdict = StaticKind::Depends;
-            v.reasons = category_reasons(b, 5..8);
+            v.reasons = category_reasons(b, loads_only);
         } else {
             v.verdict = StaticKind::Eligible;
         }
     } else {
         v.verdict = StaticKind::Depends;
-        v.reasons = category_reasons(b, 0..8);
+        v.reasons = category_reasons(b, |_| true);
     }
     if let (Some((a, z)), Some((ca, cz))) = (v.leave_depth, &v.leave_chance) {
         v.reasons.push(format!(
@@ -264,7 +274,7 @@ fn dungeon(stats: &Stats, d: usize, marker_none: bool) -> DungeonVerdict {
             leave_depth = Some(leave_depth.map_or((a, z), |(x, y)| (x.min(a), y.max(z))));
         }
     }
-    for cat in 0..8 {
+    for cat in (0..CATEGORIES).filter(|&c| c != CAT_ELIGIBLE) {
         let levels: Vec<i32> = cells
             .iter()
             .filter(|c| c.bones.possible[cat])
@@ -273,10 +283,10 @@ fn dungeon(stats: &Stats, d: usize, marker_none: bool) -> DungeonVerdict {
         if levels.is_empty() {
             continue;
         }
-        let what = if cat == 7 {
+        let what = if cat == CAT_SHALLOW {
             "the depth roll never leaves bones (depth below 4)".to_string()
         } else {
-            Rule::from_number(cat as u8 + 1).map_or_else(String::new, |r| {
+            Rule::of_category(cat).map_or_else(String::new, |r| {
                 format!("rule {} ({})", r.number(), r.summary())
             })
         };
@@ -288,19 +298,20 @@ fn dungeon(stats: &Stats, d: usize, marker_none: bool) -> DungeonVerdict {
         StaticKind::LoadOnly
     } else {
         // Every level is always forbidden: say by what, if one rule does.
-        let all: Vec<u8> = (0..5u8)
+        let all: Vec<u8> = (0..CATEGORIES)
+            .filter(|&c| Rule::category_stops_loading(c))
             .filter(|&c| {
                 cells.iter().all(|cell| {
-                    cell.bones.possible[usize::from(c)]
+                    cell.bones.possible[c]
                         && !cell
                             .bones
                             .possible
                             .iter()
                             .enumerate()
-                            .any(|(o, &p)| p && o != usize::from(c))
+                            .any(|(o, &p)| p && o != c)
                 })
             })
-            .map(|c| c + 1)
+            .filter_map(|c| Rule::of_category(c).map(Rule::number))
             .collect();
         v.rules = all;
         StaticKind::Never
@@ -336,6 +347,7 @@ pub fn verdicts_from_stats(script: &Script, stats: &Stats) -> StaticReport {
         .collect();
     StaticReport {
         method: stats.method.clone(),
+        notes: Vec::new(),
         levels,
         dungeons,
     }
@@ -345,5 +357,8 @@ pub fn verdicts_from_stats(script: &Script, stats: &Stats) -> StaticReport {
 /// budget), then the verdicts.
 pub fn static_verdicts(script: &Script, opts: &StatsOptions) -> StaticReport {
     let stats = stats::compute(script, opts);
-    verdicts_from_stats(script, &stats)
+    StaticReport {
+        notes: opts.bones.notes(),
+        ..verdicts_from_stats(script, &stats)
+    }
 }

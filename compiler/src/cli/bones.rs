@@ -83,6 +83,10 @@ pub fn run(args: BonesArgs) -> ExitCode {
 
 #[derive(Serialize)]
 struct LayoutJson<'a> {
+    /// What the verdicts cannot know (the game's other tests); absent when
+    /// there is nothing to say.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
     levels: &'a [bones::LevelBones],
 }
 
@@ -137,8 +141,12 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
                 }
             };
             let rows = bones::layout_verdicts(&layout, &opts);
+            let notes = opts.notes();
             if args.format == OutputFormat::Json {
-                match serde_json::to_string(&LayoutJson { levels: &rows }) {
+                match serde_json::to_string(&LayoutJson {
+                    notes: &notes,
+                    levels: &rows,
+                }) {
                     Ok(s) => s + "\n",
                     Err(e) => {
                         let _ = writeln!(err, "dgn bones: cannot write JSON: {e}");
@@ -148,6 +156,7 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
             } else {
                 layout_human(
                     &rows,
+                    &notes,
                     &format!(
                         "{name}, seed {seed} ({}, {} loader)",
                         rng.name(),
@@ -187,8 +196,13 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
     EXIT_OK
 }
 
-fn layout_human(rows: &[bones::LevelBones], title: &str) -> String {
-    let mut o = format!("Bones on {title}\n");
+/// `Note: ...` lines under a title.
+fn notes_human(notes: &[String]) -> String {
+    notes.iter().map(|n| format!("Note: {n}\n")).collect()
+}
+
+fn layout_human(rows: &[bones::LevelBones], notes: &[String], title: &str) -> String {
+    let mut o = format!("Bones on {title}\n{}", notes_human(notes));
     let mut current = None;
     for r in rows {
         if current != Some(r.dungeon_index) {
@@ -240,8 +254,9 @@ fn exists_note(exists: f64) -> String {
 
 fn static_human(r: &StaticReport, title: &str) -> String {
     let mut o = format!(
-        "Bones verdicts for {title}\n{}\n",
-        chart::method_line(&r.method)
+        "Bones verdicts for {title}\n{}\n{}",
+        chart::method_line(&r.method),
+        notes_human(&r.notes)
     );
     let _ = writeln!(o, "\nSpecial levels (given that they exist)");
     for v in &r.levels {

@@ -151,7 +151,7 @@ pub fn execute(
     .ok();
     let bones = BonesOptions {
         role: args.loader.role.clone(),
-        ..BonesOptions::default()
+        ..BonesOptions::for_target(target)
     };
     let finder = Finder::new(
         &resolver,

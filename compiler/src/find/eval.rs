@@ -5,7 +5,8 @@
 
 use super::parser::CmpOp;
 use super::query::{Fact, Node, Operand, Query};
-use crate::bones::{decide, BonesOptions, LevelFacts};
+use crate::bones::layout::{DungeonFacts, LevelSource};
+use crate::bones::{decide, level_facts, BonesOptions};
 use crate::loader::{Resolved, Resolver};
 use crate::script::flags;
 
@@ -24,22 +25,63 @@ pub enum Value {
     },
 }
 
+/// A layout the loader may not have finished, as the bones rules read it.
+struct View<'a> {
+    res: &'a Resolver,
+    out: &'a Resolved,
+}
+
+impl LevelSource for View<'_> {
+    fn dungeon(&self, d: usize) -> Option<DungeonFacts<'_>> {
+        let x = self.out.dungeons.get(d)?;
+        let rec = self.res.dungeons.get(x.record as usize)?;
+        Some(DungeonFacts {
+            name: &rec.name,
+            marker_none: rec.bones.is_empty(),
+            num_levels: x.num_levels,
+            depth_start: x.depth_start,
+            hellish: rec.flags & flags::HELLISH != 0,
+        })
+    }
+
+    fn special(&self, d: usize, level: i32) -> Option<(&str, bool)> {
+        // `Is_special`: the first special level of the chain on this level.
+        let l = self
+            .out
+            .levels
+            .iter()
+            .find(|l| usize::try_from(l.dungeon).ok() == Some(d) && l.level == level)?;
+        let rec = self.res.levels.get(l.record as usize)?;
+        Some((rec.name.as_str(), rec.bones.is_empty()))
+    }
+
+    fn branch(&self, i: usize) -> Option<((i32, i32), (i32, i32))> {
+        self.out.branches.get(i).map(|b| (b.end1, b.end2))
+    }
+
+    fn find_special(&self, pred: &dyn Fn(&str) -> bool) -> Option<(usize, i32)> {
+        self.out
+            .levels
+            .iter()
+            .find(|l| {
+                self.res
+                    .levels
+                    .get(l.record as usize)
+                    .is_some_and(|r| pred(&r.name))
+            })
+            .and_then(|l| Some((usize::try_from(l.dungeon).ok()?, l.level)))
+    }
+}
+
 /// What evaluating needs besides the query and the layout.
 pub struct Env<'a> {
     pub res: &'a Resolver,
     pub bones: &'a BonesOptions,
-    /// Per level record: its level file holds a magic portal.
-    portal: Vec<bool>,
 }
 
 impl<'a> Env<'a> {
     pub fn new(res: &'a Resolver, bones: &'a BonesOptions) -> Env<'a> {
-        let portal = res
-            .levels
-            .iter()
-            .map(|l| bones.is_portal_level(&l.name))
-            .collect();
-        Env { res, bones, portal }
+        Env { res, bones }
     }
 
     fn index(&self, out: &Resolved, recs: &[u32]) -> Option<(u32, usize)> {
@@ -68,33 +110,9 @@ impl<'a> Env<'a> {
     }
 
     fn can_leave_bones(&self, out: &Resolved, dungeon: usize, level: i32) -> bool {
-        let Some(d) = out.dungeons.get(dungeon) else {
-            return false;
-        };
-        if level < 1 || level > d.num_levels {
-            return false;
-        }
-        let drec = &self.res.dungeons[d.record as usize];
-        // `Is_special`: the first special level of the chain on this level.
-        let special = out
-            .levels
-            .iter()
-            .find(|l| l.dungeon == dungeon as i32 && l.level == level)
-            .map(|l| l.record as usize);
-        let facts = LevelFacts {
-            special_none: special.is_some_and(|s| self.res.levels[s].bones.is_empty()),
-            dungeon_none: drec.bones.is_empty(),
-            bottom: level == d.num_levels,
-            branch_level: out
-                .branches
-                .iter()
-                .any(|b| b.end1 == (dungeon as i32, level) || b.end2 == (dungeon as i32, level)),
-            level,
-            vibrating: drec.flags & flags::HELLISH != 0 && level == d.num_levels.wrapping_sub(1),
-            portal: special.is_some_and(|s| self.portal[s]),
-            depth: d.depth_start.wrapping_add(level - 1),
-        };
-        decide(&facts).can_leave()
+        let view = View { res: self.res, out };
+        level_facts(&view, dungeon, level, self.bones)
+            .is_some_and(|f| decide(&self.bones.rules, &f).can_leave())
     }
 
     /// The value of `fact` in `out` (complete at least up to the fact's

@@ -8,7 +8,7 @@
 
 use super::{Game, GameOption, InputSpec, LoaderInputs, LoaderProof};
 use crate::binary::BinaryFormat;
-use crate::bones::BonesRules;
+use crate::bones::{BonesPool, BonesRules, BranchRule};
 use crate::dialect::Dialect;
 use crate::loader::{DungeonChance, Fields, GameInputs, Limits, RangePanic, Rules};
 use crate::options::Target;
@@ -99,6 +99,27 @@ pub(crate) const RULES: Rules = Rules {
     ..Rules::nethack_36()
 };
 
+/// dNAO's `no_bones_level_core()` (`src/bones.c:22-51`) has no bottom and
+/// no branch-below-level-1 rule; it refuses the Madman's home (the Quest
+/// level above the locate level, `:35`), a branch level whose other end is
+/// in the Quest (`:37`) or is itself a no-bones level (`:39`, one level of
+/// recursion), besides vanilla's marker and vibrating-square rules.
+/// `can_make_bones()` (`:406-428`) has no magic-portal test. File names
+/// (`src/files.c:686-718`): a branch level adds `.` + the other end's
+/// dungeon marker and role code (`:703-709`); BONES_POOL (`config.h:482`)
+/// ends them with `.` + `u.ubirthday % 10` (`:711-713`).
+const BONES: BonesRules = BonesRules {
+    bottom: false,
+    branch: BranchRule::OtherEnd,
+    madman_home: Some("Mad"),
+    magic_portal: false,
+    portal_levels: &[],
+    pool: BonesPool::BirthSuffix(10),
+    branch_in_name: true,
+    notes: &["loading also needs the game option `bones` (on by default; bones.c:718)"],
+    ..BonesRules::VANILLA
+};
+
 pub(super) static GAME: Game = Game {
     target: Target::DNetHack,
     title: "dNetHack",
@@ -106,7 +127,7 @@ pub(super) static GAME: Game = Game {
     binary: Some(BinaryFormat::DNetHack),
     rng: RngKind::Glibc,
     rules: RULES,
-    bones: BonesRules::VANILLA,
+    bones: BONES,
     overview: OverviewStyle::NetHack343,
     loader: LoaderProof::Proven(
         "variants_parity::dnethack_layouts_match: every line of expected/variants/dnethack/layouts.*, draw for draw",

@@ -70,7 +70,12 @@ pub const ROLES: &[Role] = &[
     },
     role("Pirate", "Pir"),
     role("Troubadour", "Tro"),
-    role("Madman", "Mad"),
+    // dNAO `src/role.c:263`.
+    Role {
+        name: "Madman",
+        female: Some("Madwoman"),
+        code: "Mad",
+    },
 ];
 
 /// Every race of the games dgnkit knows.

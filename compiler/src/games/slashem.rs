@@ -7,7 +7,7 @@
 
 use super::{Game, InputSpec, LoaderProof};
 use crate::binary::BinaryFormat;
-use crate::bones::BonesRules;
+use crate::bones::{BonesRules, LevelOneRule};
 use crate::dialect::Dialect;
 use crate::loader::{EntrySource, Limits, Rules};
 use crate::options::Target;
@@ -49,6 +49,17 @@ pub(crate) const RULES: Rules = Rules {
     ..Rules::nethack_343()
 };
 
+/// `no_bones_level()` is 3.4.3's plus `|| (lev->dlevel < 2)`, after the
+/// branch rule (`src/bones.c:18-36`, `:32`): level 1 of every dungeon.
+/// `can_make_bones()` keeps 3.4.3's magic-portal test and depth roll
+/// (`bones.c:175-210`); NO_BONES is off by default (configure
+/// `--enable-no-bones`). The portals are vanilla's (`dat/yendor.des:166`,
+/// `:236`), the file names 3.4.3's (`src/files.c:670-688`).
+const BONES: BonesRules = BonesRules {
+    level_one: LevelOneRule::EveryDungeon,
+    ..BonesRules::VANILLA
+};
+
 pub(super) static GAME: Game = Game {
     target: Target::SlashEm,
     title: "SLASH'EM",
@@ -56,7 +67,7 @@ pub(super) static GAME: Game = Game {
     binary: Some(BinaryFormat::SlashEm),
     rng: RngKind::Glibc,
     rules: RULES,
-    bones: BonesRules::VANILLA,
+    bones: BONES,
     overview: OverviewStyle::NetHack343,
     loader: LoaderProof::Proven(
         "variants_parity::slashem_layouts_match: every line of expected/variants/slashem/layouts.*, draw for draw",

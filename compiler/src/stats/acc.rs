@@ -12,11 +12,8 @@ use crate::bones::{depth_chance, Decision, LevelFacts, Rule};
 use crate::loader::Resolver;
 use std::collections::BTreeMap;
 
-/// Outcome categories of the bones rules for one level: the first rule
-/// that forbids bones (1-7), rule 8 with chance 0 (depth 1-3), or eligible.
-pub(crate) const CATS: usize = 9;
-pub(crate) const CAT_SHALLOW: usize = 7;
-pub(crate) const CAT_ELIGIBLE: usize = 8;
+/// Outcome categories of the bones rules for one level ([`CATEGORIES`]).
+pub(crate) use crate::bones::rules::{CATEGORIES as CATS, CAT_ELIGIBLE, CAT_SHALLOW};
 
 /// A weight and whether the event it measures is possible. The flag is
 /// exact even where the weight came from a difference (a free level).
@@ -161,6 +158,10 @@ impl BonesAcc {
             self.note_load(portal, st.depth);
             self.depth_cats(kinds.other.times(hv), st.depth);
         } else {
+            if st.level_one {
+                self.cat(Rule::LevelOne.category(), rest.times(s));
+                return;
+            }
             if st.vibrating {
                 self.cat(4, rest.times(s));
                 return;
@@ -187,7 +188,7 @@ impl BonesAcc {
         let c = match d.rule {
             Rule::DepthRoll if d.chance.0 == 0 => CAT_SHALLOW,
             Rule::DepthRoll => CAT_ELIGIBLE,
-            r => usize::from(r.number()) - 1,
+            r => r.category(),
         };
         self.cat(c, x);
         if c == CAT_ELIGIBLE {
@@ -207,15 +208,13 @@ impl BonesAcc {
                 0.0
             }
         };
-        let load = (5..CATS).fold(PW::default(), |a, c| a.plus(self.cat[c]));
+        let load = (0..CATS)
+            .filter(|&c| !Rule::category_stops_loading(c))
+            .fold(PW::default(), |a, c| a.plus(self.cat[c]));
         let mut decided_by = BTreeMap::new();
         for (c, pw) in self.cat.iter().enumerate() {
             if pw.pos || pw.w.v > 0.0 {
-                let key = if c == CAT_SHALLOW || c == CAT_ELIGIBLE {
-                    8
-                } else {
-                    c as u8 + 1
-                };
+                let key = Rule::of_category(c).map_or(0, Rule::number);
                 *decided_by.entry(key.to_string()).or_insert(0.0) += given(pw.w);
             }
         }
@@ -257,6 +256,8 @@ pub(crate) struct Static {
     pub vibrating: bool,
     /// The branch into this dungeon arrives here.
     pub entry_branch: bool,
+    /// Rule 9 holds here (level 1 of a dungeon the game refuses it on).
+    pub level_one: bool,
 }
 
 #[derive(Clone, Debug, Default)]

@@ -5,7 +5,7 @@ use super::acc::{bump, Acc, Kinds, Static, PW};
 use super::engine::{Edge, Present, Run, To};
 use super::place::LEVELS;
 use super::weight::W;
-use crate::bones::BonesOptions;
+use crate::bones::{BonesOptions, BonesRules, BranchRule, LevelOneRule};
 use crate::loader::Resolver;
 use crate::script::flags;
 
@@ -20,10 +20,25 @@ fn level_kind(res: &Resolver, l: usize, opts: &BonesOptions) -> Kind {
     let rec = &res.levels[l];
     if rec.bones.is_empty() {
         Kind::None
-    } else if opts.is_portal_level(&rec.name) {
+    } else if opts.rules.magic_portal && opts.is_portal_level(&rec.name) {
         Kind::Portal
     } else {
         Kind::Other
+    }
+}
+
+/// The bones rules the enumeration does not follow (its bones categories
+/// know the rules of `bones.md` and rule 9), if any: then the statistics
+/// are sampled.
+pub(crate) fn unmodelled_bones(rules: &BonesRules) -> Option<&'static str> {
+    if !rules.bottom {
+        Some("bones rules without the bottom-level rule")
+    } else if rules.branch != BranchRule::BelowLevelOne {
+        Some("bones rules that judge a branch level by its other end")
+    } else if rules.madman_home.is_some() {
+        Some("a bones rule for one role's Quest home")
+    } else {
+        None
     }
 }
 
@@ -133,6 +148,12 @@ fn present(
         bottom: l == info.n,
         vibrating: hellish && l == info.n - 1,
         entry_branch: info.branch.is_some() && l == info.entry,
+        level_one: l == 1
+            && match opts.rules.level_one {
+                LevelOneRule::None => false,
+                LevelOneRule::MainDungeon => index == 0,
+                LevelOneRule::EveryDungeon => true,
+            },
     };
     let (l0, _) = d.levels;
     let kinds: Vec<Kind> = (0..class.pos.len())

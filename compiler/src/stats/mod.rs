@@ -34,7 +34,8 @@ mod weight;
 pub use engine::TooLarge;
 pub use weight::W;
 
-use crate::bones::BonesOptions;
+use crate::bones::rules::CAT_ELIGIBLE;
+use crate::bones::{BonesOptions, Rule};
 use crate::loader::{LoadError, Resolved, Resolver};
 use crate::options::Target;
 use crate::rng::RngKind;
@@ -182,13 +183,14 @@ pub struct BonesSummary {
     pub p_bottom: f64,
     pub p_branch: f64,
     pub p_vibrating: f64,
-    /// Exactly which outcome categories are possible: rules 1-7, depth
-    /// roll with chance 0, eligible.
+    /// Exactly which outcome categories are possible
+    /// ([`crate::bones::rules::CATEGORIES`]: rules 1-7, depth roll with
+    /// chance 0, eligible, rules 9-12).
     #[serde(skip)]
-    pub possible: [bool; 9],
+    pub possible: [bool; crate::bones::rules::CATEGORIES],
     /// The probabilities of those categories.
     #[serde(skip)]
-    pub categories: [f64; 9],
+    pub categories: [f64; crate::bones::rules::CATEGORIES],
     /// (possible yes, possible no) of the facts above.
     #[serde(skip)]
     pub bottom: (bool, bool),
@@ -201,20 +203,24 @@ pub struct BonesSummary {
 impl BonesSummary {
     /// Some layout lets the level load bones.
     pub fn load_possible(&self) -> bool {
-        self.possible[5..].iter().any(|&p| p)
+        self.possible_where(|c| !Rule::category_stops_loading(c))
     }
 
     /// Some layout keeps it from loading bones (rules 1-5).
     pub fn no_load_possible(&self) -> bool {
-        self.possible[..5].iter().any(|&p| p)
+        self.possible_where(Rule::category_stops_loading)
     }
 
     pub fn leave_possible(&self) -> bool {
-        self.possible[8]
+        self.possible[CAT_ELIGIBLE]
     }
 
     pub fn no_leave_possible(&self) -> bool {
-        self.possible[..8].iter().any(|&p| p)
+        self.possible_where(|c| c != CAT_ELIGIBLE)
+    }
+
+    fn possible_where(&self, f: impl Fn(usize) -> bool) -> bool {
+        self.possible.iter().enumerate().any(|(c, &p)| p && f(c))
     }
 }
 
@@ -325,9 +331,14 @@ pub fn places(script: &Script, opts: &StatsOptions) -> Places {
     };
     let exact = match opts.approach {
         Approach::Sampled => Err("sampling was asked for".to_string()),
-        Approach::Exact | Approach::Auto => engine::Engine::new(&res, opts.wizard, opts.budget)
-            .run()
-            .map_err(|e| format!("exact enumeration too large: {}", e.what)),
+        Approach::Exact | Approach::Auto => match exact::unmodelled_bones(&opts.bones.rules) {
+            Some(what) => Err(format!(
+                "the exact enumeration does not model this game's {what}"
+            )),
+            None => engine::Engine::new(&res, opts.wizard, opts.budget)
+                .run()
+                .map_err(|e| format!("exact enumeration too large: {}", e.what)),
+        },
     };
     match exact {
         Ok(run) => {
@@ -413,6 +424,11 @@ pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
 }
 
 fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
+    if let Some(what) = exact::unmodelled_bones(&opts.bones.rules) {
+        return Err(TooLarge {
+            what: format!("this game's {what}, which the exact statistics do not model"),
+        });
+    }
     let fixed = match res.with_fixed_chains(opts.wizard) {
         Some(Ok(fixed)) => Some(fixed),
         Some(Err(what)) => return Err(TooLarge { what }),

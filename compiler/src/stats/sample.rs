@@ -39,7 +39,7 @@ pub(crate) fn add_layout(
             w,
         );
         if let Some(f) = level_facts(layout, l.dungeon as usize, l.level, opts) {
-            a.bones.add_decided(w, &f, &decide(&f));
+            a.bones.add_decided(w, &f, &decide(&opts.rules, &f));
         }
     }
     for b in &resolved.branches {
@@ -74,7 +74,7 @@ pub(crate) fn add_layout(
     for (di, d) in resolved.dungeons.iter().enumerate() {
         for level in 1..=d.num_levels.clamp(0, MAX_LEVEL_NUMBER) {
             if let Some(f) = level_facts(layout, di, level, opts) {
-                let decision = decide(&f);
+                let decision = decide(&opts.rules, &f);
                 acc.cells
                     .entry((d.record, level))
                     .or_default()

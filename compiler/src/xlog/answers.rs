@@ -5,6 +5,7 @@
 use super::json;
 use super::release::Cites;
 use crate::bones::depth_chance;
+use crate::bones::rules::{CAT_ELIGIBLE, CAT_SHALLOW};
 use crate::stats::{self, Method, PlaceStat, Places};
 use std::fmt::Write;
 
@@ -167,13 +168,14 @@ fn answer(places: &Places, p: &PlaceStat, cites: &Cites) -> PlaceAnswer {
         .map(|&(l, w)| (name(&places.level_names, l), w))
         .collect();
     let b = &p.bones;
-    // categories: rules 1-7 forbid, the depth roll cannot succeed, eligible.
-    let passes = b.categories[7] + b.categories[8];
+    // categories: rules 1-7 and 9-12 forbid, the depth roll cannot succeed, eligible.
+    let passes = b.categories[CAT_SHALLOW] + b.categories[CAT_ELIGIBLE];
     let (num, den) = depth_chance(p.depth);
     let mut why = Vec::new();
-    for (c, &q) in b.categories.iter().enumerate().take(7) {
-        if b.possible[c] {
-            let rule = crate::bones::Rule::ALL[c];
+    for (c, &q) in b.categories.iter().enumerate() {
+        let rule = crate::bones::Rule::of_category(c);
+        if let Some(rule) = rule.filter(|_| b.possible[c] && c != CAT_SHALLOW && c != CAT_ELIGIBLE)
+        {
             why.push(if q >= 1.0 {
                 format!("never: rule {} ({})", rule.number(), rule.summary())
             } else {
@@ -186,7 +188,7 @@ fn answer(places: &Places, p: &PlaceStat, cites: &Cites) -> PlaceAnswer {
             });
         }
     }
-    if b.possible[7] || b.possible[8] {
+    if b.possible[CAT_SHALLOW] || b.possible[CAT_ELIGIBLE] {
         let lead = if passes >= 1.0 {
             "the level can hold bones in every layout".to_string()
         } else {

@@ -1,0 +1,249 @@
+//! Bones rules of the variant families, judged on the layouts the games'
+//! own `init_dungeons()` made (every line of `../shared/expected/variants/
+//! <family>/layouts.*`): each rule the family's `bones.c` adds or drops is
+//! checked on the levels where it decides.
+//!
+//! - SLASH'EM (`src/bones.c:32`): level 1 of every dungeon never holds
+//!   bones (rule 9), after vanilla's rules.
+//! - dNetHack (`src/bones.c:22-51`, `:406-428`, `src/files.c:686-718`): no
+//!   bottom, branch-below-level-1 or magic-portal rule; a branch level whose
+//!   other end is in the Quest (11) or is a no-bones level (12); the
+//!   Madman's home (10); file names with the other end of a branch and a
+//!   pool suffix.
+
+use dgnkit::bones::{layout_verdicts, BonesOptions, LevelBones, Rule};
+use dgnkit::layout::Layout;
+use dgnkit::options::Target;
+use flate2::read::GzDecoder;
+use std::io::{BufRead, BufReader};
+
+/// Every layout line of a family's fixtures, with the file it came from.
+fn layouts(family: &str) -> Option<Vec<(String, Layout)>> {
+    let dir = dgnkit_tests::shared_dir()?
+        .join("expected/variants")
+        .join(family);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixture folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".jsonl.gz"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let reader = BufReader::new(GzDecoder::new(std::fs::File::open(&f).expect("open")));
+        for (i, line) in reader.lines().enumerate() {
+            let line = line.expect("read");
+            let layout: Layout = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("{name}:{}: not a layout: {e}", i + 1));
+            out.push((format!("{name}:{}", i + 1), layout));
+        }
+    }
+    assert!(!out.is_empty(), "{family}: no layout line");
+    Some(out)
+}
+
+fn dungeon_index(layout: &Layout, name: &str) -> usize {
+    layout
+        .dungeons
+        .iter()
+        .position(|d| d.name == name)
+        .unwrap_or_else(|| panic!("no dungeon {name}"))
+}
+
+fn row<'a>(rows: &'a [LevelBones], layout: &Layout, dungeon: &str, level: i32) -> &'a LevelBones {
+    let d = dungeon_index(layout, dungeon);
+    rows.iter()
+        .find(|r| r.dungeon_index == d && r.level == level)
+        .unwrap_or_else(|| panic!("no row for {dungeon} {level}"))
+}
+
+/// The level where the first branch (in list order) between the two
+/// dungeons ends in `from`.
+fn branch_level(layout: &Layout, from: &str, to: &str) -> Option<i32> {
+    let (f, t) = (
+        dungeon_index(layout, from) as i32,
+        dungeon_index(layout, to) as i32,
+    );
+    layout.branches.iter().find_map(|b| {
+        if b.end1.dungeon == f && b.end2.dungeon == t {
+            Some(b.end1.level)
+        } else if b.end2.dungeon == f && b.end1.dungeon == t {
+            Some(b.end2.level)
+        } else {
+            None
+        }
+    })
+}
+
+#[test]
+fn slashem_refuses_level_one_of_every_dungeon() {
+    let Some(lines) = layouts("slashem") else {
+        return;
+    };
+    let opts = BonesOptions::for_target(Target::SlashEm);
+    for (at, layout) in &lines {
+        let rows = layout_verdicts(layout, &opts);
+        for (di, d) in layout.dungeons.iter().enumerate() {
+            let first = rows
+                .iter()
+                .find(|r| r.dungeon_index == di && r.level == 1)
+                .unwrap_or_else(|| panic!("{at}: {} has no level 1", d.name));
+            assert!(!first.can_load, "{at}: {} level 1 loads bones", d.name);
+            assert!(
+                matches!(
+                    first.verdict.rule,
+                    Rule::SpecialNone | Rule::DungeonNone | Rule::Bottom | Rule::LevelOne
+                ),
+                "{at}: {} level 1: {}",
+                d.name,
+                first.rule
+            );
+        }
+        // The README's four multi-level dungeons with a marker: rule 9
+        // decides (vanilla would let the valley and Mines 1 hold bones).
+        for d in [
+            "The Dungeons of Doom",
+            "Gehennom",
+            "The Gnomish Mines",
+            "Vlad's Tower",
+        ] {
+            let r = row(&rows, layout, d, 1);
+            assert_eq!(r.verdict.rule, Rule::LevelOne, "{at}: {d} 1: {}", r.rule);
+            assert!(r.rule.starts_with("9: level 1 of"), "{at}: {}", r.rule);
+        }
+        // Level 2 of the Dungeons of Doom without a branch is vanilla's.
+        let r2 = row(&rows, layout, "The Dungeons of Doom", 2);
+        if branch_level(layout, "The Dungeons of Doom", "The Gnomish Mines") != Some(2) {
+            assert_eq!(r2.verdict.rule, Rule::DepthRoll, "{at}: {}", r2.rule);
+            assert!(r2.can_load);
+        }
+        // The Mines' bottom: vanilla's rule 3 stays.
+        let mines = &layout.dungeons[dungeon_index(layout, "The Gnomish Mines")];
+        let bottom = row(&rows, layout, "The Gnomish Mines", mines.num_levels);
+        assert_eq!(bottom.verdict.rule, Rule::Bottom, "{at}");
+        // The magic-portal test stays (`bones.c:190-194`).
+        for r in rows
+            .iter()
+            .filter(|r| r.special.as_deref() == Some("fakewiz1") && !r.verdict.rule.stops_loading())
+        {
+            assert_eq!(r.verdict.rule, Rule::MagicPortal, "{at}: {}", r.rule);
+        }
+    }
+}
+
+#[test]
+fn dnethack_judges_branch_levels_by_their_other_end() {
+    let Some(lines) = layouts("dnethack") else {
+        return;
+    };
+    let opts = BonesOptions::for_target(Target::DNetHack);
+    for (at, layout) in &lines {
+        let rows = layout_verdicts(layout, &opts);
+        for r in &rows {
+            assert!(
+                !matches!(
+                    r.verdict.rule,
+                    Rule::Bottom | Rule::BranchLevel | Rule::MagicPortal | Rule::LevelOne
+                ),
+                "{at}: {} {}: {} is not dNetHack's",
+                r.dungeon,
+                r.level,
+                r.rule
+            );
+        }
+        // The portal to the Quest (`bones.c:37`).
+        let q = branch_level(layout, "The Dungeons of Doom", "The Quest").expect("quest branch");
+        let r = row(&rows, layout, "The Dungeons of Doom", q);
+        if r.special.is_none() {
+            assert_eq!(r.verdict.rule, Rule::QuestBranch, "{at}: {}", r.rule);
+            assert!(r.rule.contains("\"The Quest\""), "{at}: {}", r.rule);
+        }
+        // The valley's first branch leads up to the castle, marker "none"
+        // (`bones.c:39`): refused, though vanilla allows level 1.
+        let v = row(&rows, layout, "Gehennom", 1);
+        assert_eq!(v.special.as_deref(), Some("valley"));
+        assert_eq!(v.verdict.rule, Rule::BranchToNoBones, "{at}: {}", v.rule);
+        assert!(v.rule.contains("rule 1"), "{at}: {}", v.rule);
+        // The Mines' bottom (minend, "E") holds bones: no bottom rule.
+        let mines = &layout.dungeons[dungeon_index(layout, "The Gnomish Mines")];
+        let bottom = row(&rows, layout, "The Gnomish Mines", mines.num_levels);
+        assert_eq!(
+            bottom.verdict.rule,
+            Rule::DepthRoll,
+            "{at}: {}",
+            bottom.rule
+        );
+        assert!(bottom.can_load);
+        // The Mines' branch level: the name goes on with the Mines'
+        // marker, then the pool (`files.c:703-713`).
+        let m = branch_level(layout, "The Dungeons of Doom", "The Gnomish Mines").expect("mines");
+        let r = row(&rows, layout, "The Dungeons of Doom", m);
+        assert_eq!(r.verdict.rule, Rule::DepthRoll, "{at}: {}", r.rule);
+        let tail = if r.special.is_some() {
+            ".M0.*".to_string()
+        } else {
+            format!("{m}.M0.*")
+        };
+        let file = r.file.as_deref().unwrap_or("");
+        assert!(
+            file.starts_with("bonD0.") && file.ends_with(&tail),
+            "{at}: {file}"
+        );
+        // No branch: only the pool suffix.
+        for r in rows
+            .iter()
+            .filter(|r| r.dungeon == "Sokoban" || r.dungeon == "The Dungeons of Doom")
+        {
+            if let Some(f) = &r.file {
+                assert!(f.ends_with(".*"), "{at}: {f}");
+            }
+        }
+    }
+}
+
+#[test]
+fn dnethack_madman_home_needs_the_role() {
+    let Some(lines) = layouts("dnethack") else {
+        return;
+    };
+    let unknown = BonesOptions::for_target(Target::DNetHack);
+    let madman = BonesOptions {
+        role: Some("Madwoman".into()),
+        ..BonesOptions::for_target(Target::DNetHack)
+    };
+    let healer = BonesOptions {
+        role: Some("Hea".into()),
+        ..BonesOptions::for_target(Target::DNetHack)
+    };
+    assert!(unknown.notes().iter().any(|n| n.contains("--role")));
+    assert!(!madman.notes().iter().any(|n| n.contains("--role")));
+    for (at, layout) in &lines {
+        let locate = layout
+            .levels
+            .iter()
+            .find(|l| l.name == "x-loca")
+            .expect("x-loca");
+        let home = locate.level - 1;
+        let quest = "The Quest";
+        let a = row(&layout_verdicts(layout, &unknown), layout, quest, home).clone();
+        let b = row(&layout_verdicts(layout, &madman), layout, quest, home).clone();
+        let c = row(&layout_verdicts(layout, &healer), layout, quest, home).clone();
+        if a.verdict.rule.stops_loading() {
+            // x-strt ("none") lies there: rule 1 decides for every role.
+            assert_eq!(a.verdict.rule, Rule::SpecialNone, "{at}");
+            continue;
+        }
+        assert_eq!(a.verdict.unless, Some(Rule::MadmanHome), "{at}");
+        assert!(a.rule.contains("give --role"), "{at}: {}", a.rule);
+        assert_eq!(b.verdict.rule, Rule::MadmanHome, "{at}: {}", b.rule);
+        assert!(!b.can_load && b.file.is_none());
+        assert_eq!(c.verdict.rule, Rule::DepthRoll, "{at}: {}", c.rule);
+        assert_eq!(c.verdict.unless, None);
+        assert!(c.file.as_deref().is_some_and(|f| f.starts_with("bonQHea.")));
+        // Other Quest levels are nobody's home.
+        let rows = layout_verdicts(layout, &madman);
+        let other = row(&rows, layout, quest, locate.level);
+        assert_ne!(other.verdict.rule, Rule::MadmanHome, "{at}");
+    }
+}
