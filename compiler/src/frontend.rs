@@ -317,9 +317,10 @@ fn dialect_suggestion(
     };
     let message = if syntax == Some(guess) {
         format!(
-            "this looks like a {} file; try `--dialect {}`",
+            "this looks like {} {} file; try `{}`",
+            crate::games::detect::article(guess.title()),
             guess.title(),
-            guess.name()
+            crate::games::detect::option_for(guess)
         )
     } else {
         let what = if remaining.is_empty() {
@@ -328,9 +329,9 @@ fn dialect_suggestion(
             "more of this file"
         };
         format!(
-            "{}'s compiler accepts {what}; try `--dialect {}`",
+            "{}'s compiler accepts {what}; try `{}`",
             guess.title(),
-            guess.name()
+            crate::games::detect::option_for(guess)
         )
     };
     let mut note = Diagnostic {

@@ -290,3 +290,31 @@ fn explain_prints_the_table_entry() {
     let o = dgn(&["explain", "--list"]);
     assert!(stdout(&o).lines().count() >= 60);
 }
+
+#[test]
+fn a_file_whose_path_names_a_variant_gets_a_note_naming_its_target() {
+    let src = std::fs::read(corpus("nethack-3.6.def")).unwrap();
+    let dir = std::env::temp_dir().join(format!(
+        "dgnkit-check-cli-{}/unnethack/dat",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("dungeon.def");
+    std::fs::write(&path, &src).unwrap();
+    let p = path.display().to_string();
+    let o = dgn(&["check", "--format", "short", &p]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(":1:1: note[N0001]: this looks like an UnNetHack file (its path names UnNetHack); try `--target unnethack`"),
+        "{out}"
+    );
+    // A target or dialect given is a choice made knowingly: no note.
+    for given in [["--target", "nethack-3.6"], ["--dialect", "vanilla"]] {
+        let o = dgn(&["check", "--format", "short", given[0], given[1], &p]);
+        assert!(!stdout(&o).contains("N0001"), "{given:?}: {}", stdout(&o));
+    }
+    // The same text elsewhere is plain NetHack's.
+    let o = dgn(&["check", "--format", "short", &corpus("nethack-3.6.def")]);
+    assert!(!stdout(&o).contains("N0001"), "{}", stdout(&o));
+}

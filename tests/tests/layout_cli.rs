@@ -440,3 +440,63 @@ fn svg_escapes_names() {
     xml_elements(&out).unwrap_or_else(|e| panic!("not well-formed: {e}"));
     assert!(out.contains("Tom &amp; Jerry&apos;s &lt;Den&gt;"));
 }
+
+#[test]
+fn a_variants_file_laid_out_with_the_default_target_says_so_and_names_its_target() {
+    let src = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/nethack-3.6.def"),
+    )
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!(
+        "dgnkit-layout-cli-{}/DynaHack/dat",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("dungeon.def");
+    std::fs::write(&path, &src).unwrap();
+    let p = path.display().to_string();
+    for format in ["overview", "json", "svg"] {
+        let (code, _, err) = run(&["--seed", "3", "--format", format, &p]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains("note: ")
+                && err.contains("this looks like a DynaHack file (its path names DynaHack), answered with NetHack 3.6's rules; for DynaHack's own, use `--target dynahack`"),
+            "{format}: {err}"
+        );
+    }
+    let (_, _, err) = run(&["--seed", "3", "--target", "nethack-3.6", &p]);
+    assert!(!err.contains("looks like"), "{err}");
+    // A family dgnkit has no target for is an approximation, said so.
+    let ext = dir.parent().unwrap().join("SLASHEM-Extended");
+    std::fs::create_dir_all(&ext).unwrap();
+    let ext = ext.join("dungeon.def");
+    std::fs::write(&ext, &src).unwrap();
+    let (code, _, err) = run(&["--seed", "3", &ext.display().to_string()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("SLASH'EM Extended") && err.contains("an approximation"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_shared_variant_files_are_never_answered_silently_by_default() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    for (dir, target) in [
+        ("DynaMoHack__DynaHack", "dynahack"),
+        ("k21971__UnNetHack", "unnethack"),
+        ("dirkz__slashem-iphone", "slashem"),
+        ("Chris-plus-alphanumericgibberish__dNAO@HEAD", "dnethack"),
+        ("k21971__EvilHack@HEAD", "evilhack"),
+        ("k21971__GnollHack", "gnollhack"),
+    ] {
+        let p = shared.join("corpus").join(dir).join("dungeon.def");
+        let (_, _, err) = run(&["--seed", "1", &p.display().to_string()]);
+        assert!(
+            err.contains(&format!("use `--target {target}`")),
+            "{dir}: {err}"
+        );
+    }
+}

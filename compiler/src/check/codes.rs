@@ -610,9 +610,13 @@ pub const CODES: &[CodeInfo] = &[
         code: DIALECT_SUGGESTION,
         severity: Severity::Note,
         lint: None,
-        summary: "the file looks like a variant's: a `--dialect` that accepts it",
+        summary: "the file looks like a variant's: the `--target` or `--dialect` that accepts it",
         explanation: "When the selected dialect rejects constructs that a known variant's compiler \
-                      accepts, dgn check names that dialect.",
+                      accepts, dgn check names that variant: its `--target` when dgnkit has the \
+                      game (which brings its dialect, limits and loader), else its `--dialect`. \
+                      Without `--target` or `--dialect`, a file whose path names a variant \
+                      (`~/src/unnethack/dat/dungeon.def`) gets the same note: it was checked with \
+                      NetHack 3.6's language and limits.",
         example: "DUNGEON: \"The Dungeons of Doom\" \"D\" (25, 5)\nLEVEL: \"Delphi\" \"oracle\" \"O\" @ (5, 5)\n",
     },
 ];

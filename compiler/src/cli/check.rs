@@ -98,7 +98,19 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         };
         let kind = crate::frontend::SourceKind::of_file(path, &src);
-        let analysis: Analysis = crate::frontend::analyze_as(kind, &src, &opts);
+        let mut analysis: Analysis = crate::frontend::analyze_as(kind, &src, &opts);
+        // Only a file checked as plain NetHack can be another game's unawares.
+        if args.common.target.is_none()
+            && args.common.dialect.is_none()
+            && !analysis
+                .diagnostics
+                .iter()
+                .any(|d| d.code == crate::check::codes::DIALECT_SUGGESTION)
+        {
+            analysis
+                .diagnostics
+                .extend(crate::games::detect::path_note(path, opts.target));
+        }
         checked += 1;
         any_errors |= analysis.has_errors();
         errors += analysis.error_count();

@@ -120,6 +120,19 @@ pub(crate) fn read_script(
         None => crate::frontend::SourceKind::sniff(&bytes),
     };
     let analysis = analyze_verdict_as(kind, &bytes, &opts);
+    if common.target.is_none() {
+        // A variant's file under the default target: say whose rules answer.
+        let found = crate::games::detect::detect(
+            file.map(PathBuf::as_path).filter(|p| p.as_os_str() != "-"),
+            Some(&analysis.file),
+            common.dialect,
+        );
+        if let Some(note) =
+            found.and_then(|f| crate::games::detect::mismatch_note(&f, common.target(), "answered"))
+        {
+            let _ = writeln!(err, "dgn {command}: note: `{name}`: {note}");
+        }
+    }
     match analysis.script {
         Some(script) => Ok(given(name, script)),
         None => {

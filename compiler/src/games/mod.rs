@@ -18,6 +18,7 @@
 //!   ([`Game::inputs`]), filled from the command line into
 //!   [`LoaderInputs`].
 
+pub mod detect;
 pub mod roles;
 
 mod dnethack;

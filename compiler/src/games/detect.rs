@@ -1,0 +1,252 @@
+//! Which game a dungeon description was written for, as far as its path or
+//! its constructs show it: so that a variant's file is never laid out,
+//! checked or judged with another game's rules without a word.
+//!
+//! The evidence, strongest first: the dialect chosen on the command line,
+//! syntax only one family's compiler accepts ([`Dialect::guess`]), then a
+//! family's name in the file's path (a checkout is named after its game:
+//! `~/src/unnethack/dat/dungeon.def`).
+
+use crate::dialect::Dialect;
+use crate::options::Target;
+use dgnkit_grammar::ast::SourceFile;
+use std::path::Path;
+
+/// A game the file looks written for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detected {
+    /// The game's name as people write it.
+    pub title: &'static str,
+    /// Its target, when dgnkit has one.
+    pub target: Option<Target>,
+    /// What showed it, in words ("its path names UnNetHack").
+    pub evidence: String,
+}
+
+/// Families known by the words their checkouts' names contain (lowercase,
+/// longest first so that a fork's own name wins over its parent's).
+const PATH_WORDS: &[(&str, &str, Option<Target>)] = &[
+    ("slashem-extended", "SLASH'EM Extended", None),
+    ("slashthem", "SlashTHEM", None),
+    ("gnollhack", "GnollHack", Some(Target::GnollHack)),
+    ("splicehack", "SpliceHack", None),
+    ("unnethack", "UnNetHack", Some(Target::UnNetHack)),
+    ("dnethack", "dNetHack", Some(Target::DNetHack)),
+    ("dynahack", "DynaHack", Some(Target::DynaHack)),
+    ("evilhack", "EvilHack", Some(Target::EvilHack)),
+    ("xnethack", "xNetHack", None),
+    ("nethack4", "NetHack 4", None),
+    ("fiqhack", "FIQHack", None),
+    ("slashem", "SLASH'EM", Some(Target::SlashEm)),
+    ("hackem", "HackEM", None),
+    ("dnao", "dNetHack", Some(Target::DNetHack)),
+];
+
+/// The game whose compiler speaks `dialect`, if dgnkit has its target.
+pub fn target_of(dialect: Dialect) -> Option<Target> {
+    Target::ALL
+        .into_iter()
+        .find(|t| t.game().dialect == dialect && dialect != Dialect::Vanilla)
+}
+
+fn from_dialect(dialect: Dialect, evidence: String) -> Detected {
+    let target = target_of(dialect);
+    Detected {
+        title: target.map_or(dialect.title(), |t| t.game().title),
+        target,
+        evidence,
+    }
+}
+
+/// The family named in `path` (its absolute form when it can be had, since
+/// one runs `dgn layout dungeon.def` inside `dat/`).
+pub fn from_path(path: &Path) -> Option<Detected> {
+    let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let text = full.to_string_lossy().to_lowercase();
+    PATH_WORDS
+        .iter()
+        .find(|(word, _, _)| text.contains(word))
+        .map(|&(_, title, target)| Detected {
+            title,
+            target,
+            evidence: format!("its path names {title}"),
+        })
+}
+
+/// What the file shows of its game: an explicit `dialect` (not vanilla),
+/// then syntax only a variant's compiler accepts, then its path.
+pub fn detect(
+    path: Option<&Path>,
+    file: Option<&SourceFile>,
+    dialect: Option<Dialect>,
+) -> Option<Detected> {
+    if let Some(d) = dialect.filter(|&d| d != Dialect::Vanilla) {
+        return Some(from_dialect(
+            d,
+            format!("it is read as `--dialect {}`", d.name()),
+        ));
+    }
+    if let Some(d) = file.and_then(Dialect::guess) {
+        return Some(from_dialect(d, format!("it uses {}'s syntax", d.title())));
+    }
+    path.and_then(from_path)
+}
+
+/// `a` or `an` before a game's name, as it is spoken.
+pub fn article(title: &str) -> &'static str {
+    match title.chars().next() {
+        Some('A' | 'E' | 'I' | 'O' | 'U' | 'a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
+/// How to ask for `dialect` on the command line: its game's `--target`
+/// (which brings the dialect, the limits and the loader), else the dialect.
+pub fn option_for(dialect: Dialect) -> String {
+    match target_of(dialect) {
+        Some(t) => format!("--target {}", t.name()),
+        None => format!("--dialect {}", dialect.name()),
+    }
+}
+
+/// The note for a file that looks like `found`'s, handled as `used`'s;
+/// `None` when they are the same game.
+pub fn mismatch_note(found: &Detected, used: Target, doing: &str) -> Option<String> {
+    if found.target == Some(used) {
+        return None;
+    }
+    let game = used.game().title;
+    Some(match found.target {
+        Some(t) => format!(
+            "this looks like {} {} file ({}), {doing} with {game}'s rules; for {}'s own, use `--target {}`",
+            article(found.title),
+            found.title,
+            found.evidence,
+            found.title,
+            t.name()
+        ),
+        None => format!(
+            "this looks like {} {} file ({}); dgnkit does not reproduce {}'s game, so this is {game}'s answer for it, not the game's (an approximation)",
+            article(found.title),
+            found.title,
+            found.evidence,
+            found.title
+        ),
+    })
+}
+
+/// `dgn check`'s note (N0001, at the file's start) for a file whose path
+/// names a variant, checked without `--target` or `--dialect`: it was
+/// checked with another game's language and limits.
+pub fn path_note(path: &Path, used: Target) -> Option<crate::grammar::Diagnostic> {
+    let found = from_path(path)?;
+    if found.target == Some(used) {
+        return None;
+    }
+    let game = used.game().title;
+    let (message, how) = match found.target {
+        Some(t) => (
+            format!(
+                "this looks like {} {} file ({}); try `--target {}`",
+                article(found.title),
+                found.title,
+                found.evidence,
+                t.name()
+            ),
+            format!(
+                "it was checked with {game}'s language and limits; `--target {}` brings {}'s",
+                t.name(),
+                found.title
+            ),
+        ),
+        None => (
+            format!(
+                "this looks like {} {} file ({})",
+                article(found.title),
+                found.title,
+                found.evidence
+            ),
+            format!(
+                "it was checked with {game}'s language and limits; dgnkit has no target for {}'s game (`dgn explain --dialects` lists the dialects it reads)",
+                found.title
+            ),
+        ),
+    };
+    Some(crate::grammar::Diagnostic {
+        severity: crate::grammar::Severity::Note,
+        code: crate::check::codes::DIALECT_SUGGESTION,
+        lint: None,
+        message,
+        span: crate::grammar::Span::new(0, 0),
+        labels: Vec::new(),
+        notes: vec![how],
+        fix: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checkout_name_shows_its_family_and_forks_win_over_parents() {
+        let cases = [
+            (
+                "/src/UnNetHack/dat/dungeon.def",
+                "UnNetHack",
+                Some(Target::UnNetHack),
+            ),
+            (
+                "corpus/SLASHEM-Extended__SLASHEM-Extended/dungeon.def",
+                "SLASH'EM Extended",
+                None,
+            ),
+            (
+                "corpus/dirkz__slashem-iphone/dungeon.def",
+                "SLASH'EM",
+                Some(Target::SlashEm),
+            ),
+            (
+                "x/demogorgon22__notdnethack/dungeon.def",
+                "dNetHack",
+                Some(Target::DNetHack),
+            ),
+            (
+                "x/Chris__dNAO/dungeon.def",
+                "dNetHack",
+                Some(Target::DNetHack),
+            ),
+            (
+                "/home/me/gnollhack/dat/dungeon.def",
+                "GnollHack",
+                Some(Target::GnollHack),
+            ),
+        ];
+        for (path, title, target) in cases {
+            let d = from_path(Path::new(path)).unwrap_or_else(|| panic!("{path}"));
+            assert_eq!((d.title, d.target), (title, target), "{path}");
+        }
+        assert_eq!(from_path(Path::new("/src/nethack/dat/dungeon.def")), None);
+    }
+
+    #[test]
+    fn the_note_names_the_target_or_says_approximation() {
+        let unn = from_path(Path::new("/src/unnethack/dungeon.def")).unwrap();
+        let note = mismatch_note(&unn, Target::NetHack36, "laid out").unwrap();
+        assert!(note.contains("--target unnethack"), "{note}");
+        assert!(note.contains("NetHack 3.6's rules"), "{note}");
+        assert_eq!(mismatch_note(&unn, Target::UnNetHack, "laid out"), None);
+        let ext = from_path(Path::new("/src/SLASHEM-Extended/dungeon.def")).unwrap();
+        let note = mismatch_note(&ext, Target::NetHack36, "laid out").unwrap();
+        assert!(note.contains("approximation"), "{note}");
+    }
+
+    #[test]
+    fn a_variant_dialect_points_at_its_game() {
+        let d = detect(None, None, Some(Dialect::Dnao)).unwrap();
+        assert_eq!(d.target, Some(Target::DNetHack));
+        let d = detect(None, None, Some(Dialect::HackEm)).unwrap();
+        assert_eq!(d.target, None);
+        assert_eq!(detect(None, None, Some(Dialect::Vanilla)), None);
+    }
+}
