@@ -937,68 +937,80 @@ fn check_fits(script: &Script, layout: &Layout) -> Result<(), WriteError> {
     limit(script.branch_count(), layout.max_branches, "branches")?;
     super::validate_chains(script).map_err(WriteError::new)?;
     let (df, lf, bf) = (&layout.dungeon, &layout.level, &layout.branch);
+    // The descriptions are closures: a file that fits (every file a run
+    // compiles) formats none of them.
     for d in &script.dungeons {
-        let what = format!("dungeon \"{}\"", lossy(&d.name));
-        check_name(&d.name, df.name, &format!("the name of {what}"), game)?;
+        let what = || format!("dungeon \"{}\"", lossy(&d.name));
+        check_name(&d.name, df.name, || format!("the name of {}", what()), game)?;
         check_name(
             &d.proto,
             df.proto,
-            &format!("the PROTOFILE of {what}"),
+            || format!("the PROTOFILE of {}", what()),
             game,
         )?;
-        check_range(d.size, &what)?;
-        check_flags(d.flags, layout, &what)?;
+        check_range(d.size, what)?;
+        check_flags(d.flags, layout, what)?;
         if df.entry.is_none() && d.entry != 0 {
             return Err(WriteError::new(format!(
-                "{what} has ENTRY {}, which {game}'s layout cannot hold (its entry levels are on the branches); use --target native",
+                "{} has ENTRY {}, which {game}'s layout cannot hold (its entry levels are on the branches); use --target native",
+                what(),
                 d.entry
             )));
         }
         match (d.tileset, df.tileset) {
             (Some(t), Some(_)) if !(0..=15).contains(&t) => {
                 return Err(WriteError::new(format!(
-                    "{what} has TILESET {t}; {game}'s layout holds 0 to 15"
+                    "{} has TILESET {t}; {game}'s layout holds 0 to 15",
+                    what()
                 )));
             }
             (Some(_), None) => {
                 return Err(WriteError::new(format!(
-                    "{what} has a TILESET (GnollHack), which {game}'s layout cannot hold; use --target gnollhack or native"
+                    "{} has a TILESET (GnollHack), which {game}'s layout cannot hold; use --target gnollhack or native",
+                    what()
                 )));
             }
             _ => {}
         }
         for l in &d.levels {
-            let lwhat = format!("level \"{}\" of {what}", lossy(&l.name));
-            check_name(&l.name, lf.name, &format!("the name of {lwhat}"), game)?;
-            check_range(l.range, &lwhat)?;
-            check_flags(l.flags, layout, &lwhat)?;
+            let lwhat = || format!("level \"{}\" of {}", lossy(&l.name), what());
+            check_name(
+                &l.name,
+                lf.name,
+                || format!("the name of {}", lwhat()),
+                game,
+            )?;
+            check_range(l.range, lwhat)?;
+            check_flags(l.flags, layout, lwhat)?;
             match (&l.display, lf.display) {
                 (Some(display), Some(field)) => check_name(
                     display,
                     field,
-                    &format!("the display name of {lwhat}"),
+                    || format!("the display name of {}", lwhat()),
                     game,
                 )?,
                 (Some(_), None) => {
                     return Err(WriteError::new(format!(
-                        "{lwhat} has a display name (GnollHack), which {game}'s layout cannot hold; use --target gnollhack or native"
+                        "{} has a display name (GnollHack), which {game}'s layout cannot hold; use --target gnollhack or native",
+                        lwhat()
                     )));
                 }
                 _ => {}
             }
         }
         for b in &d.branches {
-            let bwhat = format!("the branch to \"{}\" from {what}", lossy(&b.target));
+            let bwhat = || format!("the branch to \"{}\" from {}", lossy(&b.target), what());
             check_name(
                 &b.target,
                 bf.target,
-                &format!("the target of {bwhat}"),
+                || format!("the target of {}", bwhat()),
                 game,
             )?;
-            check_range(b.range, &bwhat)?;
+            check_range(b.range, bwhat)?;
             if b.entry.is_some() && bf.entry.is_none() {
                 return Err(WriteError::new(format!(
-                    "{bwhat} has an entry level (SLASH'EM), which {game}'s layout cannot hold; use ENTRY in the target dungeon, --target slashem or native"
+                    "{} has an entry level (SLASH'EM), which {game}'s layout cannot hold; use ENTRY in the target dungeon, --target slashem or native",
+                    bwhat()
                 )));
             }
         }
@@ -1006,27 +1018,35 @@ fn check_fits(script: &Script, layout: &Layout) -> Result<(), WriteError> {
     Ok(())
 }
 
-fn check_name(name: &[u8], field: NameField, what: &str, game: &str) -> Result<(), WriteError> {
+fn check_name(
+    name: &[u8],
+    field: NameField,
+    what: impl Fn() -> String,
+    game: &str,
+) -> Result<(), WriteError> {
     if name.len() >= field.len {
         return Err(WriteError::new(format!(
-            "{what} is {} bytes long; {game}'s layout holds at most {} bytes plus the NUL",
+            "{} is {} bytes long; {game}'s layout holds at most {} bytes plus the NUL",
+            what(),
             name.len(),
             field.len - 1
         )));
     }
     if name.contains(&0) {
         return Err(WriteError::new(format!(
-            "{what} contains a NUL byte, which would end it early"
+            "{} contains a NUL byte, which would end it early",
+            what()
         )));
     }
     Ok(())
 }
 
-fn check_range(r: Range, what: &str) -> Result<(), WriteError> {
+fn check_range(r: Range, what: impl Fn() -> String) -> Result<(), WriteError> {
     for (v, field) in [(r.base, "base"), (r.rand, "rand")] {
         if i16::try_from(v).is_err() {
             return Err(WriteError::new(format!(
-                "{what}: the {field} {v} of its (base, rand) couple does not fit NetHack's 16-bit field ({}..={})",
+                "{}: the {field} {v} of its (base, rand) couple does not fit NetHack's 16-bit field ({}..={})",
+                what(),
                 i16::MIN,
                 i16::MAX
             )));
@@ -1035,10 +1055,11 @@ fn check_range(r: Range, what: &str) -> Result<(), WriteError> {
     Ok(())
 }
 
-fn check_flags(f: u32, layout: &Layout, what: &str) -> Result<(), WriteError> {
+fn check_flags(f: u32, layout: &Layout, what: impl Fn() -> String) -> Result<(), WriteError> {
     encode_flags(f, layout.flags).map(|_| ()).map_err(|bad| {
         WriteError::new(format!(
-            "{what} has variant flags 0x{bad:x} (EvilHack/HackEM descriptors) that {}'s layout cannot hold; use --target evilhack or native",
+            "{} has variant flags 0x{bad:x} (EvilHack/HackEM descriptors) that {}'s layout cannot hold; use --target evilhack or native",
+            what(),
             layout.format.target().game().title
         ))
     })

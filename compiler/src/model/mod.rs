@@ -87,6 +87,11 @@ impl Name {
 /// Bytes as text for messages: UTF-8 where valid, `\xNN` for other bytes and
 /// for control characters, so no message is ever garbled.
 pub fn display_bytes(bytes: &[u8]) -> String {
+    // Names are nearly always printable ASCII, which needs no escape (the
+    // checks ask for many names; this keeps them cheap).
+    if bytes.iter().all(|b| (0x20..0x7f).contains(b)) {
+        return bytes.iter().map(|&b| char::from(b)).collect();
+    }
     let mut out = String::new();
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
