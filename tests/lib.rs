@@ -82,6 +82,39 @@ pub mod variants {
         Some(out)
     }
 
+    /// Every layout line of a family's fixtures (`layouts.*.jsonl.gz`, the
+    /// game's own `init_dungeons()`), each with `file:line`; `None` when
+    /// `../shared` is absent. Fails on a line that is not a layout and when
+    /// there is none.
+    pub fn layout_lines(family: &str) -> Option<Vec<(String, dgnkit::layout::Layout)>> {
+        use std::io::BufRead;
+        let dir = crate::shared_dir()?.join("expected/variants").join(family);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("fixture folder")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.to_string_lossy().ends_with(".jsonl.gz"))
+            .collect();
+        files.sort();
+        let mut out = Vec::new();
+        for f in files {
+            let name = f
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let file = std::fs::File::open(&f).expect("open fixture");
+            let reader = std::io::BufReader::new(flate2::read::GzDecoder::new(file));
+            for (i, line) in reader.lines().enumerate() {
+                let line = line.expect("read fixture");
+                let layout = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("{name}:{}: not a layout: {e}", i + 1));
+                out.push((format!("{name}:{}", i + 1), layout));
+            }
+        }
+        assert!(!out.is_empty(), "{family}: no layout line");
+        Some(out)
+    }
+
     /// The family's own `dungeon.def`: the first corpus file its README
     /// names (`<repo dir>/dungeon.def`), with its bytes.
     pub fn family_source(fam: &Family) -> Result<(PathBuf, Vec<u8>), String> {

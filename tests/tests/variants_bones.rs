@@ -14,33 +14,9 @@
 use dgnkit::bones::{layout_verdicts, BonesOptions, LevelBones, Rule};
 use dgnkit::layout::Layout;
 use dgnkit::options::Target;
-use flate2::read::GzDecoder;
-use std::io::{BufRead, BufReader};
 
-/// Every layout line of a family's fixtures, with the file it came from.
 fn layouts(family: &str) -> Option<Vec<(String, Layout)>> {
-    let dir = dgnkit_tests::shared_dir()?
-        .join("expected/variants")
-        .join(family);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("fixture folder")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(".jsonl.gz"))
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for f in files {
-        let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        let reader = BufReader::new(GzDecoder::new(std::fs::File::open(&f).expect("open")));
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.expect("read");
-            let layout: Layout = serde_json::from_str(&line)
-                .unwrap_or_else(|e| panic!("{name}:{}: not a layout: {e}", i + 1));
-            out.push((format!("{name}:{}", i + 1), layout));
-        }
-    }
-    assert!(!out.is_empty(), "{family}: no layout line");
-    Some(out)
+    dgnkit_tests::variants::layout_lines(family)
 }
 
 fn dungeon_index(layout: &Layout, name: &str) -> usize {

@@ -128,7 +128,7 @@ pub(super) static GAME: Game = Game {
     rng: RngKind::Glibc,
     rules: RULES,
     bones: BONES,
-    overview: OverviewStyle::NetHack343,
+    overview: OverviewStyle::DNetHack,
     loader: LoaderProof::Proven(
         "variants_parity::dnethack_layouts_match: every line of expected/variants/dnethack/layouts.*, draw for draw",
     ),

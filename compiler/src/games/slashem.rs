@@ -68,7 +68,7 @@ pub(super) static GAME: Game = Game {
     rng: RngKind::Glibc,
     rules: RULES,
     bones: BONES,
-    overview: OverviewStyle::NetHack343,
+    overview: OverviewStyle::SlashEm,
     loader: LoaderProof::Proven(
         "variants_parity::slashem_layouts_match: every line of expected/variants/slashem/layouts.*, draw for draw",
     ),

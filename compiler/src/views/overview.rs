@@ -22,6 +22,14 @@ pub enum OverviewStyle {
     /// UnNetHack (`src/dungeon.c:2185-2330`): 3.6's `"%c "` before levels
     /// and branches, with 3.4.3's headings and portal report.
     UnNetHack,
+    /// SLASH'EM (`src/dungeon.c:1583-1770`): 3.4.3's text, with branches
+    /// after the last special level listed up to its MAXLEVEL 50
+    /// (`include/global.h:411`).
+    SlashEm,
+    /// dNetHack (dNAO `src/dungeon.c:2015-2245`): 3.4.3's text without the
+    /// Fort Ludios dungeon until the fort is made (`:2093-2095`, never in a
+    /// new game), branches up to its MAXLEVEL 64 (`include/global.h:358`).
+    DNetHack,
 }
 
 impl OverviewStyle {
@@ -42,14 +50,27 @@ impl OverviewStyle {
         self == OverviewStyle::NetHack36
     }
 
+    /// `MAXLEVEL`: the upper bound `print_branch` uses after the last
+    /// special level of a dungeon.
+    fn max_level(self) -> i32 {
+        match self {
+            OverviewStyle::SlashEm => 50,
+            OverviewStyle::DNetHack => 64,
+            _ => 32,
+        }
+    }
+
+    /// The dungeon of the level named "knox" is left out while the fort is
+    /// not made (`u.uevent.knoxmade`, false in a new game).
+    fn hides_unmade_knox(self) -> bool {
+        self == OverviewStyle::DNetHack
+    }
+
     /// The style of the target's game ([`crate::games::Game::overview`]).
     pub fn for_target(target: Target) -> OverviewStyle {
         target.game().overview
     }
 }
-
-/// `MAXLEVEL`: the upper bound `print_branch` uses after the last level.
-const MAXLEVEL: i32 = 32;
 
 /// The hero's level in a new game (`u_init`).
 const HERO: (i32, i32) = (0, 1);
@@ -146,6 +167,10 @@ pub fn overview(layout: &Layout, style: OverviewStyle) -> String {
     let knox = find_level(layout, "knox");
     for (i, d) in layout.dungeons.iter().enumerate() {
         let i = i as i32;
+        // `knox_level` is zeroed when there is no "knox": dungeon 0 then.
+        if style.hides_unmade_knox() && i == knox.0 {
+            continue;
+        }
         let unplaced = style.heads_unplaced_by_depth() && unplaced_floater(layout, i, knox.0);
         let descr = if unplaced { "depth" } else { "level" };
         let nlev = d.num_levels;
@@ -188,7 +213,7 @@ pub fn overview(layout: &Layout, style: OverviewStyle) -> String {
             p.line(&buf);
             last = slev.level;
         }
-        p.branches(i, last, MAXLEVEL);
+        p.branches(i, last, style.max_level());
     }
 
     let n = layout.dungeons.len() as i32;
@@ -304,6 +329,69 @@ Floating branches
    Portal to Fort
 ";
         assert_eq!(overview(&layout(), OverviewStyle::NetHack36), want);
+    }
+
+    /// A 45-level dungeon with a branch below its last special level and
+    /// below vanilla's MAXLEVEL.
+    fn deep() -> Layout {
+        let mut l = layout();
+        l.dungeons[0].num_levels = 45;
+        l.levels[1].level = 30;
+        l.branches.push(LayoutBranch {
+            id: 2,
+            branch_type: "stair".into(),
+            end1: LevelRef {
+                dungeon: 0,
+                level: 40,
+            },
+            end2: LevelRef {
+                dungeon: 1,
+                level: 1,
+            },
+            end1_up: false,
+        });
+        l
+    }
+
+    #[test]
+    fn slashem_lists_branches_down_to_its_maxlevel() {
+        let text = overview(&deep(), OverviewStyle::SlashEm);
+        assert!(
+            text.contains("   castle: 30 (tune ABCDE)\n   Stair to Side: 40\nSide:"),
+            "{text}"
+        );
+        let vanilla = overview(&deep(), OverviewStyle::NetHack343);
+        assert!(!vanilla.contains("Stair to Side: 40"), "{vanilla}");
+        // Otherwise 3.4.3's text.
+        assert_eq!(
+            overview(&layout(), OverviewStyle::SlashEm),
+            overview(&layout(), OverviewStyle::NetHack343)
+        );
+    }
+
+    #[test]
+    fn dnethack_leaves_out_the_unmade_fort() {
+        let want = "\
+Top: levels 1 to 10
+   start: 1
+   Stair to Side: 2
+   castle: 10 (tune ABCDE)
+Side: levels 3 to 5, entrance from below
+
+Floating branches
+   Portal to Fort
+";
+        assert_eq!(overview(&layout(), OverviewStyle::DNetHack), want);
+        // Without a "knox" level, `knox_level.dnum` is 0: the main dungeon
+        // goes.
+        let mut l = layout();
+        l.levels.retain(|x| x.name != "knox");
+        let text = overview(&l, OverviewStyle::DNetHack);
+        assert!(text.starts_with("Side: levels 3 to 5"), "{text}");
+        assert!(text.contains("Fort: level 7"), "{text}");
+        assert!(text.contains("Stair to Side: 40") || !text.contains("Top:"));
+        let text = overview(&deep(), OverviewStyle::DNetHack);
+        assert!(text.contains("Stair to Side: 40"), "{text}");
     }
 
     #[test]
