@@ -66,7 +66,14 @@ pub struct DecompileArgs {
 /// both skip lines that start with `#`.
 fn banner(read: &binary::ReadScript) -> String {
     match read.dialect.as_deref() {
-        None => format!("# Decompiled from a {} dungeon file\n", read.format),
+        None => {
+            let target = read.format.target();
+            format!(
+                "# Decompiled from {}'s dgn_comp output: compile with --target {}\n",
+                target.game().title,
+                target.name()
+            )
+        }
         Some("vanilla") => "# Decompiled from a dgnkit native file\n".to_string(),
         Some(d) => format!(
             "# Decompiled from a dgnkit native file (dialect {d}): compile with --dialect {d}\n"
