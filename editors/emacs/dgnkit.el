@@ -17,6 +17,13 @@
 ;;   (add-hook 'dgnkit-mode-hook #'eglot-ensure)   ; start dgn-lsp automatically
 ;;
 ;; dgn-lsp comes from a dgnkit checkout: cargo install --path lsp-server.
+;;
+;; NetHack 3.7 describes its dungeon in dat/dungeon.lua.  A file named
+;; exactly dungeon.lua opens in `dgnkit-lua-mode' (derived from `lua-mode'
+;; when that is installed, else a small Lua mode of its own) and gets the
+;; same server; no other Lua file is touched:
+;;
+;;   (add-hook 'dgnkit-lua-mode-hook #'eglot-ensure)
 
 ;;; Code:
 
@@ -33,6 +40,10 @@
 (defcustom dgnkit-target "nethack-3.4.3"
   "What files are checked against: nethack-3.4.3, nethack-3.6 or native."
   :type '(choice (const "nethack-3.4.3") (const "nethack-3.6") (const "native")))
+
+(defcustom dgnkit-lua-target "nethack-3.7"
+  "What a dungeon.lua is checked against (NetHack 3.7 reads them)."
+  :type 'string)
 
 (defcustom dgnkit-dialect "vanilla"
   "Dialect of a NetHack variant (vanilla, slashem, gnollhack, dnethack, ...)."
@@ -100,9 +111,54 @@
 (dolist (pattern '("/dungeon[^/]*\\.def\\'" "/dngn[^/]*\\.def\\'" "/dungeon[^/]*\\.pdf\\'" "\\.dgn\\'"))
   (add-to-list 'auto-mode-alist (cons pattern 'dgnkit-mode)))
 
+(defconst dgnkit-lua-keywords
+  '("and" "break" "do" "else" "elseif" "end" "false" "for" "function" "goto" "if"
+    "in" "local" "nil" "not" "or" "repeat" "return" "then" "true" "until" "while")
+  "Lua's keywords, for `dgnkit-lua-mode' without `lua-mode'.")
+
+(defvar dgnkit-lua-syntax-table
+  (let ((table (make-syntax-table)))
+    ;; `--' starts a comment to the end of the line.
+    (modify-syntax-entry ?- ". 12" table)
+    (modify-syntax-entry ?\n ">" table)
+    (modify-syntax-entry ?\" "\"" table)
+    (modify-syntax-entry ?' "\"" table)
+    (modify-syntax-entry ?\\ "\\" table)
+    (modify-syntax-entry ?_ "_" table)
+    (modify-syntax-entry ?= "." table)
+    table)
+  "Syntax table for `dgnkit-lua-mode' without `lua-mode'.")
+
+(defvar dgnkit-lua-font-lock-keywords
+  `((,(concat "\\_<" (regexp-opt dgnkit-lua-keywords) "\\_>") . font-lock-keyword-face)
+    ("\\_<\\(-?[0-9]+\\)\\_>" 1 font-lock-constant-face)
+    ("\\_<\\([A-Za-z_][A-Za-z0-9_]*\\)[ \t]*=" 1 font-lock-variable-name-face))
+  "Highlighting for `dgnkit-lua-mode' without `lua-mode'.")
+
+(defmacro dgnkit--define-lua-mode (parent)
+  "Define `dgnkit-lua-mode' as a mode derived from PARENT."
+  `(define-derived-mode dgnkit-lua-mode ,parent "Dungeon.lua"
+     "Major mode for NetHack 3.7's dungeon description, dungeon.lua."
+     (unless (eq ',parent 'lua-mode)
+       (set-syntax-table dgnkit-lua-syntax-table)
+       (setq-local comment-start "-- ")
+       (setq-local comment-start-skip "--+[ \t]*")
+       (setq-local comment-end "")
+       (setq-local font-lock-defaults '(dgnkit-lua-font-lock-keywords)))
+     (setq-local indent-tabs-mode nil)))
+
+;;;###autoload (autoload 'dgnkit-lua-mode "dgnkit" nil t)
+(if (require 'lua-mode nil t)
+    (dgnkit--define-lua-mode lua-mode)
+  (dgnkit--define-lua-mode prog-mode))
+
+;;;###autoload
+(add-to-list 'auto-mode-alist '("/dungeon\\.lua\\'" . dgnkit-lua-mode))
+
 (defun dgnkit--settings ()
   "The dgnkit settings as the server reads them."
   (list :target dgnkit-target
+        :luaTarget dgnkit-lua-target
         :dialect dgnkit-dialect
         :defines (vconcat dgnkit-defines)
         :undefines (vconcat dgnkit-undefines)))
@@ -120,10 +176,13 @@
   "Register dgn-lsp with Eglot for `dgnkit-mode' (language id dungeon-def)."
   (add-to-list 'eglot-server-programs
                '((dgnkit-mode :language-id "dungeon-def") . dgnkit--server-contact))
-  (add-hook 'dgnkit-mode-hook
-            (lambda ()
-              (setq-local eglot-workspace-configuration
-                          (dgnkit--workspace-configuration)))))
+  (add-to-list 'eglot-server-programs
+               '((dgnkit-lua-mode :language-id "lua") . dgnkit--server-contact))
+  (dolist (hook '(dgnkit-mode-hook dgnkit-lua-mode-hook))
+    (add-hook hook
+              (lambda ()
+                (setq-local eglot-workspace-configuration
+                            (dgnkit--workspace-configuration))))))
 
 (with-eval-after-load 'eglot
   (dgnkit--setup-eglot))

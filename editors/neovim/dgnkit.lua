@@ -1,5 +1,8 @@
 -- dgnkit for Neovim: filetype detection, highlighting and the dgn-lsp
--- language server for NetHack's dungeon description language (dungeon.def).
+-- language server for NetHack's dungeon description language (dungeon.def),
+-- and the same server for NetHack 3.7's dungeon.lua: a file named exactly
+-- dungeon.lua keeps Neovim's own `lua` filetype and highlighting, and gets
+-- dgn-lsp besides; no other Lua file is touched.
 -- Works with Neovim 0.7 (vim.lsp.start_client) and later (vim.lsp.start).
 --
 -- Use it as a module: copy this file to ~/.config/nvim/lua/dgnkit.lua and put
@@ -10,7 +13,9 @@
 -- Options (all optional):
 --   cmd       command that starts the server; default { $DGN_LSP or 'dgn-lsp' }
 --   settings  { target = 'nethack-3.4.3'|'nethack-3.6'|'native', dialect = 'vanilla',
---               defines = { 'REINCARNATION' }, undefines = {} }
+--               defines = { 'REINCARNATION' }, undefines = {},
+--               luaTarget = 'nethack-3.7' (what a dungeon.lua is checked for) }
+--   lua       false to leave dungeon.lua files alone
 --   on_attach function(client, bufnr) for your own mappings
 --   highlight false to leave syntax highlighting to something else
 
@@ -25,8 +30,14 @@ M.install_hint = 'Install dgn-lsp from a dgnkit checkout with `cargo install --p
 -- other languages.
 M.patterns = { 'dungeon.def', 'dungeon*.def', 'dngn*.def', 'dungeon.pdf', 'dungeon*.pdf', '*.dgn' }
 
+-- NetHack 3.7's dungeon description: only this name (a pattern without a
+-- `/` matches the file's name, whatever its directory).
+M.lua_patterns = { 'dungeon.lua' }
+M.lua_language_id = 'lua'
+
 local defaults = {
   target = 'nethack-3.4.3',
+  luaTarget = 'nethack-3.7',
   dialect = 'vanilla',
   defines = {},
   undefines = {},
@@ -51,7 +62,13 @@ end
 
 local function server_settings()
   local s = config.settings
-  return { target = s.target, dialect = s.dialect, defines = s.defines, undefines = s.undefines }
+  return {
+    target = s.target,
+    luaTarget = s.luaTarget,
+    dialect = s.dialect,
+    defines = s.defines,
+    undefines = s.undefines,
+  }
 end
 
 local function command()
@@ -119,8 +136,8 @@ function M.attach(bufnr)
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     init_options = server_settings(),
     settings = { dgnkit = server_settings() },
-    get_language_id = function()
-      return M.language_id
+    get_language_id = function(_, filetype)
+      return filetype == M.filetype and M.language_id or M.lua_language_id
     end,
     on_init = function(client)
       client.notify('workspace/didChangeConfiguration', { settings = { dgnkit = server_settings() } })
@@ -144,6 +161,11 @@ function M.attach(bufnr)
   return id
 end
 
+-- Whether dgnkit serves the buffer as a dungeon.lua.
+function M.is_dungeon_lua(bufnr)
+  return config.lua ~= false and vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ':t') == 'dungeon.lua'
+end
+
 -- Restarts every dgnkit client with new settings (e.g. another target).
 function M.set_settings(settings)
   config.settings = vim.tbl_extend('force', config.settings, settings or {})
@@ -160,6 +182,7 @@ function M.setup(opts)
     cmd = opts.cmd,
     on_attach = opts.on_attach,
     highlight = opts.highlight ~= false,
+    lua = opts.lua ~= false,
     settings = vim.tbl_extend('force', vim.deepcopy(defaults), opts.settings or {}),
   }
   local group = vim.api.nvim_create_augroup('dgnkit', { clear = true })
@@ -182,6 +205,15 @@ function M.setup(opts)
       M.attach(args.buf)
     end,
   })
+  if config.lua then
+    vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+      group = group,
+      pattern = M.lua_patterns,
+      callback = function(args)
+        M.attach(args.buf)
+      end,
+    })
+  end
   vim.api.nvim_create_user_command('DgnkitRestart', function()
     for _, client in ipairs(vim.lsp.get_active_clients()) do
       if client.name == 'dgnkit' then
@@ -191,7 +223,7 @@ function M.setup(opts)
     clients = {}
     vim.defer_fn(function()
       for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-        if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].filetype == M.filetype then
+        if vim.api.nvim_buf_is_loaded(buf) and (vim.bo[buf].filetype == M.filetype or M.is_dungeon_lua(buf)) then
           M.attach(buf)
         end
       end

@@ -60,11 +60,21 @@ pub fn check_dialect(name: &str) -> Result<(), String> {
     }
 }
 
-pub fn run(canonical: &[u8], config: &Config) -> Semantic {
+pub fn run(canonical: &[u8], config: &Config, lua: bool) -> Semantic {
     // The layout odds run apart, off the keystroke path (see `odds`).
-    let analysis = frontend::analyze_fast(canonical, &check_options(config));
-    let canon_syntax = lint_levels(config)
-        .apply(dgnkit_grammar::parse(canonical, &parse_options(config)).diagnostics);
+    let kind = if lua {
+        frontend::SourceKind::Lua
+    } else {
+        frontend::SourceKind::Def
+    };
+    let analysis = frontend::analyze_fast_as(kind, canonical, &check_options(config));
+    // A Lua file's syntax diagnostics are the reader's, with the rest.
+    let canon_syntax = if lua {
+        Vec::new()
+    } else {
+        lint_levels(config)
+            .apply(dgnkit_grammar::parse(canonical, &parse_options(config)).diagnostics)
+    };
     Semantic {
         analysis,
         canon_syntax,

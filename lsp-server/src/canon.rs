@@ -170,6 +170,21 @@ fn len_u32(b: &[u8]) -> u32 {
 }
 
 impl CanonMap {
+    /// The map of a text that is its own canonical form (a `dungeon.lua`:
+    /// the Lua reader has no comment-free form to share results with).
+    pub fn identity(src: &[u8]) -> CanonMap {
+        let whole = Token {
+            kind: TokenKind::Word,
+            span: Span::new(0, len_u32(src)),
+        };
+        let tokens: &[Token] = if src.is_empty() {
+            &[]
+        } else {
+            std::slice::from_ref(&whole)
+        };
+        canonicalize(src, tokens).1
+    }
+
     /// The real offset of a canonical offset.
     pub fn to_real(&self, canon: u32) -> u32 {
         // The last segment starting at or before `canon`; for an offset on a

@@ -1,6 +1,8 @@
 //! The server's settings, from `initializationOptions` and
 //! `workspace/didChangeConfiguration`, under the `dgnkit` section:
-//! `target` ("nethack-3.4.3", "nethack-3.6", "native"), `dialect` (a dialect
+//! `target` ("nethack-3.4.3", "nethack-3.6", "native", ...: what a
+//! `dungeon.def` is checked for), `luaTarget` (the same for a `dungeon.lua`;
+//! "nethack-3.7" unless set), `dialect` (a dialect
 //! name), `defines` and `undefines` (`%FLAG` names, like `-D`/`-U`), and
 //! `allow`, `warn`, `deny` (lint names, like `--allow` and friends), and
 //! `statistics` ("background", "inline" or "off": when hovers and inlay
@@ -9,9 +11,11 @@
 use dgnkit::options::Target;
 use serde_json::Value;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
     pub target: Target,
+    /// What a `dungeon.lua` is checked for: only NetHack 3.7 reads one.
+    pub lua_target: Target,
     /// The dialect name as given; `None` for the default.
     pub dialect: Option<String>,
     pub defines: Vec<String>,
@@ -23,7 +27,33 @@ pub struct Config {
     pub statistics: crate::statistics::Mode,
 }
 
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            target: Target::default(),
+            lua_target: Target::NetHack37,
+            dialect: None,
+            defines: Vec::new(),
+            undefines: Vec::new(),
+            allow: Vec::new(),
+            warn: Vec::new(),
+            deny: Vec::new(),
+            statistics: crate::statistics::Mode::default(),
+        }
+    }
+}
+
 impl Config {
+    /// The settings a document is checked with: a `dungeon.lua` gets
+    /// `luaTarget` as its target.
+    pub fn for_source(&self, lua: bool) -> Config {
+        let mut config = self.clone();
+        if lua {
+            config.target = self.lua_target;
+        }
+        config
+    }
+
     /// Reads settings from a JSON value: either `{"dgnkit": {...}}` or the
     /// section itself. Keys that are absent keep the values of `base`; values
     /// of the wrong shape are reported and ignored.
@@ -40,14 +70,20 @@ impl Config {
             }
             return (config, problems);
         };
-        if let Some(v) = map.get("target") {
-            match v.as_str().and_then(Target::parse) {
-                Some(t) => config.target = t,
-                None if v.is_null() => config.target = Target::default(),
-                None => problems.push(format!(
-                    "dgnkit.target: unknown target {v} (expected \"nethack-3.4.3\", \"nethack-3.6\" or \"native\"); keeping {}",
-                    config.target.name()
-                )),
+        for (key, slot, default) in [
+            ("target", &mut config.target, Target::default()),
+            ("luaTarget", &mut config.lua_target, Target::NetHack37),
+        ] {
+            if let Some(v) = map.get(key) {
+                match v.as_str().and_then(Target::parse) {
+                    Some(t) => *slot = t,
+                    None if v.is_null() => *slot = default,
+                    None => problems.push(format!(
+                        "dgnkit.{key}: unknown target {v} (expected one of {}); keeping {}",
+                        Target::names(),
+                        slot.name()
+                    )),
+                }
             }
         }
         if let Some(v) = map.get("dialect") {
@@ -131,6 +167,12 @@ mod tests {
         let (c2, _) = Config::from_json(&c, &json!({"target": "nethack-3.4.3"}));
         assert_eq!(c2.target, Target::NetHack343);
         assert_eq!(c2.defines, vec!["FOO", "BAR"]);
+        assert_eq!(c2.lua_target, Target::NetHack37);
+        assert_eq!(c2.for_source(true).target, Target::NetHack37);
+        assert_eq!(c2.for_source(false).target, Target::NetHack343);
+        let (c3, p) = Config::from_json(&c2, &json!({"luaTarget": "native"}));
+        assert!(p.is_empty(), "{p:?}");
+        assert_eq!(c3.for_source(true).target, Target::Native);
     }
 
     #[test]

@@ -29,6 +29,9 @@ pub struct SourceFile {
     pub text: Vec<u8>,
     /// The settings the file is checked with (one input shared by all files).
     pub settings: Settings,
+    /// A NetHack 3.7 `dungeon.lua` (from the document's name) rather than
+    /// a `dungeon.def`.
+    pub lua: bool,
 }
 
 #[salsa::input]
@@ -93,9 +96,9 @@ impl Database {
         }
     }
 
-    pub fn new_file(&mut self, text: Vec<u8>) -> SourceFile {
+    pub fn new_file(&mut self, text: Vec<u8>, lua: bool) -> SourceFile {
         let settings = self.settings();
-        SourceFile::new(self, text, settings)
+        SourceFile::new(self, text, settings, lua)
     }
 
     pub fn set_text(&mut self, file: SourceFile, text: Vec<u8>) {
@@ -109,6 +112,11 @@ impl Database {
     }
 }
 
+/// The settings `file` is checked with (see [`Config::for_source`]).
+pub fn file_config(db: &dyn Db, file: SourceFile) -> Config {
+    file.settings(db).config(db).for_source(*file.lua(db))
+}
+
 /// Everything about the real text that does not need the semantic model.
 pub struct Syntax {
     pub tokens: Vec<Token>,
@@ -119,9 +127,14 @@ pub struct Syntax {
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn syntax(db: &dyn Db, file: SourceFile) -> Arc<Syntax> {
     let text = file.text(db);
-    let options = bridge::parse_options(file.settings(db).config(db));
-    let tokens = lexer::lex(text);
-    let parsed = dgnkit_grammar::parse(text, &options);
+    let options = bridge::parse_options(&file_config(db, file));
+    // dungeon.lua has none of .def's tokens or statements: its structure
+    // is the model's (see `semantic`).
+    let (tokens, parsed) = if *file.lua(db) {
+        (Vec::new(), dgnkit_grammar::Parsed::default())
+    } else {
+        (lexer::lex(text), dgnkit_grammar::parse(text, &options))
+    };
     Arc::new(Syntax {
         tokens,
         parsed,
@@ -133,12 +146,18 @@ pub fn syntax(db: &dyn Db, file: SourceFile) -> Arc<Syntax> {
 #[salsa::tracked(returns(ref))]
 pub fn canonical(db: &dyn Db, file: SourceFile) -> Vec<u8> {
     let text = file.text(db);
+    if *file.lua(db) {
+        return text.clone();
+    }
     canon::canonicalize(text, &syntax(db, file).tokens).0
 }
 
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn canon_map(db: &dyn Db, file: SourceFile) -> Arc<CanonMap> {
     let text = file.text(db);
+    if *file.lua(db) {
+        return Arc::new(CanonMap::identity(text));
+    }
     Arc::new(canon::canonicalize(text, &syntax(db, file).tokens).1)
 }
 
@@ -147,7 +166,7 @@ pub fn canon_map(db: &dyn Db, file: SourceFile) -> Arc<CanonMap> {
 pub fn semantic(db: &dyn Db, file: SourceFile) -> Arc<Semantic> {
     db.note_analysis_run();
     let text = canonical(db, file);
-    Arc::new(bridge::run(text, file.settings(db).config(db)))
+    Arc::new(bridge::run(text, &file_config(db, file), *file.lua(db)))
 }
 
 /// What `dgn check` reports for the real text, in real offsets.
@@ -160,7 +179,7 @@ pub fn diagnostics(db: &dyn Db, file: SourceFile) -> Arc<Vec<Diagnostic>> {
         semantic,
         map,
         &syntax.parsed.diagnostics,
-        file.settings(db).config(db),
+        &file_config(db, file),
     ))
 }
 
@@ -170,6 +189,6 @@ pub fn geometry(db: &dyn Db, file: SourceFile) -> Arc<facts::Geometry> {
     Arc::new(facts::geometry(
         canonical(db, file),
         semantic(db, file),
-        file.settings(db).config(db),
+        &file_config(db, file),
     ))
 }

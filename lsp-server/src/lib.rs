@@ -1,4 +1,5 @@
-//! The dungeon.def language server: a thin shell over dgnkit's library.
+//! The dungeon.def and dungeon.lua (NetHack 3.7) language server: a thin
+//! shell over dgnkit's library.
 //!
 //! The document store ([`state`]) keeps each open file's bytes in a salsa
 //! database ([`db`]); features read its queries and convert byte spans to

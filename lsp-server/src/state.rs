@@ -58,7 +58,7 @@ impl State {
                         self.db.set_text(file, bytes);
                         file
                     }
-                    None => self.db.new_file(bytes),
+                    None => self.db.new_file(bytes, is_lua(&uri)),
                 };
                 self.docs.insert(uri, Document { file, version });
             }
@@ -145,7 +145,7 @@ impl State {
     /// to run in the background.
     pub fn prepare_stats(&mut self, uri: &Uri) -> Option<statistics::Job> {
         let file = self.docs.get(uri)?.file;
-        let config = self.config();
+        let config = db::file_config(&self.db, file);
         if config.statistics == statistics::Mode::Off {
             return None;
         }
@@ -165,7 +165,7 @@ impl State {
     /// (inline mode) or returns the job to run in the background.
     pub fn prepare_odds(&mut self, uri: &Uri) -> Option<odds::Job> {
         let file = self.docs.get(uri)?.file;
-        let config = self.config();
+        let config = db::file_config(&self.db, file);
         if config.statistics == statistics::Mode::Off {
             return None;
         }
@@ -190,7 +190,8 @@ impl State {
             return false;
         };
         let canonical = db::canonical(&self.db, doc.file);
-        self.odds.get(uri, canonical, &self.config()).is_some()
+        let config = db::file_config(&self.db, doc.file);
+        self.odds.get(uri, canonical, &config).is_some()
     }
 
     /// The documents' texts, to rebuild the database after a failure.
@@ -205,11 +206,18 @@ impl State {
     pub fn restore(config: Config, docs: Vec<(Uri, i32, Vec<u8>)>) -> State {
         let mut state = State::new(config);
         for (uri, version, bytes) in docs {
-            let file = state.db.new_file(bytes);
+            let file = state.db.new_file(bytes, is_lua(&uri));
             state.docs.insert(uri, Document { file, version });
         }
         state
     }
+}
+
+/// Whether a document is a NetHack 3.7 `dungeon.lua`: by its name's
+/// extension, as `dgn` decides (the editors send only files named
+/// `dungeon.lua`, never other Lua files).
+pub fn is_lua(uri: &Uri) -> bool {
+    uri.path().as_str().ends_with(".lua")
 }
 
 /// Replaces `range` (the whole text when `None`) by `new`.
@@ -253,7 +261,17 @@ impl<'a> DocView<'a> {
         let has_script = self.semantic().analysis.script.is_some();
         let canonical = db::canonical(self.db, self.file);
         self.stats
-            .get(self.uri, canonical, &self.db.config(), has_script)
+            .get(self.uri, canonical, &self.config(), has_script)
+    }
+
+    /// The settings this document is checked with.
+    pub fn config(&self) -> crate::config::Config {
+        db::file_config(self.db, self.file)
+    }
+
+    /// Whether the document is a NetHack 3.7 `dungeon.lua`.
+    pub fn is_lua(&self) -> bool {
+        *self.file.lua(self.db)
     }
 
     pub fn text(&self) -> &'a [u8] {
@@ -282,7 +300,7 @@ impl<'a> DocView<'a> {
     pub fn all_diagnostics(&self) -> Vec<dgnkit_grammar::Diagnostic> {
         let fast = self.diagnostics();
         let canonical = db::canonical(self.db, self.file);
-        match self.odds.get(self.uri, canonical, &self.db.config()) {
+        match self.odds.get(self.uri, canonical, &self.config()) {
             Some(extra) if !extra.is_empty() => {
                 let map = self.canon_map();
                 let mut all = fast.to_vec();

@@ -217,3 +217,43 @@ fn dgn_lsp_runs_the_server() {
     p.send(json!({"jsonrpc": "2.0", "method": "exit"}));
     assert_eq!(p.exit_status(), 0);
 }
+
+/// NetHack 3.7's dungeon.lua over the real binary: the Lua reader's and the
+/// checks' diagnostics (for nethack-3.7, whatever the .def target), and a
+/// hover with the level's depths.
+#[test]
+fn dungeon_lua_is_served_over_stdio() {
+    let mut p = Proc::start(env!("CARGO_BIN_EXE_dgn-lsp"), &["--stdio"]);
+    initialize(&mut p);
+    let text = "dungeon = {\n   {\n      name = \"Main\", bonetag = \"M\", base = 10,\n      levels = { { name = \"start\", bonetag = \"S\", base = 2, range = 3 } },\n      brnches = {},\n   },\n}\n";
+    p.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": "file:///dat/dungeon.lua", "languageId": "lua", "version": 1, "text": text}}}));
+    let diags = p.wait("diagnostics", |v| {
+        v["method"] == "textDocument/publishDiagnostics"
+    });
+    let codes: Vec<&str> = diags["params"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    let opts = dgnkit::frontend::CheckOptions {
+        target: dgnkit::options::Target::NetHack37,
+        ..Default::default()
+    };
+    let expected =
+        dgnkit::frontend::analyze_as(dgnkit::frontend::SourceKind::Lua, text.as_bytes(), &opts);
+    let expected: Vec<&str> = expected.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, expected);
+    assert!(codes.contains(&"W1201"), "the misspelt field: {codes:?}");
+    p.send(json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {"textDocument": {"uri": "file:///dat/dungeon.lua"}, "position": {"line": 3, "character": 27}}}));
+    let hover = p.response(2);
+    let value = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(value.contains("**\"start\"**"), "{hover}");
+    assert!(value.contains("- depth: 2"), "{hover}");
+    p.send(json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}));
+    p.response(3);
+    p.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(p.exit_status(), 0);
+}

@@ -1,5 +1,6 @@
 //! `dgn fmt`: rewrites files in NetHack's own layout (aligned columns,
-//! comments and `%FLAG` prefixes kept; see `dgnkit_grammar::format`).
+//! comments and `%FLAG` prefixes kept; see `dgnkit_grammar::format`); a
+//! `dungeon.lua` is re-indented, its layout kept (see `crate::lua::format`).
 //! Formatting keeps the statement sequence, so the compiled bytes never
 //! change. A file with syntax errors is left alone and its errors shown.
 
@@ -63,7 +64,11 @@ pub fn run(args: FmtArgs) -> ExitCode {
             }
         };
         let stdin = path.as_os_str() == "-";
-        let outcome = match format(&src, &opts) {
+        let formatted = match crate::frontend::SourceKind::of_file(path, &src) {
+            crate::frontend::SourceKind::Lua => crate::lua::format::format(&src),
+            crate::frontend::SourceKind::Def => format(&src, &opts),
+        };
+        let outcome = match formatted {
             Err(diags) => Outcome::Errors(diags, src),
             Ok(out) => {
                 let changed = out != src;

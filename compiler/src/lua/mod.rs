@@ -3,9 +3,11 @@
 //! `dungeon`; [`read`] turns it into the same semantic [`Model`](crate::model::Model) a `.def`
 //! file gives, spans in the `.lua` file, so every check, the lowering to a
 //! [`Script`](crate::script::Script) and the editor features work on it
-//! unchanged. [`write`] goes the other way, from a script to `dungeon.lua`.
+//! unchanged. [`write`] goes the other way, from a script to `dungeon.lua`;
+//! [`format`] re-indents a file keeping its layout and comments.
 
 pub mod codes;
+pub mod format;
 pub mod read;
 pub mod syntax;
 pub mod write;

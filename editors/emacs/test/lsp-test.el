@@ -3,7 +3,11 @@
 ;; DGN_LSP=/path/to/dgn-lsp emacs --batch -Q -l editors/emacs/test/lsp-test.el
 ;; Opens editors/test/dungeon.def in `dgnkit-mode', connects Eglot, waits for
 ;; diagnostics, breaks a bones marker, checks the error, asks for hover and
-;; definition. Prints one line per check and "emacs: N passed, N failed";
+;; definition.  Then NetHack 3.7: dgnkit's corpus/nethack-3.7.lua copied to
+;; a file named dungeon.lua opens in `dgnkit-lua-mode' and gets the server
+;; (no errors, a hover with depths, definition of a chain level), while
+;; another Lua file is left alone.
+;; Prints one line per check and "emacs: N passed, N failed";
 ;; exits 1 on any failure.
 
 ;;; Code:
@@ -157,9 +161,52 @@
                          (dgnkit-test-wait (lambda () (null (dgnkit-test-errors))))
                          (mapcar #'flymake-diagnostic-text (dgnkit-test-errors))))))
 
+(cl-defun dgnkit-test-run-lua ()
+  (let* ((dir (make-temp-file "dgnkit-lua" t))
+         (file (expand-file-name "dungeon.lua" dir))
+         (other (expand-file-name "other.lua" dir)))
+    (copy-file (expand-file-name "../../../corpus/nethack-3.7.lua" dgnkit-test-dir) file)
+    (with-temp-file other (insert "return { answer = 42 }\n"))
+    (find-file other)
+    (dgnkit-test-check "another Lua file is not dgnkit-lua-mode"
+                       (not (eq major-mode 'dgnkit-lua-mode)) major-mode)
+    (find-file file)
+    (dgnkit-test-check "dgnkit-lua-mode is chosen for dungeon.lua"
+                       (eq major-mode 'dgnkit-lua-mode) major-mode)
+    (apply #'eglot (eglot--guess-contact))
+    (let ((server (eglot-current-server)))
+      (unless (dgnkit-test-check "eglot connects to dgn-lsp for dungeon.lua" server)
+        (cl-return-from dgnkit-test-run-lua))
+      (dgnkit-test-check "the language id is lua"
+                         (equal (eglot--language-id server) "lua")
+                         (eglot--language-id server)))
+    (flymake-start)
+    (let ((before dgnkit-test-published))
+      (dgnkit-test-check "diagnostics arrive for dungeon.lua"
+                         (dgnkit-test-wait (lambda () (> dgnkit-test-published before)))))
+    (dgnkit-test-check "the built-in 3.7 description has no errors" (null (dgnkit-test-errors))
+                       (mapcar #'flymake-diagnostic-text (dgnkit-test-errors)))
+    (let* ((line (dgnkit-test-line-of "name = \"oracle\""))
+           (hover (dgnkit-test-request :textDocument/hover line "\"oracle\"" 2))
+           (contents (and hover (plist-get hover :contents)))
+           (text (if (stringp contents) contents (plist-get contents :value))))
+      (dgnkit-test-check "hover on a dungeon.lua level shows its depths"
+                         (and text (string-match-p "depth:" text)) hover)
+      (let* ((ref-line (dgnkit-test-line-of "chainlevel = \"oracle\""))
+             (def (dgnkit-test-request :textDocument/definition ref-line "chainlevel = \"oracle\"" 16))
+             (loc (if (vectorp def) (and (> (length def) 0) (aref def 0)) def))
+             (range (and loc (or (plist-get loc :targetSelectionRange) (plist-get loc :range)))))
+        (dgnkit-test-check "definition of chainlevel is the level"
+                           (and range (= (plist-get (plist-get range :start) :line) line))
+                           def)))))
+
 (condition-case err
     (dgnkit-test-run)
   (error (dgnkit-test-check "the test runs" nil (error-message-string err))))
+(ignore-errors (eglot-shutdown (eglot-current-server)))
+(condition-case err
+    (dgnkit-test-run-lua)
+  (error (dgnkit-test-check "the dungeon.lua test runs" nil (error-message-string err))))
 (ignore-errors (eglot-shutdown (eglot-current-server)))
 (dgnkit-test-out "emacs: %d passed, %d failed" dgnkit-test-passed dgnkit-test-failed)
 (kill-emacs (if (zerop dgnkit-test-failed) 0 1))

@@ -2,12 +2,17 @@
 --   DGN_LSP=/path/to/dgn-lsp nvim --headless --clean -c 'luafile editors/neovim/test/lsp_test.lua'
 -- Opens editors/test/dungeon.def, waits for diagnostics, breaks a bones
 -- marker with an edit, checks the error, asks for hover and definition.
+-- Then NetHack 3.7: dgnkit's corpus/nethack-3.7.lua, copied to a file named
+-- dungeon.lua, gets the server (diagnostics as one types, a hover with
+-- depths, definition of a chain level) and keeps the lua filetype; another
+-- Lua file does not get the server.
 -- Prints one line per check and a closing "N passed, N failed"; exits 1 on
 -- any failure.
 
 local script = debug.getinfo(1, 'S').source:sub(2)
 local editors = vim.fn.fnamemodify(script, ':p:h:h:h')
 local fixture = editors .. '/test/dungeon.def'
+local lua_source = editors .. '/../corpus/nethack-3.7.lua'
 local server = vim.env.DGN_LSP
 local timeout = 30000
 
@@ -157,6 +162,92 @@ local ok_run, err = pcall(function()
     return published > before and #errors() == 0
   end, 50)
   check('undoing the edit clears the error', cleared, vim.inspect(errors()))
+
+  -- NetHack 3.7's dungeon.lua.
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, 'p')
+  local lua_file = dir .. '/dungeon.lua'
+  vim.fn.writefile(vim.fn.readfile(lua_source, 'b'), lua_file, 'b')
+  vim.fn.writefile({ 'return { answer = 42 }' }, dir .. '/other.lua')
+
+  vim.cmd('edit ' .. vim.fn.fnameescape(dir .. '/other.lua'))
+  local other = vim.api.nvim_get_current_buf()
+  vim.wait(500, function()
+    return false
+  end, 50)
+  check('another Lua file does not get dgn-lsp', #vim.lsp.buf_get_clients(other) == 0)
+
+  before = published
+  vim.cmd('edit ' .. vim.fn.fnameescape(lua_file))
+  local lbuf = vim.api.nvim_get_current_buf()
+  check('dungeon.lua keeps the lua filetype', vim.bo[lbuf].filetype == 'lua', vim.bo[lbuf].filetype)
+  local lua_attached = vim.wait(timeout, function()
+    return #vim.lsp.buf_get_clients(lbuf) > 0 and published > before
+  end, 50)
+  if not check('dgn-lsp attaches to dungeon.lua and publishes diagnostics', lua_attached) then
+    return
+  end
+  local lclient = vim.lsp.buf_get_clients(lbuf)[next(vim.lsp.buf_get_clients(lbuf))]
+  check('the client sends dungeon.lua as lua', lclient.config.get_language_id(lbuf, 'lua') == 'lua')
+  local function lua_errors()
+    return vim.diagnostic.get(lbuf, { severity = vim.diagnostic.severity.ERROR })
+  end
+  check('the built-in 3.7 description has no errors', #lua_errors() == 0, vim.inspect(lua_errors()))
+
+  local llines = vim.api.nvim_buf_get_lines(lbuf, 0, -1, false)
+  local oracle_row, oracle_col, chain_row, chain_col
+  for i, line in ipairs(llines) do
+    local s = line:find('name = "oracle"', 1, true)
+    if s and not oracle_row then
+      oracle_row, oracle_col = i - 1, s - 1 + #'name = "'
+    end
+    local c = line:find('chainlevel = "oracle"', 1, true)
+    if c and not chain_row then
+      chain_row, chain_col = i - 1, c - 1 + #'chainlevel = "'
+    end
+  end
+  local lhover = vim.lsp.buf_request_sync(lbuf, 'textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(lbuf) },
+    position = { line = oracle_row, character = oracle_col + 1 },
+  }, timeout) or {}
+  local htext = ''
+  for _, r in pairs(lhover) do
+    if r.result and r.result.contents then
+      htext = r.result.contents.value or ''
+    end
+  end
+  check('hover on a dungeon.lua level shows its depths', htext:find('depth:', 1, true) ~= nil, htext)
+
+  local ldef = vim.lsp.buf_request_sync(lbuf, 'textDocument/definition', {
+    textDocument = { uri = vim.uri_from_bufnr(lbuf) },
+    position = { line = chain_row, character = chain_col + 1 },
+  }, timeout) or {}
+  local lloc
+  for _, r in pairs(ldef) do
+    if r.result then
+      lloc = r.result.uri and r.result or r.result[1]
+    end
+  end
+  check(
+    'definition of chainlevel is the level',
+    lloc ~= nil and lloc.range.start.line == oracle_row and lloc.range.start.character == oracle_col,
+    vim.inspect(lloc)
+  )
+
+  -- A field misspelt as one types: the server reports it on the line.
+  before = published
+  local brow = oracle_row
+  local bcol = llines[brow + 1]:find('bonetag', 1, true) - 1
+  vim.api.nvim_buf_set_text(lbuf, brow, bcol, brow, bcol + 7, { 'bonetog' })
+  local warned = vim.wait(timeout, function()
+    for _, d in ipairs(vim.diagnostic.get(lbuf)) do
+      if d.lnum == brow and d.message:find('bonetag', 1, true) then
+        return true
+      end
+    end
+    return false
+  end, 50)
+  check('a misspelt field is reported as one types', warned, vim.inspect(vim.diagnostic.get(lbuf)))
 end)
 
 if not ok_run then

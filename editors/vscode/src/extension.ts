@@ -1,4 +1,5 @@
-// VS Code glue: starts dgn-lsp for dungeon-def documents and restarts it when
+// VS Code glue: starts dgn-lsp for dungeon-def and dungeon-lua (files named
+// dungeon.lua) documents and restarts it when
 // the dgnkit settings change. The decisions (which executable, which
 // settings) live in settings.ts and serverPath.ts.
 
@@ -15,13 +16,12 @@ import {
   type ExtensionSettings,
   SECTION,
   didChangeConfigurationSettings,
+  documentSelector,
   initializationOptions,
   needsRestart,
   readSettings,
 } from './settings';
 import { isExecutableFile, resolveServerPath } from './serverPath';
-
-const LANGUAGE_ID = 'dungeon-def';
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel | undefined;
@@ -81,7 +81,7 @@ async function start(): Promise<void> {
   const server = settings.server;
   log(
     `starting ${resolution.path} (from ${resolution.source === 'setting' ? 'dgnkit.server.path' : 'PATH'}) ` +
-      `with target=${server.target}, dialect=${server.dialect}, defines=[${server.defines.join(', ')}]`,
+      `with target=${server.target}, luaTarget=${server.luaTarget}, dialect=${server.dialect}, defines=[${server.defines.join(', ')}]`,
   );
 
   const serverOptions: ServerOptions = {
@@ -91,10 +91,7 @@ async function start(): Promise<void> {
     options: folders[0] !== undefined ? { cwd: folders[0] } : {},
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [
-      { scheme: 'file', language: LANGUAGE_ID },
-      { scheme: 'untitled', language: LANGUAGE_ID },
-    ],
+    documentSelector: documentSelector(),
     initializationOptions: initializationOptions(server),
     outputChannel: output,
     traceOutputChannel: output,

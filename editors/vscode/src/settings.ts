@@ -7,11 +7,32 @@ export const TARGETS = ['nethack-3.4.3', 'nethack-3.6', 'native'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export const DEFAULT_TARGET: Target = 'nethack-3.4.3';
+
+/** What a dungeon.lua (NetHack 3.7's description) can be checked against. */
+export const LUA_TARGETS = ['nethack-3.7', 'native'] as const;
+export type LuaTarget = (typeof LUA_TARGETS)[number];
+export const DEFAULT_LUA_TARGET: LuaTarget = 'nethack-3.7';
+
+/**
+ * The documents dgn-lsp serves: dungeon.def and its kin (`dungeon-def`), and
+ * files named exactly dungeon.lua (`dungeon-lua`, which package.json gives
+ * only to that name: other Lua files stay Lua and never reach the server).
+ */
+export const LANGUAGE_IDS = ['dungeon-def', 'dungeon-lua'] as const;
+
+export function documentSelector(): Array<{ scheme: string; language: string }> {
+  return LANGUAGE_IDS.flatMap((language) => [
+    { scheme: 'file', language },
+    { scheme: 'untitled', language },
+  ]);
+}
 export const DEFAULT_DIALECT = 'vanilla';
 
 /** What the language server is told: `initializationOptions` and the `dgnkit` section of `workspace/didChangeConfiguration`. */
 export interface ServerSettings {
   target: Target;
+  /** What a dungeon.lua is checked against. */
+  luaTarget: LuaTarget;
   dialect: string;
   /** `%NAME` options turned on, like `dgn check -D NAME`. */
   defines: string[];
@@ -52,6 +73,18 @@ export function readSettings(get: SettingReader): { settings: ExtensionSettings;
     }
   }
 
+  let luaTarget: LuaTarget = DEFAULT_LUA_TARGET;
+  const rawLuaTarget = get('luaTarget');
+  if (rawLuaTarget !== undefined && rawLuaTarget !== null && rawLuaTarget !== '') {
+    if (typeof rawLuaTarget === 'string' && (LUA_TARGETS as readonly string[]).includes(rawLuaTarget)) {
+      luaTarget = rawLuaTarget as LuaTarget;
+    } else {
+      problems.push(
+        `dgnkit.luaTarget: ${JSON.stringify(rawLuaTarget)} is not one of ${LUA_TARGETS.join(', ')}; using ${DEFAULT_LUA_TARGET}.`,
+      );
+    }
+  }
+
   let dialect = DEFAULT_DIALECT;
   const rawDialect = get('dialect');
   if (typeof rawDialect === 'string') {
@@ -77,7 +110,7 @@ export function readSettings(get: SettingReader): { settings: ExtensionSettings;
     problems.push(`dgnkit.server.extraArgs: expected a list of strings, got ${JSON.stringify(rawArgs)}; ignored.`);
   }
 
-  return { settings: { server: { target, dialect, defines, undefines }, serverPath, serverArgs }, problems };
+  return { settings: { server: { target, luaTarget, dialect, defines, undefines }, serverPath, serverArgs }, problems };
 }
 
 /** A list of option names: each valid name once, in order; a leading `%` is dropped. */
@@ -102,6 +135,7 @@ function readOptionNames(raw: unknown, key: string, problems: string[]): string[
 export function initializationOptions(settings: ServerSettings): ServerSettings {
   return {
     target: settings.target,
+    luaTarget: settings.luaTarget,
     dialect: settings.dialect,
     defines: [...settings.defines],
     undefines: [...settings.undefines],
@@ -114,7 +148,7 @@ export function didChangeConfigurationSettings(settings: ServerSettings): { [SEC
 }
 
 /** Settings whose change needs the language server restarted (all but tracing, which the client applies itself). */
-export const RESTART_KEYS = ['server.path', 'server.extraArgs', 'target', 'dialect', 'defines', 'undefines'] as const;
+export const RESTART_KEYS = ['server.path', 'server.extraArgs', 'target', 'luaTarget', 'dialect', 'defines', 'undefines'] as const;
 
 export function needsRestart(affects: (section: string) => boolean): boolean {
   return RESTART_KEYS.some((key) => affects(`${SECTION}.${key}`));

@@ -12,6 +12,11 @@ use tower_lsp_server::ls_types::{
 };
 
 pub fn complete(view: DocView<'_>, position: Position) -> Vec<CompletionItem> {
+    // These are `.def`'s keywords and statements; a `dungeon.lua` has
+    // neither (its fields are Lua's, the editor's Lua support completes).
+    if view.is_lua() {
+        return Vec::new();
+    }
     let text = view.text();
     let syntax = view.syntax();
     let offset = view.offset(position);

@@ -1,5 +1,6 @@
-//! Formatting through the formatter that `dgn fmt` uses, sent as one edit
-//! covering the lines that change.
+//! Formatting through the formatter that `dgn fmt` uses (`dgnkit_grammar`'s
+//! for a `dungeon.def`, [`dgnkit::lua::format`] for a `dungeon.lua`), sent
+//! as one edit covering the lines that change.
 
 use crate::analysis::parse_options;
 use crate::state::DocView;
@@ -10,21 +11,25 @@ use tower_lsp_server::ls_types::{Range, TextEdit};
 /// editor cannot represent).
 pub fn format(view: DocView<'_>) -> Result<Vec<TextEdit>, String> {
     let text = view.text();
-    let formatted = dgnkit_grammar::format::format(text, &parse_options(&view.db.config()))
-        .map_err(|diags| {
-            let first = diags.iter().find(|d| d.is_error()).or(diags.first());
-            match first {
-                Some(d) => {
-                    let at = view.range(d.span).start;
-                    format!(
-                        "cannot format: {} (line {}); fix the errors first",
-                        d.message,
-                        at.line + 1
-                    )
-                }
-                None => "cannot format this file".to_string(),
+    let formatted = if view.is_lua() {
+        dgnkit::lua::format::format(text)
+    } else {
+        dgnkit_grammar::format::format(text, &parse_options(&view.config()))
+    };
+    let formatted = formatted.map_err(|diags| {
+        let first = diags.iter().find(|d| d.is_error()).or(diags.first());
+        match first {
+            Some(d) => {
+                let at = view.range(d.span).start;
+                format!(
+                    "cannot format: {} (line {}); fix the errors first",
+                    d.message,
+                    at.line + 1
+                )
             }
-        })?;
+            None => "cannot format this file".to_string(),
+        }
+    })?;
     if formatted == text {
         return Ok(Vec::new());
     }

@@ -7,7 +7,9 @@ use crate::facts::{self, percent};
 use crate::state::DocView;
 use crate::vocabulary::{keyword_doc, word_doc, WordClass};
 use dgnkit::bones::{file_name, Rule};
-use dgnkit::model::{display_bytes, Bones, BranchInfo, DungeonId, LevelId, Model, Symbol};
+use dgnkit::model::{
+    display_bytes, Bones, BranchInfo, DungeonId, LevelId, Model, SourceKind, Symbol,
+};
 use dgnkit::script::BranchType;
 use dgnkit::stats::{BonesSummary, Stats};
 use dgnkit_grammar::ast::{KeywordKind, StmtKind};
@@ -167,16 +169,30 @@ fn level_text(ctx: &Ctx<'_>, id: LevelId) -> String {
         name(&l.name.bytes),
         name(&d.name.bytes)
     );
-    let placement = match &l.chain {
-        Some(c) => format!(
-            "\"{}\" + ({}, {})",
-            name(&c.name.bytes),
-            l.placement.base,
-            l.placement.rand
-        ),
-        None => format!("@ ({}, {})", l.placement.base, l.placement.rand),
-    };
-    let _ = write!(out, "\n\n`{}` {placement}", l.keyword.as_str());
+    if model.source == SourceKind::Lua {
+        // As dungeon.lua writes it.
+        let chain = l
+            .chain
+            .as_ref()
+            .map(|c| format!("chainlevel = \"{}\", ", name(&c.name.bytes)))
+            .unwrap_or_default();
+        let _ = write!(
+            out,
+            "\n\n`{chain}base = {}, range = {}`",
+            l.placement.base, l.placement.rand
+        );
+    } else {
+        let placement = match &l.chain {
+            Some(c) => format!(
+                "\"{}\" + ({}, {})",
+                name(&c.name.bytes),
+                l.placement.base,
+                l.placement.rand
+            ),
+            None => format!("@ ({}, {})", l.placement.base, l.placement.rand),
+        };
+        let _ = write!(out, "\n\n`{}` {placement}", l.keyword.as_str());
+    }
     if let Some(n) = l.rndlevs {
         let _ = write!(out, ", one of {} variants", n.value);
     }

@@ -95,6 +95,14 @@ fn validate(view: DocView<'_>, symbol: Symbol, new_name: &str) -> Result<(), Str
             "a {what} name cannot contain `\"`: strings in dungeon.def have no escapes"
         ));
     }
+    // The new name replaces the text between the quotes (or long
+    // brackets) of each string as written: what would need an escape or
+    // end a long string is refused rather than escaped.
+    if view.is_lua() && (new_name.contains(['\'', '\\']) || new_name.contains("]]")) {
+        return Err(format!(
+            "a {what} name in dungeon.lua cannot contain `'`, `\\` or `]]` (they would need escapes)"
+        ));
+    }
     if new_name.chars().any(char::is_control) {
         return Err(format!(
             "a {what} name cannot contain control characters or line breaks"
@@ -105,7 +113,7 @@ fn validate(view: DocView<'_>, symbol: Symbol, new_name: &str) -> Result<(), Str
     if bytes == model.symbol_name(symbol) {
         return Ok(());
     }
-    let options = check_options(&view.db.config());
+    let options = check_options(&view.config());
     let limits = options.dialect.limits(options.target);
     let limit = match symbol {
         Symbol::Dungeon(_) => limits.dungeon_name,

@@ -31,6 +31,16 @@ interface Manifest {
 const root = extensionRoot();
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
 const language = manifest.contributes.languages[0]!;
+const luaLanguage = manifest.contributes.languages.find((l) => l.id === 'dungeon-lua')!;
+
+/** Whether VS Code gives a file of this name the dungeon-lua language. */
+function isDungeonLua(name: string): boolean {
+  return (
+    (luaLanguage.filenames ?? []).includes(name) ||
+    (luaLanguage.extensions ?? []).some((ext) => name.endsWith(ext)) ||
+    (luaLanguage.filenamePatterns ?? []).length > 0
+  );
+}
 
 /** VS Code matches a pattern without a slash against the file name: `*` is any run of characters. */
 function matchesName(name: string): boolean {
@@ -97,6 +107,33 @@ describe('package.json', () => {
     assert.equal(props['dgnkit.target']!.default, 'nethack-3.4.3');
     assert.equal(props['dgnkit.dialect']!.default, 'vanilla');
     assert.deepEqual(props['dgnkit.defines']!.default, []);
+  });
+
+  it('gives dungeon.lua (NetHack 3.7) a language of its own and no other Lua file', () => {
+    assert.ok(luaLanguage, 'a dungeon-lua language');
+    assert.deepEqual(luaLanguage.filenames, ['dungeon.lua']);
+    assert.equal(luaLanguage.extensions, undefined, 'no extension: .lua files stay Lua');
+    assert.equal(luaLanguage.filenamePatterns, undefined);
+    assert.equal(luaLanguage.firstLine, undefined);
+    assert.ok(isDungeonLua('dungeon.lua'));
+    for (const name of ['init.lua', 'nhlib.lua', 'themerms.lua', 'oracle.lua', 'dungeon.def', 'mydungeon.lua']) {
+      assert.ok(!isDungeonLua(name), name);
+    }
+    // Highlighted by VS Code's own Lua grammar.
+    const grammar = manifest.contributes.grammars.find((g) => g.language === 'dungeon-lua')!;
+    const file = JSON.parse(readFileSync(path.join(root, grammar.path), 'utf8')) as {
+      scopeName: string;
+      patterns: Array<{ include: string }>;
+    };
+    assert.equal(file.scopeName, grammar.scopeName);
+    assert.deepEqual(file.patterns, [{ include: 'source.lua' }]);
+    assert.ok(existsSync(path.join(root, luaLanguage.configuration)));
+    const ignore = readFileSync(path.join(root, '.vscodeignore'), 'utf8');
+    assert.ok(ignore.includes(`!${grammar.path.replace(/^\.\//, '')}`), 'the .vsix ships the grammar');
+    assert.ok(ignore.includes(`!${luaLanguage.configuration.replace(/^\.\//, '')}`), 'and the configuration');
+    const props = manifest.contributes.configuration.properties;
+    assert.deepEqual(props['dgnkit.luaTarget']!.enum, ['nethack-3.7', 'native']);
+    assert.equal(props['dgnkit.luaTarget']!.default, 'nethack-3.7');
   });
 
   it('contributes the commands the extension registers', () => {

@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   DEFAULT_DIALECT,
+  DEFAULT_LUA_TARGET,
   DEFAULT_TARGET,
+  LANGUAGE_IDS,
   RESTART_KEYS,
   didChangeConfigurationSettings,
   initializationOptions,
+  documentSelector,
   needsRestart,
   readSettings,
 } from '../../src/settings';
@@ -18,7 +21,7 @@ describe('readSettings', () => {
   it('uses the defaults when nothing is set', () => {
     const { settings, problems } = readSettings(reader({}));
     assert.deepEqual(settings, {
-      server: { target: DEFAULT_TARGET, dialect: DEFAULT_DIALECT, defines: [], undefines: [] },
+      server: { target: DEFAULT_TARGET, luaTarget: DEFAULT_LUA_TARGET, dialect: DEFAULT_DIALECT, defines: [], undefines: [] },
       serverPath: '',
       serverArgs: [],
     });
@@ -31,6 +34,14 @@ describe('readSettings', () => {
       assert.equal(settings.server.target, target);
       assert.deepEqual(problems, []);
     }
+  });
+
+  it('checks dungeon.lua against NetHack 3.7 unless told otherwise', () => {
+    assert.equal(DEFAULT_LUA_TARGET, 'nethack-3.7');
+    assert.equal(readSettings(reader({ luaTarget: 'native' })).settings.server.luaTarget, 'native');
+    const { settings, problems } = readSettings(reader({ luaTarget: 'nethack-3.6' }));
+    assert.equal(settings.server.luaTarget, 'nethack-3.7');
+    assert.match(problems[0]!, /dgnkit\.luaTarget: "nethack-3\.6" is not one of nethack-3\.7, native/);
   });
 
   it('falls back to the default target and says why for an unknown one', () => {
@@ -85,11 +96,18 @@ describe('readSettings', () => {
 });
 
 describe('what the server receives', () => {
-  const server = { target: 'nethack-3.6' as const, dialect: 'gnollhack', defines: ['REINCARNATION'], undefines: ['MULDGN'] };
+  const server = {
+    target: 'nethack-3.6' as const,
+    luaTarget: 'nethack-3.7' as const,
+    dialect: 'gnollhack',
+    defines: ['REINCARNATION'],
+    undefines: ['MULDGN'],
+  };
 
   it('initializationOptions carries target, dialect and defines', () => {
     assert.deepEqual(initializationOptions(server), {
       target: 'nethack-3.6',
+      luaTarget: 'nethack-3.7',
       dialect: 'gnollhack',
       defines: ['REINCARNATION'],
       undefines: ['MULDGN'],
@@ -106,7 +124,13 @@ describe('what the server receives', () => {
 
   it('didChangeConfiguration puts the same values under the dgnkit section', () => {
     assert.deepEqual(didChangeConfigurationSettings(server), {
-      dgnkit: { target: 'nethack-3.6', dialect: 'gnollhack', defines: ['REINCARNATION'], undefines: ['MULDGN'] },
+      dgnkit: {
+        target: 'nethack-3.6',
+        luaTarget: 'nethack-3.7',
+        dialect: 'gnollhack',
+        defines: ['REINCARNATION'],
+        undefines: ['MULDGN'],
+      },
     });
   });
 
@@ -116,10 +140,22 @@ describe('what the server receives', () => {
     );
     assert.deepEqual(initializationOptions(settings.server), {
       target: 'native',
+      luaTarget: 'nethack-3.7',
       dialect: 'dnethack',
       defines: ['REINCARNATION'],
       undefines: [],
     });
+  });
+});
+
+describe('documentSelector', () => {
+  it('serves dungeon-def and dungeon-lua documents, on disk and untitled, and nothing else', () => {
+    assert.deepEqual([...LANGUAGE_IDS], ['dungeon-def', 'dungeon-lua']);
+    const selector = documentSelector();
+    assert.equal(selector.length, 4);
+    assert.ok(selector.every((s) => (LANGUAGE_IDS as readonly string[]).includes(s.language)));
+    assert.ok(!selector.some((s) => s.language === 'lua'), 'other Lua files never reach dgn-lsp');
+    assert.deepEqual([...new Set(selector.map((s) => s.scheme))].sort(), ['file', 'untitled']);
   });
 });
 
