@@ -66,6 +66,13 @@ pub struct LayoutDungeon {
     pub roguelike: bool,
     /// Alignment mask: 0 none, 1 chaotic, 2 neutral, 4 lawful.
     pub align: u32,
+    /// GnollHack: whether the dungeon has a `TILESET:` (its
+    /// `dungeons[].flags.has_tileset`); absent for other games.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub has_tileset: Option<bool>,
+    /// GnollHack: the tileset's number (0 without one).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub tileset: Option<i32>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,6 +87,10 @@ pub struct LayoutLevel {
     pub roguelike: bool,
     pub align: u32,
     pub rndlevs: i32,
+    /// GnollHack: the level's display name (the first string of its
+    /// LEVEL line, `s_level.name`); absent for other games.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub display_name: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -63,6 +63,18 @@ fn family(name: &str) -> Option<Family> {
             defines: &["REINCARNATION"],
             undefines: &[],
         },
+        "evilhack" => Family {
+            target: Target::EvilHack,
+            corpus: "k21971__EvilHack@HEAD",
+            defines: &[],
+            undefines: &[],
+        },
+        "gnollhack" => Family {
+            target: Target::GnollHack,
+            corpus: "k21971__GnollHack",
+            defines: &[],
+            undefines: &[],
+        },
         _ => return None,
     })
 }
@@ -320,6 +332,16 @@ fn dnethack_layouts_match() {
 }
 
 #[test]
+fn evilhack_layouts_match() {
+    check_family("evilhack");
+}
+
+#[test]
+fn gnollhack_layouts_match() {
+    check_family("gnollhack");
+}
+
+#[test]
 fn file_names_give_the_loader_inputs() {
     let s = parse_file_name("layouts.glibc.wizard.chaos_quest-mordor.jsonl.gz").unwrap();
     assert!(s.wizard && !s.game_start && s.role.is_none());
@@ -335,7 +357,7 @@ fn every_family_with_fixtures_is_known_or_listed() {
         return;
     };
     // Families other engineers are proving (their tests join this file).
-    const ELSEWHERE: &[&str] = &["evilhack", "gnollhack"];
+    const ELSEWHERE: &[&str] = &[];
     let dir = shared.join("expected/variants");
     for e in std::fs::read_dir(&dir)
         .expect("expected/variants")
@@ -453,5 +475,82 @@ fn overview_follows_each_familys_print_dungeon() {
             .map(|l| l.name.as_str())
             .collect();
         assert_eq!(planes, chain, "{name}");
+    }
+}
+
+/// GnollHack's and EvilHack's bones rules on their own layouts (seeds
+/// 0-19): GnollHack keeps level 1 of the Dungeons of Doom free (rule 9,
+/// its `bones.c:72`) and only there, names files `bon-<difficulty>...`;
+/// EvilHack's valley waits for Cerberus (rule 13, its `bones.c:39`).
+#[test]
+fn gnollhack_and_evilhack_bones_rules() {
+    use dgnkit::bones::{layout_verdicts, BonesOptions, Rule};
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    for name in ["gnollhack", "evilhack"] {
+        let fam = family(name).expect("family");
+        let script = script(&shared, &fam).expect("script");
+        let res = Resolver::for_target(&script, fam.target).expect("resolver");
+        let opts = BonesOptions::for_target(fam.target);
+        for seed in 0..20 {
+            let layout = res
+                .resolve(seed, fam.target.game().rng, false, false)
+                .expect("layout");
+            let verdicts = layout_verdicts(&layout, &opts);
+            let first = verdicts
+                .iter()
+                .find(|v| v.dungeon_index == 0 && v.level == 1)
+                .expect("level 1");
+            for v in &verdicts {
+                let level_one = v.verdict.rule == Rule::LevelOne;
+                // Only GnollHack's Dungeons of Doom level 1.
+                assert_eq!(
+                    level_one,
+                    name == "gnollhack" && v.dungeon_index == 0 && v.level == 1,
+                    "{name} seed {seed}: {} level {}: {}",
+                    v.dungeon,
+                    v.level,
+                    v.rule
+                );
+                if let Some(f) = &v.file {
+                    assert_eq!(f.starts_with("bon-*"), name == "gnollhack", "{f}");
+                }
+                let event = v.verdict.rule == Rule::UntilEvent;
+                assert_eq!(
+                    event,
+                    name == "evilhack" && v.special.as_deref() == Some("valley"),
+                    "{name} seed {seed}: {}",
+                    v.rule
+                );
+                if event {
+                    assert!(!v.can_load && v.rule.contains("Cerberus"), "{}", v.rule);
+                }
+                if v.special.as_deref() == Some("purgatory-1") {
+                    // Its portal (rule 6) comes after its marker "none".
+                    assert_eq!(v.verdict.rule, Rule::SpecialNone, "{}", v.rule);
+                }
+            }
+            if name == "gnollhack" {
+                assert!(!first.can_load && first.file.is_none());
+                // Hellish Pastures holds no bones: its one level is its
+                // bottom (its marker "none" decides first).
+                let pastures = verdicts
+                    .iter()
+                    .find(|v| v.dungeon == "Hellish Pastures")
+                    .expect("Hellish Pastures");
+                assert!(!pastures.can_load, "{}", pastures.rule);
+                // The hellish rule, after rule 9, on Gehennom.
+                let g = &layout.dungeons[1];
+                let vib = verdicts
+                    .iter()
+                    .find(|v| v.dungeon == g.name && v.level == g.num_levels - 1)
+                    .expect("vibrating square level");
+                assert_eq!(vib.verdict.rule, Rule::VibratingSquare, "{}", vib.rule);
+            } else {
+                // 3.6's rules elsewhere: level 1 is judged by depth.
+                assert_eq!(first.verdict.rule, Rule::DepthRoll, "{}", first.rule);
+            }
+        }
     }
 }

@@ -205,6 +205,7 @@ fn facts<S: LevelSource + ?Sized>(
         depth: d.depth_start.wrapping_add(level - 1),
         madman_home,
         other_end,
+        event: special.and_then(|(name, _)| opts.event_level(name)),
     })
 }
 
@@ -242,6 +243,7 @@ pub fn level_verdict(
             } else {
                 String::new()
             };
+            let name = name.replacen("bon", &format!("bon{}", opts.rules.name_infix), 1);
             name + &branch + opts.pool.suffix(Some(layout.seed)).as_deref().unwrap_or("")
         })
     } else {

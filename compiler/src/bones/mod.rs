@@ -15,8 +15,8 @@ pub mod verdict;
 pub use layout::{layout_verdicts, level_facts, level_verdict, LevelBones, Verdict};
 pub use names::file_name;
 pub use rules::{
-    decide, depth_chance, no_bones_rule, BonesPool, BonesRules, BranchRule, Decision, Known,
-    LevelFacts, LevelOneRule, OtherEnd, Rule,
+    decide, depth_chance, no_bones_rule, BonesPool, BonesRules, BranchRule, Decision,
+    DepthRollDraw, EventLevel, Known, LevelFacts, LevelOneRule, OtherEnd, Rule,
 };
 pub use verdict::{static_verdicts, DungeonVerdict, SpecialVerdict, StaticKind, StaticReport};
 
@@ -92,6 +92,28 @@ impl BonesOptions {
     /// without `--role`.
     pub fn notes(&self) -> Vec<String> {
         let mut out: Vec<String> = self.rules.notes.iter().map(|n| (*n).to_string()).collect();
+        for e in self.rules.event_levels {
+            out.push(format!(
+                "rule {} ({}): \"{}\" holds no bones until {} ({}); the verdicts assume it has not happened",
+                Rule::UntilEvent.number(),
+                Rule::UntilEvent.summary(),
+                e.level,
+                e.event,
+                e.source
+            ));
+        }
+        if self.rules.depth_roll == DepthRollDraw::SkipWizardAndShallow {
+            out.push(
+                "the depth roll rn2(1 + depth/4) is drawn only outside wizard mode and at depth 4 or more (same chance as 3.6)"
+                    .into(),
+            );
+        }
+        if !self.rules.name_infix.is_empty() {
+            out.push(format!(
+                "file names start \"bon{}\": `*` is set by the game (its difficulty), not by the dungeon",
+                self.rules.name_infix
+            ));
+        }
         if self.is_madman() == Known::Unknown {
             out.push(format!(
                 "rule {} ({}) holds only for a Madman: give --role; without it the verdicts are another role's",
@@ -100,6 +122,14 @@ impl BonesOptions {
             ));
         }
         out
+    }
+
+    /// Rule 13's entry for a special level, by name.
+    pub fn event_level(&self, name: &str) -> Option<&'static EventLevel> {
+        self.rules
+            .event_levels
+            .iter()
+            .find(|e| e.level.eq_ignore_ascii_case(name))
     }
 
     pub fn is_portal_level(&self, name: &str) -> bool {

@@ -38,19 +38,22 @@ pub enum Rule {
     /// 12: a branch level whose other end is itself a no-bones level
     /// (dNetHack, one level of recursion).
     BranchToNoBones,
+    /// 13: a special level without bones until something has happened in
+    /// the game ([`EventLevel`]; EvilHack's valley until Cerberus dies).
+    UntilEvent,
 }
 
 /// Outcome categories of the rules for one level, as the statistics count
 /// them: the first rule that forbids bones (rules 1-7 at 0-6, rules 9-12 at
 /// 9-12), rule 8 with chance 0 (depth 1-3), or eligible.
-pub const CATEGORIES: usize = 13;
+pub const CATEGORIES: usize = 14;
 /// Rule 8 decides and the depth is below 4: never leaves bones.
 pub const CAT_SHALLOW: usize = 7;
 /// Rule 8 decides with a chance above 0.
 pub const CAT_ELIGIBLE: usize = 8;
 
 impl Rule {
-    pub const ALL: [Rule; 12] = [
+    pub const ALL: [Rule; 13] = [
         Rule::SpecialNone,
         Rule::DungeonNone,
         Rule::Bottom,
@@ -63,6 +66,7 @@ impl Rule {
         Rule::MadmanHome,
         Rule::QuestBranch,
         Rule::BranchToNoBones,
+        Rule::UntilEvent,
     ];
 
     /// The rule's number in `bones.md`.
@@ -80,6 +84,7 @@ impl Rule {
             Rule::MadmanHome => 10,
             Rule::QuestBranch => 11,
             Rule::BranchToNoBones => 12,
+            Rule::UntilEvent => 13,
         }
     }
 
@@ -137,6 +142,7 @@ impl Rule {
             Rule::MadmanHome => "a Madman's home: the Quest level above the locate level",
             Rule::QuestBranch => "a branch to the Quest ends here",
             Rule::BranchToNoBones => "the branch ending here leads to a no-bones level",
+            Rule::UntilEvent => "no bones until an event of the game",
         }
     }
 }
@@ -172,6 +178,43 @@ pub enum BranchRule {
     OtherEnd,
 }
 
+/// A special level on which a game allows bones only once something has
+/// happened (rule 13). dgnkit does not know the game's state: its verdicts
+/// say "no bones" and name the event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct EventLevel {
+    /// The special level (compared without case).
+    pub level: &'static str,
+    /// What must have happened, e.g. "Cerberus is killed".
+    pub event: &'static str,
+    /// Where the game says so.
+    pub source: &'static str,
+}
+
+/// How `can_make_bones()` draws its depth roll. Both leave bones with
+/// chance `d/(d+1)`, `d = depth / 4`, outside wizard mode; they differ in
+/// the draws they make, which a replay of the game's generator follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DepthRollDraw {
+    /// Vanilla: `rn2(1 + depth/4)` at every depth, in wizard mode too
+    /// (3.6 `bones.c:343-346`, 3.4.3 `bones.c:179-184`).
+    Always,
+    /// GnollHack (`src/bones.c:550-556`): nothing is drawn in wizard mode
+    /// or at depths 1-3.
+    SkipWizardAndShallow,
+}
+
+impl DepthRollDraw {
+    /// Whether a death at `depth` draws the roll.
+    pub fn draws(self, depth: i32, wizard: bool) -> bool {
+        match self {
+            DepthRollDraw::Always => depth >= 1,
+            DepthRollDraw::SkipWizardAndShallow => !wizard && depth >= 4,
+        }
+    }
+}
+
 /// How a game's bones rules differ from vanilla's (`bones.md`); each game's
 /// record in [`crate::games`] holds one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,6 +240,12 @@ pub struct BonesRules {
     /// What else the game tests that the dungeon description cannot tell
     /// (options, the hero's state), said with every verdict list.
     pub notes: &'static [&'static str],
+    /// Rule 13.
+    pub event_levels: &'static [EventLevel],
+    pub depth_roll: DepthRollDraw,
+    /// Written after `bon` (and a pool digit) in file names, before the
+    /// dungeon marker: GnollHack's `-` + difficulty (`*`: every one).
+    pub name_infix: &'static str,
 }
 
 impl BonesRules {
@@ -211,6 +260,9 @@ impl BonesRules {
         pool: BonesPool::None,
         branch_in_name: false,
         notes: &[],
+        event_levels: &[],
+        depth_roll: DepthRollDraw::Always,
+        name_infix: "",
     };
 }
 
@@ -292,6 +344,9 @@ pub struct LevelFacts {
     /// The other end of the first branch ending here (games with
     /// [`BranchRule::OtherEnd`]).
     pub other_end: Option<OtherEnd>,
+    /// A special level lies here that holds bones only after an event
+    /// (rule 13).
+    pub event: Option<&'static EventLevel>,
 }
 
 /// The chance that a death at `depth` leaves bones (rule 8), as
@@ -367,6 +422,11 @@ pub fn no_bones_rule(rules: &BonesRules, f: &LevelFacts, branches: bool) -> Opti
     };
     if level_one && f.level < 2 {
         return Some(Rule::LevelOne);
+    }
+    // EvilHack tests its valley here (`src/bones.c:37-39`), after the
+    // branch rule and before the hellish one.
+    if f.event.is_some() {
+        return Some(Rule::UntilEvent);
     }
     if f.vibrating {
         return Some(Rule::VibratingSquare);
@@ -468,6 +528,13 @@ fn explain_rule(
             )
         }
         Rule::LevelOne => format!("{n}: level 1 of \"{dungeon}\" never holds bones"),
+        Rule::UntilEvent => match f.event {
+            Some(e) => format!(
+                "{n}: \"{}\" holds no bones until {} ({}); dgnkit does not know the game's state",
+                e.level, e.event, e.source
+            ),
+            None => format!("{n}: no bones until an event of the game"),
+        },
         Rule::MadmanHome => format!(
             "{n}: the Quest level above the locate level, a Madman's home, never holds bones"
         ),

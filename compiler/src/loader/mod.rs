@@ -206,6 +206,9 @@ pub struct Rules {
     /// Layouts report `chaos_variant` and `loader_inputs` (dNetHack's
     /// layout JSON).
     pub report_inputs: bool,
+    /// Layouts report each dungeon's `has_tileset`/`tileset` and each
+    /// level's `display_name` (GnollHack's records carry them).
+    pub report_display: bool,
 }
 
 /// When a DUNGEON record's chance roll is made.
@@ -352,6 +355,7 @@ impl Rules {
             range_panic: RangePanic::One,
             inputs: GameInputs::NONE,
             report_inputs: false,
+            report_display: false,
         }
     }
 
@@ -411,6 +415,8 @@ pub(crate) struct DRec {
     pub entry: i32,
     /// NetHack 3.7's `unconnected` flag.
     pub unconnected: bool,
+    /// GnollHack's TILESET value, when the dungeon has one.
+    pub tileset: Option<i32>,
     /// dNetHack's `tmpdungeon.alternates`: how many other records share
     /// the name.
     pub alternates: i32,
@@ -441,6 +447,8 @@ pub(crate) struct LRec {
     pub chain: i32,
     pub flags: u32,
     pub rndlevs: i32,
+    /// GnollHack's display name ("" when the record has none).
+    pub display: String,
     pub dungeon: u32,
     /// Its index in `Rules::floating_levels` (case-insensitive, as
     /// `find_level` compares).
@@ -584,6 +592,7 @@ impl Resolver {
                     chain: l.chain,
                     flags: l.flags,
                     rndlevs: l.rndlevs,
+                    display: l.display.as_deref().map(text).unwrap_or_default(),
                     dungeon: di,
                     floating: rules
                         .floating_levels
@@ -646,6 +655,7 @@ impl Resolver {
                 chance: d.chance,
                 entry: d.entry,
                 unconnected: d.lua.unconnected,
+                tileset: d.tileset,
                 levels: (level_start, levels.len() as u32),
                 branches: (branch_start, branches.len() as u32),
                 incoming,

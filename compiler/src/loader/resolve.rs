@@ -94,6 +94,16 @@ impl ResolvedDungeon {
             mazelike: rec.flags & flags::MAZELIKE != 0,
             roguelike: rec.flags & flags::ROGUELIKE != 0,
             align: resolver.dungeon_align(rec),
+            // GnollHack's `init_dungeons` copies both from the record
+            // (`src/dungeon.c:855-856`).
+            has_tileset: resolver
+                .rules
+                .report_display
+                .then_some(rec.tileset.is_some()),
+            tileset: resolver
+                .rules
+                .report_display
+                .then_some(rec.tileset.unwrap_or(0)),
         }
     }
 }
@@ -113,6 +123,8 @@ impl ResolvedLevel {
             roguelike: rec.flags & flags::ROGUELIKE != 0,
             align: resolver.level_align(rec),
             rndlevs: rec.rndlevs,
+            // GnollHack's `s_level.name` (`src/dungeon.c:574`).
+            display_name: resolver.rules.report_display.then(|| rec.display.clone()),
         }
     }
 }

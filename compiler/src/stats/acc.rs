@@ -120,7 +120,7 @@ impl BonesAcc {
     pub fn add(&mut self, exists: W, kinds: Kinds, st: &Static, s: W, hv: W, gv: W) {
         self.exists += exists * s;
         let none = kinds.none.times(s);
-        let rest = kinds.portal.plus(kinds.other);
+        let rest = kinds.portal.plus(kinds.other).plus(kinds.event);
         let total = kinds.none.plus(rest);
         self.bottom.add(st.bottom, total.times(s));
         self.vibrating.add(st.vibrating, total.times(s));
@@ -149,6 +149,8 @@ impl BonesAcc {
                 return;
             }
             self.cat(3, rest.times(gv));
+            self.cat(Rule::UntilEvent.category(), kinds.event.times(hv));
+            let rest = kinds.portal.plus(kinds.other);
             if st.vibrating {
                 self.cat(4, rest.times(hv));
                 return;
@@ -162,6 +164,8 @@ impl BonesAcc {
                 self.cat(Rule::LevelOne.category(), rest.times(s));
                 return;
             }
+            self.cat(Rule::UntilEvent.category(), kinds.event.times(s));
+            let rest = kinds.portal.plus(kinds.other);
             if st.vibrating {
                 self.cat(4, rest.times(s));
                 return;
@@ -237,12 +241,13 @@ impl BonesAcc {
 }
 
 /// What lies on a level, as weights: a special level with marker "none",
-/// one holding a magic portal, anything else (another special level or
-/// none).
+/// one holding a magic portal, one without bones until an event (rule 13),
+/// anything else (another special level or none).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Kinds {
     pub none: PW,
     pub portal: PW,
+    pub event: PW,
     pub other: PW,
 }
 

@@ -13,6 +13,7 @@ use crate::script::flags;
 enum Kind {
     None,
     Portal,
+    Event,
     Other,
 }
 
@@ -20,6 +21,9 @@ fn level_kind(res: &Resolver, l: usize, opts: &BonesOptions) -> Kind {
     let rec = &res.levels[l];
     if rec.bones.is_empty() {
         Kind::None
+    } else if opts.event_level(&rec.name).is_some() {
+        // Rule 13 is tested before rule 6 (`decide`).
+        Kind::Event
     } else if opts.rules.magic_portal && opts.is_portal_level(&rec.name) {
         Kind::Portal
     } else {
@@ -184,6 +188,10 @@ fn present(
                     portal: pw,
                     ..Kinds::default()
                 },
+                Kind::Event => Kinds {
+                    event: pw,
+                    ..Kinds::default()
+                },
                 Kind::Other => Kinds {
                     other: pw,
                     ..Kinds::default()
@@ -206,6 +214,7 @@ fn present(
             match kinds[j] {
                 Kind::None => k.none = k.none.plus(PW::of(base * p)),
                 Kind::Portal => k.portal = k.portal.plus(PW::of(base * p)),
+                Kind::Event => k.event = k.event.plus(PW::of(base * p)),
                 Kind::Other => other += p,
             }
         }

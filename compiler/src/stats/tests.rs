@@ -147,7 +147,7 @@ fn same_bones(what: &str, a: &BonesSummary, b: &BonesSummary) {
         b.p_branch
     );
     assert!(close(a.p_vibrating, b.p_vibrating), "{what}: p_vibrating");
-    for c in 0..9 {
+    for c in 0..crate::bones::rules::CATEGORIES {
         assert!(
             close(a.categories[c], b.categories[c]),
             "{what}: category {c}: {} vs {}",
@@ -242,7 +242,26 @@ fn same(exact: &Stats, oracle: &Stats) {
 }
 
 fn check(script: &Script, rules: Rules, wizard: bool) {
-    let bones = BonesOptions::default();
+    check_bones(script, rules, wizard, &BonesOptions::default());
+}
+
+/// Games' bones rules 9 and 13: level 1 of the first or of every dungeon,
+/// and a special level without bones until an event.
+fn game_bones(level_one: crate::bones::LevelOneRule) -> BonesOptions {
+    const EVENT: &[crate::bones::EventLevel] = &[crate::bones::EventLevel {
+        level: "a",
+        event: "a test event",
+        source: "tests",
+    }];
+    BonesOptions::for_rules(&crate::bones::BonesRules {
+        level_one,
+        event_levels: EVENT,
+        ..crate::bones::BonesRules::VANILLA
+    })
+}
+
+fn check_bones(script: &Script, rules: Rules, wizard: bool, bones: &BonesOptions) {
+    let bones = bones.clone();
     let loader = Resolver::with_rules(script, rules.clone()).expect("resolver");
     // As `exact_with`: 3.7's chains by name, fixed where they can be.
     let fixed = loader
@@ -362,6 +381,30 @@ fn nethack_37_rules_match_the_loader() {
     script.dungeons.push(tut);
     check(&script, Rules::nethack_37(), false);
     check(&script, Rules::nethack_37(), true);
+}
+
+#[test]
+fn level_one_and_event_rules_match_the_loader() {
+    // "valley" is level 1 of a hellish dungeon and a branch level; "a"
+    // lies on a branch level or not, at the bottom or above it.
+    use crate::bones::LevelOneRule;
+    let mut script = mini();
+    script.dungeons[1].levels.push(level("a", b'A', 1, 3));
+    let mut valley_event = game_bones(LevelOneRule::MainDungeon);
+    const VALLEY: &[crate::bones::EventLevel] = &[crate::bones::EventLevel {
+        level: "valley",
+        event: "Cerberus is killed",
+        source: "tests",
+    }];
+    valley_event.rules.event_levels = VALLEY;
+    for bones in [
+        game_bones(LevelOneRule::MainDungeon),
+        game_bones(LevelOneRule::EveryDungeon),
+        valley_event,
+    ] {
+        check_bones(&script, Rules::nethack_36(), false, &bones);
+        check_bones(&script, Rules::native(), true, &bones);
+    }
 }
 
 #[test]
@@ -564,9 +607,15 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_small_scripts_match_the_loader(script in arb_script(), old in any::<bool>(), wizard in any::<bool>()) {
+    fn random_small_scripts_match_the_loader(script in arb_script(), old in any::<bool>(), wizard in any::<bool>(), game in 0u8..3) {
         let rules = if old { Rules { required_dungeons: &[], ..Rules::nethack_343() } } else { Rules::native() };
-        check(&script, rules, wizard);
+        use crate::bones::LevelOneRule;
+        let bones = match game {
+            0 => BonesOptions::default(),
+            1 => game_bones(LevelOneRule::MainDungeon),
+            _ => game_bones(LevelOneRule::EveryDungeon),
+        };
+        check_bones(&script, rules, wizard, &bones);
     }
 }
 

@@ -55,10 +55,14 @@ impl JsonLines {
                     string(&d.proto),
                     string(&d.bones)
                 );
-                let tail = format!(
-                    r#","hellish":{},"mazelike":{},"roguelike":{},"align":{}}}"#,
+                let mut tail = format!(
+                    r#","hellish":{},"mazelike":{},"roguelike":{},"align":{}"#,
                     d.hellish, d.mazelike, d.roguelike, d.align
                 );
+                if let (Some(has), Some(n)) = (d.has_tileset, d.tileset) {
+                    tail += &format!(r#","has_tileset":{has},"tileset":{n}"#);
+                }
+                tail.push('}');
                 (head, tail)
             })
             .collect();
@@ -75,10 +79,14 @@ impl JsonLines {
                     string(&l.name),
                     string(&l.bones)
                 );
-                let tail = format!(
-                    r#","town":{},"hellish":{},"mazelike":{},"roguelike":{},"align":{},"rndlevs":{}}}"#,
+                let mut tail = format!(
+                    r#","town":{},"hellish":{},"mazelike":{},"roguelike":{},"align":{},"rndlevs":{}"#,
                     l.town, l.hellish, l.mazelike, l.roguelike, l.align, l.rndlevs
                 );
+                if let Some(display) = &l.display_name {
+                    tail += &format!(r#","display_name":{}"#, string(display));
+                }
+                tail.push('}');
                 (head, tail)
             })
             .collect();

@@ -30,24 +30,47 @@ pub enum OverviewStyle {
     /// Fort Ludios dungeon until the fort is made (`:2093-2095`, never in a
     /// new game), branches up to its MAXLEVEL 64 (`include/global.h:358`).
     DNetHack,
+    /// GnollHack (`src/dungeon.c:1919-2060`): 3.6's, with each special
+    /// level under its display name (`s_level.name`, `:1977-1979`) and a
+    /// missing portal also reported at the entrances of three more
+    /// dungeons (`:2045-2047`).
+    GnollHack,
 }
 
 impl OverviewStyle {
     /// Levels and branches start with `"%c "`, a `*` marking the hero's
     /// level (else three blanks).
     fn marks_levels(self) -> bool {
-        matches!(self, OverviewStyle::NetHack36 | OverviewStyle::UnNetHack)
+        matches!(
+            self,
+            OverviewStyle::NetHack36 | OverviewStyle::UnNetHack | OverviewStyle::GnollHack
+        )
     }
 
     /// An unplaced floating dungeon is headed "depth".
     fn heads_unplaced_by_depth(self) -> bool {
-        self == OverviewStyle::NetHack36
+        matches!(self, OverviewStyle::NetHack36 | OverviewStyle::GnollHack)
     }
 
-    /// A missing portal is also reported on the Quest's entry, its home
-    /// level and Fort Ludios (not only on the four planes).
-    fn reports_more_portals(self) -> bool {
-        self == OverviewStyle::NetHack36
+    /// A missing portal is also reported on the Quest's home level, Fort
+    /// Ludios and the entrances of these dungeons (not only on the four
+    /// planes).
+    fn portal_entrances(self) -> Option<&'static [&'static str]> {
+        match self {
+            OverviewStyle::NetHack36 => Some(&["The Quest"]),
+            OverviewStyle::GnollHack => Some(&[
+                "The Quest",
+                "Plane of the Modron",
+                "Hellish Pastures",
+                "The Large Circular Dungeon",
+            ]),
+            _ => None,
+        }
+    }
+
+    /// Special levels are listed under their display names.
+    fn display_names(self) -> bool {
+        self == OverviewStyle::GnollHack
     }
 
     /// `MAXLEVEL`: the upper bound `print_branch` uses after the last
@@ -202,11 +225,11 @@ pub fn overview(layout: &Layout, style: OverviewStyle) -> String {
             } else {
                 " "
             };
-            let mut buf = format!(
-                "{mark} {}: {}",
-                slev.name,
-                depth(layout, slev.dungeon, slev.level)
-            );
+            let name = match &slev.display_name {
+                Some(display) if style.display_names() => display,
+                _ => &slev.name,
+            };
+            let mut buf = format!("{mark} {name}: {}", depth(layout, slev.dungeon, slev.level));
             if (slev.dungeon, slev.level) == castle {
                 let _ = write!(buf, " (tune {})", layout.tune);
             }
@@ -245,14 +268,20 @@ pub fn overview(layout: &Layout, style: OverviewStyle) -> String {
     } else {
         let on = |name: &str| find_level(layout, name) == HERO;
         let mut expects_portal = on("earth") || on("water") || on("fire") || on("air");
-        if style.reports_more_portals() {
-            let quest_entrance = layout
-                .dungeons
-                .iter()
-                .position(|d| d.name == "The Quest")
-                .and_then(|q| layout.branches.iter().find(|b| b.end2.dungeon == q as i32))
-                .is_some_and(|b| (b.end1.dungeon, b.end1.level) == HERO);
-            expects_portal = expects_portal || on("x-strt") || quest_entrance || knox == HERO;
+        if let Some(entrances) = style.portal_entrances() {
+            // `at_dgn_entrance`: on the parent end of the branch into it.
+            let at_entrance = |name: &str| {
+                layout
+                    .dungeons
+                    .iter()
+                    .position(|d| d.name == name)
+                    .and_then(|q| layout.branches.iter().find(|b| b.end2.dungeon == q as i32))
+                    .is_some_and(|b| (b.end1.dungeon, b.end1.level) == HERO)
+            };
+            expects_portal = expects_portal
+                || on("x-strt")
+                || entrances.iter().any(|e| at_entrance(e))
+                || knox == HERO;
         }
         if expects_portal {
             p.line("");
@@ -427,6 +456,39 @@ Floating branches
    Portal to Fort
 ";
         assert_eq!(overview(&layout(), OverviewStyle::UnNetHack), want);
+    }
+
+    #[test]
+    fn gnollhack_text_uses_display_names() {
+        // 3.6's text with `s_level.name`, the display name.
+        let mut l = layout();
+        l.levels[0].display_name = Some("Entry Hall".into());
+        l.levels[1].display_name = Some("Castle of the Wizard".into());
+        let want = "\
+Top: levels 1 to 10
+* Entry Hall: 1
+  Stair to Side: 2
+  Castle of the Wizard: 10 (tune ABCDE)
+Side: levels 3 to 5, entrance from below
+Fort: depth 7
+  knox: 7
+
+Floating branches
+   Portal to Fort
+";
+        assert_eq!(overview(&l, OverviewStyle::GnollHack), want);
+        // Other games ignore display names.
+        assert!(overview(&l, OverviewStyle::NetHack36).contains("* start: 1\n"));
+    }
+
+    #[test]
+    fn gnollhack_expects_portals_at_more_entrances() {
+        // The hero's level is the entrance of Hellish Pastures.
+        let mut l = layout();
+        l.dungeons[1].name = "Hellish Pastures".into();
+        l.branches[0].end1.level = 1;
+        assert!(overview(&l, OverviewStyle::GnollHack).ends_with("\nNo portal found.\n"));
+        assert!(!overview(&l, OverviewStyle::NetHack36).contains("No portal"));
     }
 
     #[test]
