@@ -3,7 +3,7 @@
 //! an error (a placement that NetHack would search for a very long time is
 //! cut off by the draw budget); resolving into a reused buffer, resolving
 //! afresh and resolving with a trace must agree. Layouts are rendered by
-//! the overview and SVG views.
+//! the target's overview, the SVG view and the `--seeds` JSON writer.
 //!
 //! Input: `[mode, rest...]`. Mode 0: `rest` is a compiled file (any
 //! layout). Mode 1: `rest` is dungeon.def source (`mode >> 2` picks the
@@ -19,6 +19,7 @@ use dgnkit::rng::RngKind;
 use dgnkit::script::Script;
 use dgnkit::views::overview::{overview, OverviewStyle};
 use dgnkit::views::svg::svg;
+use dgnkit::views::{json_line, JsonLines};
 use dgnkit_fuzz::Unstructured;
 use libfuzzer_sys::fuzz_target;
 
@@ -83,12 +84,17 @@ fuzz_target!(|data: &[u8]| {
                     // Once per target: rendering costs more than resolving.
                     if let (Ok(layout), false) = (&fresh, rendered) {
                         rendered = true;
-                        let style = if target == Target::NetHack343 {
-                            OverviewStyle::NetHack343
-                        } else {
-                            OverviewStyle::NetHack36
-                        };
-                        let _ = overview(layout, style);
+                        let _ = overview(layout, OverviewStyle::for_target(target));
+                        // The `--seeds` writer (the game's extra fields,
+                        // GnollHack's display names, included) gives the
+                        // same line as the layout.
+                        let mut line = Vec::new();
+                        JsonLines::new(&resolver).write(&resolver, &reused, &mut line);
+                        assert_eq!(
+                            line,
+                            json_line(layout).into_bytes(),
+                            "the --seeds writer differs ({target:?})"
+                        );
                         let _ = svg(layout, "fuzz");
                     }
                 }

@@ -554,3 +554,108 @@ fn gnollhack_and_evilhack_bones_rules() {
         }
     }
 }
+
+/// `dgn stats` for both families is exact (no sampling), with their bones
+/// rules in it: GnollHack's level 1 of the Dungeons of Doom is decided by
+/// rule 9 in every layout, EvilHack's valley by rule 13.
+#[test]
+fn gnollhack_and_evilhack_stats_are_exact() {
+    use dgnkit::bones::BonesOptions;
+    use dgnkit::stats::{self, Method, StatsOptions};
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    for (name, dungeon, level, rule) in [
+        ("gnollhack", "The Dungeons of Doom", 1, "9"),
+        ("evilhack", "Gehennom", 1, "13"),
+    ] {
+        let fam = family(name).expect("family");
+        let script = script(&shared, &fam).expect("script");
+        let opts = StatsOptions {
+            target: fam.target,
+            bones: BonesOptions::for_target(fam.target),
+            ..StatsOptions::default()
+        };
+        let s = stats::exact(&script, &opts).expect("enumerable");
+        assert!(matches!(s.method, Method::Exact { .. }), "{name}");
+        let cell = s
+            .bones
+            .iter()
+            .find(|c| c.dungeon == dungeon && c.level == level)
+            .expect("cell");
+        let decided: Vec<(&String, &f64)> = cell.bones.decided_by.iter().collect();
+        assert_eq!(decided.len(), 1, "{name}: {decided:?}");
+        assert_eq!(decided[0].0, rule, "{name}: {decided:?}");
+        assert!((decided[0].1 - 1.0).abs() < 1e-12);
+        assert_eq!(cell.bones.can_load, 0.0);
+    }
+}
+
+/// GnollHack looks up ten dungeons by name after loading and panics on a
+/// missing one (its `dungeon.c:1012-1021`): dgnkit answers with an error
+/// naming it, for each of the ten.
+#[test]
+fn gnollhack_needs_its_ten_dungeons() {
+    use dgnkit::loader::LoadError;
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let fam = family("gnollhack").expect("family");
+    let full = script(&shared, &fam).expect("script");
+    let required = fam.target.game().rules.required_dungeons;
+    assert_eq!(required.len(), 10);
+    for name in required {
+        // Renamed, with the branches into it, so that loading succeeds
+        // up to the lookups.
+        let mut s = full.clone();
+        let renamed = b"Somewhere Else".to_vec();
+        for d in &mut s.dungeons {
+            if d.name == name.as_bytes() {
+                d.name = renamed.clone();
+            }
+            for b in &mut d.branches {
+                if b.target == name.as_bytes() {
+                    b.target = renamed.clone();
+                }
+            }
+        }
+        let res = Resolver::for_target(&s, fam.target).expect("resolver");
+        match res.resolve(1, fam.target.game().rng, false, false) {
+            Err(LoadError::MissingDungeon { name: missing }) => assert_eq!(&missing, name),
+            other => panic!("without {name}: {other:?}"),
+        }
+    }
+}
+
+/// GnollHack's overview lists special levels under their display names
+/// (its `print_dungeon` prints `s_level.name`), on every fixture seed's
+/// layout; EvilHack's is 3.6's.
+#[test]
+fn gnollhack_overview_uses_display_names() {
+    use dgnkit::views::{overview, OverviewStyle};
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    assert_eq!(
+        OverviewStyle::for_target(Target::EvilHack),
+        OverviewStyle::for_target(Target::NetHack36)
+    );
+    let fam = family("gnollhack").expect("family");
+    let script = script(&shared, &fam).expect("script");
+    let res = Resolver::for_target(&script, fam.target).expect("resolver");
+    for seed in 0..50 {
+        let layout = res
+            .resolve(seed, fam.target.game().rng, false, false)
+            .expect("layout");
+        let text = overview(&layout, OverviewStyle::for_target(fam.target));
+        for l in &layout.levels {
+            let display = l.display_name.as_deref().expect("a display name");
+            assert!(
+                text.contains(&format!(" {display}: ")),
+                "seed {seed}: {display} missing:\n{text}"
+            );
+        }
+        assert!(text.contains("Delphi: "), "{text}");
+        assert!(!text.contains(" oracle: "), "{text}");
+    }
+}

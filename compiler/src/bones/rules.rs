@@ -205,16 +205,6 @@ pub enum DepthRollDraw {
     SkipWizardAndShallow,
 }
 
-impl DepthRollDraw {
-    /// Whether a death at `depth` draws the roll.
-    pub fn draws(self, depth: i32, wizard: bool) -> bool {
-        match self {
-            DepthRollDraw::Always => depth >= 1,
-            DepthRollDraw::SkipWizardAndShallow => !wizard && depth >= 4,
-        }
-    }
-}
-
 /// How a game's bones rules differ from vanilla's (`bones.md`); each game's
 /// record in [`crate::games`] holds one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
