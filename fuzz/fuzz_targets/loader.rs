@@ -1,5 +1,5 @@
 //! The loader: a script resolved for every target's rules, two seeds, both
-//! generators, wizard mode off and on. Resolution must end with a layout or
+//! vanilla generators and the game's own, wizard mode off and on. Resolution must end with a layout or
 //! an error (a placement that NetHack would search for a very long time is
 //! cut off by the draw budget); resolving into a reused buffer, resolving
 //! afresh and resolving with a trace must agree. Layouts are rendered by
@@ -52,7 +52,13 @@ fuzz_target!(|data: &[u8]| {
         resolver.set_placement_budget(BUDGET);
         let mut rendered = false;
         for seed in seeds {
-            for rng in [RngKind::Glibc, RngKind::Isaac64] {
+            // Both vanilla generators and the game's own (isaac32,
+            // mt19937-cokus for UnNetHack and DynaHack).
+            let mut rngs = vec![RngKind::Glibc, RngKind::Isaac64];
+            if !rngs.contains(&target.game().rng) {
+                rngs.push(target.game().rng);
+            }
+            for rng in rngs {
                 for wizard in [false, true] {
                     let fresh = resolver.resolve(seed, rng, wizard, false);
                     let into = resolver.resolve_into(seed, rng, wizard, &mut reused);

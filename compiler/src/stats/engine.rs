@@ -22,7 +22,7 @@ use super::fxhash::FxHashMap;
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::weight::W;
 use super::Budget;
-use crate::loader::{BranchKind, Resolver, MAXLEVEL};
+use crate::loader::{BranchKind, EntrySource, Resolver};
 use std::collections::hash_map::Entry;
 use std::collections::BTreeSet;
 
@@ -309,23 +309,47 @@ impl<'a> Engine<'a> {
     /// the chain. Otherwise the statistics are sampled from the loader.
     fn check_final_moves(&self) -> Result<(), TooLarge> {
         let res = self.res;
-        // SLASH'EM's and dNetHack's loader rules change which dungeons
-        // exist and where they start in ways the enumeration does not model
-        // yet; their statistics are sampled from the proven loader instead
-        // of computed with vanilla's rules.
+        // Loader rules the enumeration does not follow; a rule that cannot
+        // matter for this file does not count.
         let rules = &res.rules;
-        let unmodelled_rule = if rules.alternates {
-            Some("the choice among same-named dungeons (alternates)")
+        let max_size = |d: &crate::loader::DRec| d.size.base.saturating_add(d.size.rand.max(0));
+        let unmodelled_rule = if rules.alternates
+            && res
+                .dungeons
+                .iter()
+                .enumerate()
+                .any(|(i, d)| res.dungeons[..i].iter().any(|e| e.name == d.name))
+        {
+            Some("the choice among same-named dungeons (alternates)".to_string())
         } else if rules.quest_locate {
-            Some("the Quest's locate-level draw")
-        } else if rules.back_branches {
-            Some("branches back up to earlier dungeons")
-        } else if rules.entry != crate::loader::EntrySource::Dungeon {
-            Some("entry levels taken from the first branch")
-        } else if rules.dungeon_chance != crate::loader::DungeonChance::Optional {
-            Some("a chance roll for every dungeon")
+            Some("the Quest's locate-level draw".to_string())
+        } else if rules.back_branches && res.branches.iter().any(|b| !b.back_to.is_empty()) {
+            Some("branches back up to earlier dungeons".to_string())
+        } else if rules.entry == EntrySource::FirstBranch
+            && (res.branches.iter().any(|b| b.entry > 0)
+                || res.dungeons.iter().any(|d| {
+                    d.incoming.iter().any(|&(b, _)| {
+                        res.branches[b as usize].entry
+                            != res.branches[d.incoming[0].0 as usize].entry
+                    })
+                }))
+        {
+            Some("entry levels taken from branches with a positive entry, or from branches that disagree".to_string())
+        } else if rules.maxlevel >= LEVELS as i32
+            && res.dungeons.iter().any(|d| max_size(d) >= LEVELS as i32)
+        {
+            Some(format!("a dungeon that may have {} levels or more", LEVELS))
         } else {
-            None
+            rules
+                .ledger_limit
+                .filter(|&max| {
+                    res.dungeons
+                        .iter()
+                        .map(|d| i64::from(max_size(d)))
+                        .sum::<i64>()
+                        > i64::from(max)
+                })
+                .map(|max| format!("a limit of {max} levels in all that this file may reach"))
         };
         if let Some(what) = unmodelled_rule {
             return Err(TooLarge {
@@ -334,6 +358,10 @@ impl<'a> Engine<'a> {
                 ),
             });
         }
+        // dNetHack's chance roll for every dungeon (`DungeonChance::Every`)
+        // keeps a record without a chance (100) and one with a chance as
+        // vanilla does; its wizard mode draws it too, which
+        // `skip_dungeon_chance` says.
         if let Some(l) = res.levels.iter().find(|l| l.unlinked) {
             return Err(TooLarge {
                 what: format!(
@@ -564,17 +592,27 @@ impl<'a> Engine<'a> {
         };
         let index = s.loaded.len();
         let n_slots = self.n_slots(&s.loaded);
+        // SLASH'EM takes the entry from the branch record into the dungeon
+        // (`check_final_moves` keeps to files where every record into it
+        // has the same entry and none is positive).
+        let entry_field = match res.rules.entry {
+            EntrySource::Dungeon => d.entry,
+            EntrySource::FirstBranch => d
+                .incoming
+                .first()
+                .map_or(0, |&(b, _)| res.branches[b as usize].entry),
+        };
         for (num, p_size) in sizes {
             let p = p_exist * p_size;
-            let entry = if d.entry < 0 {
-                let e = self.count(num.wrapping_add(d.entry).wrapping_add(1));
+            let entry = if entry_field < 0 {
+                let e = self.count(num.wrapping_add(entry_field).wrapping_add(1));
                 if e <= 0 {
                     1
                 } else {
                     e
                 }
-            } else if d.entry > 0 {
-                let e = self.count(d.entry);
+            } else if entry_field > 0 {
+                let e = self.count(entry_field);
                 if e > num && res.rules.clamp_entry {
                     num
                 } else {
@@ -595,9 +633,10 @@ impl<'a> Engine<'a> {
                     out.push((p, To::Fail(fail("branch-not-found", None)), None, None));
                     continue;
                 };
-                if d.same_name_before
-                    .iter()
-                    .any(|&j| j <= owner && s.loaded.contains(&(j as u16)))
+                if res.rules.parent_by_name
+                    && d.same_name_before
+                        .iter()
+                        .any(|&j| j <= owner && s.loaded.contains(&(j as u16)))
                 {
                     out.push((p, To::Fail(fail("parent-not-resolved", None)), None, None));
                     continue;
@@ -671,7 +710,7 @@ impl<'a> Engine<'a> {
             } else {
                 draws.push((p, None, 1));
             }
-            let num = num.min(MAXLEVEL);
+            let num = num.min(res.rules.maxlevel);
             let (l0, l1) = d.levels;
             let nlev = (l1 - l0) as usize;
             if let Some(limits) = res.rules.limits {
@@ -1051,7 +1090,7 @@ fn added_end(e: &Edge) -> Option<(u32, i32)> {
 }
 
 /// Levels `1..LEVELS`, the ones `Back::h`/`g` describe.
-const LEVEL_BITS: u64 = ((1u64 << LEVELS) - 1) & !1;
+const LEVEL_BITS: u64 = (u64::MAX >> (64 - LEVELS)) & !1;
 
 /// `reach[i][s][li]`: the levels a branch loaded from layer `i` on may land
 /// on in live dungeon `li` of state `s` ([`Engine::future_mask`]). On any

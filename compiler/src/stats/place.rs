@@ -24,8 +24,11 @@
 use super::fxhash::FxHashMap;
 use super::weight::W;
 
-/// Highest level number (NetHack's `MAXLEVEL`): arrays are indexed `0..=32`.
-pub(crate) const LEVELS: usize = 33;
+/// One more than the highest level number the enumeration follows: arrays
+/// are indexed `0..=63`, level sets are `u64` masks. NetHack's `MAXLEVEL`
+/// is 32; SLASH'EM's 50 and dNetHack's 64 (whose dungeons stay far below
+/// 63 levels; a game that could reach 64 is sampled).
+pub(crate) const LEVELS: usize = 64;
 
 /// Why a placement search aborts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,7 +64,7 @@ pub(crate) struct PLevel {
 
 /// A placement problem.
 pub(crate) struct Input<'a> {
-    /// `num_levels` of the dungeon (already clamped to 32).
+    /// `num_levels` of the dungeon (already clamped to the game's MAXLEVEL).
     pub n: i32,
     /// First global slot of this dungeon's levels.
     pub start: i32,
@@ -140,7 +143,7 @@ fn full_mask(n: i32) -> u64 {
     if n <= 0 {
         0
     } else {
-        range_mask(1, n.min(32))
+        range_mask(1, n.min(LEVELS as i32 - 1))
     }
 }
 

@@ -383,6 +383,78 @@ fn nethack_37_rules_match_the_loader() {
     check(&script, Rules::nethack_37(), true);
 }
 
+/// `mini()` as SLASH'EM would have it: a main dungeon deeper than vanilla's
+/// MAXLEVEL, entry levels on the branches (`up -1`, `no_down -2`), none on
+/// the dungeons.
+fn mini_slashem() -> Script {
+    let mut script = mini();
+    let top = &mut script.dungeons[0];
+    top.size = Range { base: 34, rand: 3 };
+    top.branches[1].entry = Some(-1);
+    top.branches[2].entry = Some(-2);
+    top.levels.push(level("deep", b'P', 33, 3));
+    for d in &mut script.dungeons {
+        d.entry = 0;
+    }
+    script.dungeons[3].branches[0].entry = Some(-1);
+    script
+}
+
+#[test]
+fn slashem_rules_match_the_loader() {
+    // Entry from the branch, level chances in wizard mode, MAXLEVEL 50,
+    // SLASH'EM's bones (level 1 of every dungeon).
+    let game = crate::options::Target::SlashEm.game();
+    let rules = Rules {
+        required_dungeons: &[],
+        ..game.rules.clone()
+    };
+    let bones = BonesOptions::for_target(crate::options::Target::SlashEm);
+    check_bones(&mini_slashem(), rules.clone(), false, &bones);
+    check_bones(&mini_slashem(), rules, true, &bones);
+}
+
+#[test]
+fn slashem_rules_the_enumeration_does_not_follow_are_sampled() {
+    let game = crate::options::Target::SlashEm.game();
+    let rules = Rules {
+        required_dungeons: &[],
+        ..game.rules.clone()
+    };
+    let enumerate = |script: &Script| {
+        let res = Resolver::with_rules(script, rules.clone()).expect("resolver");
+        engine::Engine::new(&res, false, Budget::default())
+            .run()
+            .map(|_| ())
+            .map_err(|e| e.what)
+    };
+    assert_eq!(enumerate(&mini_slashem()), Ok(()));
+    // A positive entry: SLASH'EM reads it from the wrong record.
+    let mut positive = mini_slashem();
+    positive.dungeons[0].branches[0].entry = Some(2);
+    assert!(enumerate(&positive).unwrap_err().contains("positive entry"));
+    // A branch back up to an earlier dungeon.
+    let mut back = mini_slashem();
+    back.dungeons[4].branches.push(branch("Mines", 1, 0));
+    assert!(enumerate(&back).unwrap_err().contains("back up"));
+}
+
+#[test]
+fn a_chance_for_every_dungeon_matches_the_loader() {
+    // dNetHack: a record without a chance rolls and stays; wizard mode
+    // rolls too.
+    let mut script = mini();
+    script.dungeons[1].chance = 60;
+    let rules = Rules {
+        required_dungeons: &[],
+        dungeon_chance: crate::loader::DungeonChance::Every,
+        wizard_skips_dungeon_chance: false,
+        ..Rules::nethack_36()
+    };
+    check(&script, rules.clone(), false);
+    check(&script, rules, true);
+}
+
 #[test]
 fn level_one_and_event_rules_match_the_loader() {
     // "valley" is level 1 of a hellish dungeon and a branch level; "a"

@@ -1,0 +1,209 @@
+//! Exact statistics of SLASH'EM's own file (MAXLEVEL 50, entry levels on
+//! the branches, level 1 of every dungeon without bones) against counts:
+//! 20,000 layouts of the proven loader, and every fixture line of the
+//! game's own `init_dungeons()`. Each exact probability `p` must hold its
+//! count `k` of `n` within six standard deviations (plus one count), and
+//! what the exact statistics call impossible must never happen.
+
+use dgnkit::frontend::{analyze_fast, CheckOptions};
+use dgnkit::options::Target;
+use dgnkit::script::Script;
+use dgnkit::stats::{self, Approach, Method, Stats, StatsOptions};
+
+fn slashem_script() -> Option<Script> {
+    let shared = dgnkit_tests::shared_dir()?;
+    let src =
+        std::fs::read(shared.join("corpus/dirkz__slashem-iphone/dungeon.def")).expect("source");
+    let opts = CheckOptions {
+        target: Target::Native,
+        dialect: Target::SlashEm.game().dialect,
+        // SLASH'EM's default build leaves REINCARNATION undefined.
+        undefines: vec!["REINCARNATION".into()],
+        ..CheckOptions::default()
+    };
+    Some(
+        analyze_fast(&src, &opts)
+            .script
+            .expect("SLASH'EM's file compiles"),
+    )
+}
+
+fn options(approach: Approach, wizard: bool) -> StatsOptions {
+    StatsOptions {
+        target: Target::SlashEm,
+        bones: dgnkit::bones::BonesOptions::for_target(Target::SlashEm),
+        approach,
+        wizard,
+        samples: 20_000,
+        ..StatsOptions::default()
+    }
+}
+
+/// `k` of `n` agrees with probability `p`.
+fn agrees(p: f64, k: f64, n: f64) -> bool {
+    let sd = (n * p * (1.0 - p)).sqrt();
+    (k - n * p).abs() <= 6.0 * sd + 1.0
+}
+
+/// Every dungeon's existence and size, every special level's existence,
+/// level and depth, and every level's bones categories.
+fn compare(exact: &Stats, counts: &Stats, n: f64, what: &str) {
+    for (e, c) in exact.dungeons.iter().zip(&counts.dungeons) {
+        assert!(
+            agrees(e.exists, c.exists * n, n),
+            "{what}: {} exists {} vs {}",
+            e.name,
+            e.exists,
+            c.exists
+        );
+        for (dist, exact_dist, name) in [
+            (&c.num_levels, &e.num_levels, "size"),
+            (&c.depth_start, &e.depth_start, "depth of its top"),
+        ] {
+            for (v, &pc) in dist {
+                let pe = exact_dist.get(v).copied().unwrap_or(0.0);
+                assert!(
+                    pe > 0.0,
+                    "{what}: {} {name} {v}, exactly impossible",
+                    e.name
+                );
+                assert!(
+                    agrees(pe, pc * n, n),
+                    "{what}: {} {name} {v}: {pe} vs {pc}",
+                    e.name
+                );
+            }
+        }
+    }
+    for (e, c) in exact.levels.iter().zip(&counts.levels) {
+        assert_eq!(e.name, c.name);
+        assert!(
+            agrees(e.exists, c.exists * n, n),
+            "{what}: {} exists",
+            e.name
+        );
+        let m = c.exists * n;
+        for (dist, exact_dist, name) in
+            [(&c.level, &e.level, "level"), (&c.depth, &e.depth, "depth")]
+        {
+            for (v, &pc) in dist {
+                let pe = exact_dist.get(v).copied().unwrap_or(0.0);
+                assert!(
+                    pe > 0.0,
+                    "{what}: {} on {name} {v}, exactly impossible",
+                    e.name
+                );
+                assert!(
+                    agrees(pe, pc * m, m),
+                    "{what}: {} {name} {v}: {pe} vs {pc}",
+                    e.name
+                );
+            }
+        }
+    }
+    for (e, c) in exact.bones.iter().zip(&counts.bones) {
+        assert_eq!((&e.dungeon, e.level), (&c.dungeon, c.level));
+        let m = c.exists * n;
+        for (cat, (&pe, &pc)) in e
+            .bones
+            .categories
+            .iter()
+            .zip(&c.bones.categories)
+            .enumerate()
+        {
+            assert!(
+                pc == 0.0 || e.bones.possible[cat],
+                "{what}: {} {}: category {cat} exactly impossible",
+                e.dungeon,
+                e.level
+            );
+            assert!(
+                agrees(pe, pc * m, m),
+                "{what}: {} {} category {cat}: {pe} vs {pc}",
+                e.dungeon,
+                e.level
+            );
+        }
+    }
+}
+
+#[test]
+fn slashem_exact_statistics_match_its_loader() {
+    let Some(script) = slashem_script() else {
+        return;
+    };
+    for wizard in [false, true] {
+        let exact =
+            stats::exact(&script, &options(Approach::Exact, wizard)).expect("SLASH'EM enumerates");
+        assert!(
+            matches!(exact.method, Method::Exact { .. }),
+            "{:?}",
+            exact.method
+        );
+        assert_eq!(exact.failure, 0.0);
+        // Level 1 of every dungeon never loads bones (rule 9 or earlier).
+        for cell in exact.bones.iter().filter(|c| c.level == 1) {
+            assert!(!cell.bones.load_possible(), "{} 1", cell.dungeon);
+        }
+        let sampled = stats::sampled(&script, &options(Approach::Sampled, wizard));
+        compare(
+            &exact,
+            &sampled,
+            20_000.0,
+            if wizard { "wizard" } else { "normal" },
+        );
+    }
+}
+
+#[test]
+fn slashem_exact_statistics_match_its_own_layouts() {
+    let Some(script) = slashem_script() else {
+        return;
+    };
+    let Some(lines) = dgnkit_tests::variants::layout_lines("slashem") else {
+        return;
+    };
+    let exact =
+        stats::exact(&script, &options(Approach::Exact, false)).expect("SLASH'EM enumerates");
+    // Wizard mode draws the same in SLASH'EM (its README): both files count.
+    for (at, layout) in &lines {
+        for d in &exact.dungeons {
+            let got = layout.dungeons.iter().find(|x| x.name == d.name);
+            let got = got.unwrap_or_else(|| panic!("{at}: no {}", d.name));
+            let p = d.num_levels.get(&got.num_levels).copied().unwrap_or(0.0);
+            assert!(
+                p > 0.0,
+                "{at}: {} has {} levels, exactly impossible",
+                d.name,
+                got.num_levels
+            );
+            let ds = d.depth_start.get(&got.depth_start).copied().unwrap_or(0.0);
+            assert!(
+                ds > 0.0,
+                "{at}: {} starts at depth {}, exactly impossible",
+                d.name,
+                got.depth_start
+            );
+        }
+        for l in &layout.levels {
+            let e = exact.levels.iter().find(|x| x.name == l.name);
+            let e = e.unwrap_or_else(|| panic!("{at}: no level {}", l.name));
+            let p = e.level.get(&l.level).copied().unwrap_or(0.0);
+            assert!(
+                p > 0.0,
+                "{at}: {} on level {}, exactly impossible",
+                l.name,
+                l.level
+            );
+        }
+    }
+    // The main dungeon's five sizes, 20% each, over the lines.
+    let n = lines.len() as f64;
+    for (size, &p) in &exact.dungeons[0].num_levels {
+        let k = lines
+            .iter()
+            .filter(|(_, l)| l.dungeons[0].num_levels == *size)
+            .count() as f64;
+        assert!(agrees(p, k, n), "size {size}: {p} vs {k}/{n}");
+    }
+}
