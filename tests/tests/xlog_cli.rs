@@ -241,7 +241,8 @@ fn where_formats_and_usage_errors() {
 }
 
 /// The built-in descriptions dgn xlog adds compile byte for byte to what
-/// the releases' own dgn_comp made of their dungeon.def.
+/// the releases' own dgn_comp made of their dungeon.def (for the variants,
+/// `expected/variants/<family>/dungeon.bin`).
 #[test]
 fn built_in_descriptions_compile_as_the_games_own_files() {
     let Some(shared) = dgnkit_tests::shared_dir() else {
@@ -255,8 +256,36 @@ fn built_in_descriptions_compile_as_the_games_own_files() {
         ),
         ("3.6.0", "NetHack__NetHack@3.6.0.36.bin", Target::NetHack36),
         ("3.6.6", "NetHack__NetHack.36.bin", Target::NetHack36),
+        (
+            "UNH-6.0.15",
+            "../variants/unnethack/dungeon.bin",
+            Target::UnNetHack,
+        ),
+        (
+            "DNH-3.23.0",
+            "../variants/dnethack/dungeon.bin",
+            Target::DNetHack,
+        ),
+        ("0.0.8", "../variants/slashem/dungeon.bin", Target::SlashEm),
+        (
+            "0.9.3",
+            "../variants/evilhack/dungeon.bin",
+            Target::EvilHack,
+        ),
+        (
+            "4.3.0",
+            "../variants/gnollhack/dungeon.bin",
+            Target::GnollHack,
+        ),
+        (
+            "0.0.1",
+            "../variants/dynahack/dungeon.bin",
+            Target::DynaHack,
+        ),
     ] {
-        let r = dgnkit::xlog::release::for_version(release.as_bytes(), None, |_| false).unwrap();
+        let r = dgnkit::xlog::release::for_version(release.as_bytes(), Some(target), |_| false)
+            .unwrap();
+        assert_eq!(r.target, target);
         let script = dgnkit::xlog::builtin_script(r).unwrap();
         let ours = dgnkit::binary::write(&script, target, None).unwrap();
         let theirs = std::fs::read(shared.join("expected/compiled").join(expected)).unwrap();

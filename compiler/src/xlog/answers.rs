@@ -77,11 +77,17 @@ const NONE: u32 = u32::MAX;
 
 impl Answers {
     pub fn new(places: &Places, cites: &Cites) -> Answers {
-        let answers: Vec<PlaceAnswer> = places
+        let mut answers: Vec<PlaceAnswer> = places
             .places
             .iter()
             .map(|p| answer(places, p, cites))
             .collect();
+        if let Method::Sampled { .. } = places.method {
+            let how = method_words(&places.method);
+            for a in &mut answers {
+                a.bones_why = format!("{} (chances {how})", a.bones_why);
+            }
+        }
         let mut index: Vec<(i32, Vec<u32>)> = Vec::new();
         for (i, a) in answers.iter().enumerate() {
             let Ok(d) = usize::try_from(a.dnum) else {
@@ -128,6 +134,23 @@ impl Answers {
             .map(|(d, (first, s))| format!("{d}: depths {first} to {}", first + s.len() as i32 - 1))
             .collect::<Vec<_>>()
             .join("; ")
+    }
+}
+
+/// How a table's chances were computed, in words.
+pub fn method_words(method: &Method) -> String {
+    match method {
+        Method::Exact { .. } => "exact".into(),
+        Method::Sampled {
+            samples,
+            rng,
+            ci95,
+            reason,
+            ..
+        } => format!(
+            "sampled over {samples} layouts ({rng}; a chance is within {} at 95%): {reason}",
+            percent(*ci95)
+        ),
     }
 }
 

@@ -461,6 +461,7 @@ pub fn builtin_script(release: &Release) -> Result<Script, String> {
     })?;
     let opts = crate::frontend::CheckOptions {
         target: release.target,
+        dialect: release.target.game().dialect,
         ..Default::default()
     };
     crate::frontend::analyze_verdict(builtin.source, &opts)

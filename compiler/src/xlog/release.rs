@@ -188,7 +188,10 @@ const UNNETHACK: Release = Release {
     prefix: "UNH-",
     versions: &[(6, 0, 11, 15)],
     marker: None,
-    builtin: None,
+    builtin: Some(Builtin {
+        file: "unnethack-6.0.def (built in)",
+        source: include_bytes!("../../../corpus/unnethack-6.0.def"),
+    }),
     cites: Cites {
         bones_ok: "UnNetHack 6.0.15 src/end.c:859",
         depth_roll: "UnNetHack 6.0.15 src/bones.c:451-455",
@@ -216,7 +219,10 @@ const DNETHACK: Release = Release {
     prefix: "DNH-",
     versions: &[(3, 23, 0, 0)],
     marker: None,
-    builtin: None,
+    builtin: Some(Builtin {
+        file: "dnethack-3.23.def (built in)",
+        source: include_bytes!("../../../corpus/dnethack-3.23.def"),
+    }),
     cites: Cites {
         bones_ok: "dNAO 3.23.0 src/end.c:1332",
         depth_roll: "dNAO 3.23.0 src/bones.c:418-422",
@@ -241,7 +247,10 @@ const SLASHEM: Release = Release {
     prefix: "",
     versions: &[(0, 0, 8, 8)],
     marker: None,
-    builtin: None,
+    builtin: Some(Builtin {
+        file: "slashem-0.0.8.def (built in)",
+        source: include_bytes!("../../../corpus/slashem-0.0.8.def"),
+    }),
     cites: Cites {
         bones_ok: "SLASH'EM 0.0.8E0F2 src/end.c:895",
         depth_roll: "SLASH'EM 0.0.8E0F2 src/bones.c:199-204",
@@ -265,7 +274,10 @@ const EVILHACK: Release = Release {
     prefix: "",
     versions: &[(0, 9, 0, 3)],
     marker: None,
-    builtin: None,
+    builtin: Some(Builtin {
+        file: "evilhack-0.9.def (built in)",
+        source: include_bytes!("../../../corpus/evilhack-0.9.def"),
+    }),
     cites: Cites {
         bones_ok: "EvilHack 0.9.3 src/end.c:1671",
         depth_roll: "EvilHack 0.9.3 src/bones.c:488-491",
@@ -291,7 +303,10 @@ const GNOLLHACK: Release = Release {
     prefix: "",
     versions: &[(4, 2, 0, 1), (4, 3, 0, 0)],
     marker: Some("edit"),
-    builtin: None,
+    builtin: Some(Builtin {
+        file: "gnollhack-4.def (built in)",
+        source: include_bytes!("../../../corpus/gnollhack-4.def"),
+    }),
     cites: Cites {
         bones_ok: "GnollHack 4.3.0 src/end.c:2185",
         depth_roll: "GnollHack 4.3.0 src/bones.c:551-552",
@@ -320,7 +335,10 @@ const DYNAHACK: Release = Release {
     prefix: "",
     versions: &[(0, 0, 1, 1)],
     marker: Some("charname"),
-    builtin: None,
+    builtin: Some(Builtin {
+        file: "dynahack-0.0.1.def (built in)",
+        source: include_bytes!("../../../corpus/dynahack-0.0.1.def"),
+    }),
     cites: Cites {
         bones_ok: "DynaHack libdynamohack/src/end.c:736",
         depth_roll: "DynaHack libdynamohack/src/bones.c:208-210",

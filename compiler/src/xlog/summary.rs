@@ -6,7 +6,7 @@
 //! names and expectations are computed once at the end.
 
 use super::answers::percent;
-use super::ending::End;
+use super::ending::{End, Mode};
 use super::Xlog;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -20,8 +20,8 @@ pub(crate) struct Totals {
     pub filtered: u64,
     /// Per [`End`] (its discriminant).
     pub ends: [u64; 7],
-    /// Per [`super::ending::Mode`].
-    pub modes: [u64; 4],
+    /// Per [`Mode`] (its discriminant).
+    pub modes: [u64; Mode::ALL.len()],
     pub releases: BTreeMap<&'static str, u64>,
     /// Deaths per depth.
     pub depths: BTreeMap<i32, u64>,
@@ -51,6 +51,10 @@ pub struct Summary {
     pub modes: BTreeMap<String, u64>,
     /// Games that ended in death (`how < GENOCIDED`).
     pub deaths: u64,
+    /// Per dungeon description used: how its chances were computed
+    /// ("exact", or sampled where the statistics engine does not model
+    /// the game's loader).
+    pub answered_by: BTreeMap<String, String>,
     /// Expected deaths (and bones files) per dungeon, most first.
     pub dungeons: Vec<Expected>,
     /// Per special level ("(filler)" for the rest), most first.
@@ -128,7 +132,6 @@ impl Summary {
         let mut deadliest: Vec<(i32, u64)> = t.depths.iter().map(|(&d, &n)| (d, n)).collect();
         deadliest.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         deadliest.truncate(10);
-        let modes = ["normal", "wizard", "explore", "unrecorded"];
         Summary {
             games: t.games,
             bad_lines: t.bad,
@@ -143,11 +146,22 @@ impl Summary {
                 .filter(|e| t.ends[**e as usize] > 0)
                 .map(|e| (e.name().to_string(), t.ends[*e as usize]))
                 .collect(),
-            modes: modes
+            modes: Mode::ALL
                 .iter()
-                .enumerate()
-                .filter(|(i, _)| t.modes[*i] > 0)
-                .map(|(i, m)| ((*m).to_string(), t.modes[i]))
+                .filter(|m| t.modes[**m as usize] > 0)
+                .map(|m| (m.name().to_string(), t.modes[*m as usize]))
+                .collect(),
+            answered_by: x
+                .tables
+                .iter()
+                .flatten()
+                .filter(|t| t.refused.is_none())
+                .map(|t| {
+                    (
+                        t.file.clone(),
+                        super::answers::method_words(&t.answers.method),
+                    )
+                })
                 .collect(),
             deaths: t.ends[End::Died as usize],
             dungeons: ranked(dungeons),
@@ -183,6 +197,9 @@ impl Summary {
         let _ = writeln!(s, "releases: {}", list(&self.releases));
         let _ = writeln!(s, "endings: {}", list(&self.ends));
         let _ = writeln!(s, "modes: {}", list(&self.modes));
+        for (file, how) in &self.answered_by {
+            let _ = writeln!(s, "chances for {file}: {how}");
+        }
         let _ = writeln!(
             s,
             "deaths on levels that can hold bones: {:.2} expected ({})",

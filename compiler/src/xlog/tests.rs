@@ -554,3 +554,152 @@ fn variant_lines_are_answered_by_their_game_or_refused() {
         }
     }
 }
+
+/// The variants whose loader dgnkit reproduces, with lines written as each
+/// game writes them: every place a layout has is a game whose special
+/// levels add up to the statistics' depth distributions (whatever the
+/// dungeon numbering: a level at depth d lies at exactly one place
+/// (dnum, d)), and whose bones in the main dungeon are the statistics'.
+#[test]
+fn variant_places_match_the_statistics() {
+    let mut checked = 0;
+    for release in RELEASES.iter().filter(|r| {
+        !matches!(
+            r.target,
+            Target::NetHack343 | Target::NetHack36 | Target::NetHack37
+        ) && r.target.game().loader_proven()
+    }) {
+        checked += 1;
+        let script = builtin_script(release).unwrap();
+        let opts = StatsOptions {
+            target: release.target,
+            bones: crate::bones::BonesOptions::for_target(release.target),
+            ..Default::default()
+        };
+        let st = stats::compute(&script, &opts);
+        let places = answers::compute(&script, release.target);
+        let tol = match &places.method {
+            stats::Method::Exact { .. } => 1e-9,
+            stats::Method::Sampled { ci95, .. } => *ci95,
+        };
+        assert_eq!(
+            std::mem::discriminant(&st.method),
+            std::mem::discriminant(&places.method),
+            "{}",
+            release.name
+        );
+        for lev in &st.levels {
+            let Some(l) = places.level_names.iter().position(|n| *n == lev.name) else {
+                continue;
+            };
+            for (&depth, &p) in &lev.depth {
+                let sum: f64 = places
+                    .places
+                    .iter()
+                    .filter(|pl| pl.depth == depth)
+                    .map(|pl| {
+                        pl.exists
+                            * pl.specials
+                                .iter()
+                                .find(|s| s.0 == l as u32)
+                                .map_or(0.0, |s| s.1)
+                    })
+                    .sum();
+                assert!(
+                    (sum - lev.exists * p).abs() <= tol,
+                    "{}: {} at depth {depth}: {sum} != {}",
+                    release.name,
+                    lev.name,
+                    lev.exists * p
+                );
+            }
+        }
+        let (a, b, _, hi) = release.versions[0];
+        let version = format!("{}{a}.{b}.{hi}", release.prefix);
+        let mut x = Xlog::new(Options::default());
+        for cell in st
+            .bones
+            .iter()
+            .filter(|b| b.dungeon == "The Dungeons of Doom")
+        {
+            let mut l = line(&version, 0, cell.level, "killed by a jackal", Some("0x0"));
+            if let Some(m) = release.marker {
+                l.push_str(&format!("\t{m}=x"));
+            }
+            let (p, why, a) = read_one(&mut x, &l);
+            assert_eq!(a.dungeons, vec![("The Dungeons of Doom".to_string(), 1.0)]);
+            assert!(
+                (p - cell.bones.leave_chance).abs() <= tol,
+                "{} level {}: {p} != {} ({why})",
+                release.name,
+                cell.level,
+                cell.bones.leave_chance
+            );
+            assert!(why.contains(release.cites.depth_roll) || p == 0.0, "{why}");
+        }
+    }
+    assert!(checked >= 4, "UnNetHack, dNetHack, SLASH'EM, DynaHack");
+}
+
+/// UnNetHack writes each game's dungeon name next to its number
+/// (`deathdname`, src/topten.c:387): the answer names the same dungeon.
+#[test]
+fn unnethack_lines_name_the_dungeon_unnethack_wrote() {
+    let mut x = Xlog::new(Options::default());
+    for (dnum, depth, dname) in [
+        (0, 12, "The Dungeons of Doom"),
+        (1, 30, "Gehennom"),
+        (3, 4, "The Gnomish Mines"),
+        (6, 8, "Town"),
+        (11, 30, "The Dragon Caves"),
+        (13, -3, "The Elemental Planes"),
+    ] {
+        let l = format!(
+            "version=UNH-6.0.15\tpoints=10\tdeathdnum={dnum}\tdeathdname={dname}\tdeathlev={depth}\tmaxlvl=30\tdlev_name=\thp=-2\tmaxhp=40\tdeaths=1\tdeathdate=20260101\tbirthdate=20260101\tuid=5\trole=Val\trace=Hum\tgender=Fem\talign=Neu\tname=tester\tdeath=killed by a troll\tflags=0x0\tmode=hah\tgold=0"
+        );
+        match x.read(1, l.as_bytes()) {
+            Ok(Some(g)) => {
+                assert_eq!(x.place(&g).dungeon(), dname, "{dnum} {depth}");
+                assert_eq!(g.mode, Mode::Normal);
+                assert_eq!(x.target(&g), Target::UnNetHack);
+            }
+            other => panic!("{dnum} {depth} {dname}: {other:?}"),
+        }
+    }
+}
+
+/// DynaHack (colon-separated, with `charname`): Fort Ludios is its own
+/// dungeon number (`u.uz.dnum`), not 0 as its doc/xlogfile.md says; the
+/// Dragon Caves exist in 75% of games, so the Elemental Planes are number
+/// 10 when they do and 9 when they do not, each place answered on the
+/// layouts where it exists.
+#[test]
+fn dynahack_numbers_follow_its_dungeon_order() {
+    let mut x = Xlog::new(Options::default());
+    let l = |dnum: i32, depth: i32| {
+        format!("version=0.0.1:points=1:deathdnum={dnum}:deathlev={depth}:maxlvl=20:hp=0:maxhp=9:deaths=1:deathdate=20260101:birthdate=20260101:uid=1:role=Val:race=Hum:gender=Fem:align=Neu:name=u:charname=tester:death=killed by a soldier:conduct=0:turns=9:mode=normal")
+    };
+    let mut answer = |dnum, depth| {
+        let raw = l(dnum, depth);
+        let g = x
+            .read(1, raw.as_bytes())
+            .unwrap_or_else(|e| panic!("{dnum} {depth}: {}", e.error))
+            .unwrap();
+        assert_eq!(x.target(&g), Target::DynaHack);
+        x.place(&g).dungeon().to_string()
+    };
+    assert_eq!(answer(6, 20), "Fort Ludios");
+    assert_eq!(answer(9, -5), "The Elemental Planes");
+    assert_eq!(answer(10, -5), "The Elemental Planes");
+    let release = for_version(b"0.0.1", None, |k| k == b"charname").unwrap();
+    let places = answers::compute(&builtin_script(release).unwrap(), release.target);
+    let caves = places
+        .places
+        .iter()
+        .find(|p| p.dnum == 9 && p.depth > 0)
+        .unwrap();
+    assert_eq!(answer(9, caves.depth), "The Dragon Caves");
+    let exists = |dnum, depth| places.get(dnum, depth).map_or(0.0, |p| p.exists);
+    assert!(close(exists(9, -5) + exists(10, -5), 1.0));
+    assert!(close(exists(10, -5), 0.75), "{}", exists(10, -5));
+}
