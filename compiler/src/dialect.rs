@@ -67,6 +67,10 @@ pub struct Limits {
     pub level_name: Option<usize>,
     /// Usable bytes of a PROTOFILE name.
     pub proto_name: Option<usize>,
+    /// Usable bytes of a dungeon.lua `lvlfill` or `themerooms` file name
+    /// (NetHack 3.7: `char fill_lvl[15]`, `char themerms[15]`,
+    /// include/dungeon.h:64-65).
+    pub lua_file_name: Option<usize>,
     /// Usable bytes of a GnollHack display name.
     pub display_name: Option<usize>,
     /// Largest ledger number (all dungeons at their largest, together):
@@ -86,6 +90,7 @@ impl Limits {
         dungeon_name: None,
         level_name: None,
         proto_name: None,
+        lua_file_name: None,
         display_name: None,
         max_ledger: None,
         max_rndlevs: None,
@@ -100,6 +105,7 @@ impl Limits {
             dungeon_name: Some(23),
             level_name: Some(14),
             proto_name: Some(14),
+            lua_file_name: Some(14),
             display_name: None,
             max_ledger: Some(127),
             max_rndlevs: Some(255),

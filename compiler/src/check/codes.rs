@@ -204,7 +204,11 @@ pub const CODES: &[CodeInfo] = &[
         "NetHack copies names into fixed fields with no length check: dungeon names and branch \
          targets into 24 bytes (23 usable), level and PROTOFILE names into the game's 15-byte \
          fields (14 usable). A longer name overruns memory or is cut, and then no longer \
-         matches. Dialects change the sizes; `--target native` has no limit.",
+         matches. NetHack 3.7 does the same for dungeon.lua (include/dungeon.h: dname[24], \
+         proto[15], and fill_lvl[15] and themerms[15] for `lvlfill` and `themerooms`; \
+         src/dungeon.c copies them with Strcpy, \"FIXME: these should have length checks\"), \
+         but keeps branch names as Lua gave them. Dialects change the sizes; \
+         `--target native` has no limit.",
         "DUNGEON: \"The Dungeons of Doom and Despair\" \"D\" (25, 5)\n",
     ),
     e(

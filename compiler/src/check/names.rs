@@ -38,12 +38,30 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 out,
                 p,
                 ctx.limits.proto_name,
-                "PROTOFILE name",
+                if ctx.lua() {
+                    "protofile name"
+                } else {
+                    "PROTOFILE name"
+                },
                 "15-byte run-time",
             );
         }
     }
-    for b in &m.branches {
+    // NetHack 3.7 copies these with Strcpy, "FIXME: these should have
+    // length checks" (src/dungeon.c:1061-1065, init_dungeon_dungeons).
+    for d in &m.dungeons {
+        for (name, what) in [
+            (&d.lua.lvlfill, "lvlfill file name"),
+            (&d.lua.themerooms, "themerooms file name"),
+        ] {
+            if let Some(name) = name {
+                too_long(ctx, out, name, ctx.limits.lua_file_name, what, "15-byte");
+            }
+        }
+    }
+    // NetHack 3.7 keeps a branch's name as the string Lua gave
+    // (tmpb->name, src/dungeon.c:905): only the dungeon's own is cut.
+    for b in m.branches.iter().filter(|_| !ctx.lua()) {
         too_long(
             ctx,
             out,
@@ -181,10 +199,20 @@ fn too_long(
             format!("{what} \"{}\" is {len} bytes; {} allows at most {limit}", name.text(), ctx.limits_origin()),
         )
         .with_label(name.span, format!("{} bytes too long", len - limit))
-        .with_note(format!(
-            "NetHack copies it into a {field} field without a length check: a longer name overruns memory or is cut \
-             and then no longer matches"
-        ))
+        .with_note(if ctx.lua() {
+            // include/dungeon.h:28 (s_level.proto), :62-65 (dname, proto,
+            // fill_lvl, themerms); src/dungeon.c:579 and :1062-1065 copy
+            // into them with Strcpy.
+            format!(
+                "NetHack 3.7 copies it with Strcpy into a {field} field (include/dungeon.h), without a length check \
+                 (src/dungeon.c: \"FIXME: these should have length checks\"): a longer name overruns memory"
+            )
+        } else {
+            format!(
+                "NetHack copies it into a {field} field without a length check: a longer name overruns memory or is cut \
+                 and then no longer matches"
+            )
+        })
         .with_note("shorten it, or check with `--target native` (no limits) if the game has larger fields"),
     );
 }
