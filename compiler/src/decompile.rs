@@ -134,6 +134,14 @@ fn bones_text(bones: u8, what: &dyn Fn() -> String) -> Result<Vec<u8>, Decompile
 
 /// Decompiles `script` to dungeon.def text.
 pub fn decompile(script: &Script) -> Result<Vec<u8>, DecompileError> {
+    // dungeon.def has no form for NetHack 3.7's fields: never drop them.
+    if let Some(d) = script.dungeons.iter().find(|d| !d.lua.is_empty()) {
+        return err(format!(
+            "dungeon \"{}\" has NetHack 3.7 fields (themerooms, lvlfill or unconnected) that dungeon.def cannot hold; \
+             write it as dungeon.lua with `dgn convert --to lua`",
+            lossy(&d.name)
+        ));
+    }
     let mut w = Writer { out: Vec::new() };
     let mut first_level = 0usize;
     for (i, d) in script.dungeons.iter().enumerate() {

@@ -374,3 +374,71 @@ fn dgn_comp_has_nethacks_command_line() {
         stderr(&o)
     );
 }
+
+/// NetHack 3.7's fields survive the native format: dgnkit's own
+/// `corpus/nethack-3.7.lua` (themerooms, lvlfill, the unconnected
+/// Tutorial) compiled with `--target native` lays out exactly as the
+/// `.lua` does, converts back to a dungeon.lua that reads to the same
+/// script, and `dgn decompile` refuses it rather than drop the fields.
+#[test]
+fn dungeon_lua_round_trips_through_the_native_format() {
+    let dir = Dir::new("lua-native");
+    let lua = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/nethack-3.7.lua");
+    let lua = lua.to_str().unwrap();
+    let o = run(
+        DGN,
+        &["compile", "--target", "native", lua, "-o", "d.bin"],
+        &dir.0,
+        &[],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bin = std::fs::read(dir.path("d.bin")).unwrap();
+    assert_eq!(&bin[8..12], &[1, 0, 1, 0], "format 1.1: it has 3.7 fields");
+    let read = dgnkit::binary::read(&bin, None).expect("reads");
+    let opts = dgnkit::frontend::CheckOptions {
+        target: dgnkit::options::Target::NetHack37,
+        ..Default::default()
+    };
+    let src = std::fs::read(lua).unwrap();
+    let original = dgnkit::frontend::analyze_as(dgnkit::frontend::SourceKind::Lua, &src, &opts)
+        .script
+        .expect("the built-in file has no errors");
+    assert!(original.dungeons.iter().any(|d| d.lua.unconnected));
+    assert_eq!(read.script, original, "nothing is lost");
+
+    for args in [
+        ["--seed", "7", "--wizard"].as_slice(),
+        ["--seed", "12345", "--role", "Wizard"].as_slice(),
+    ] {
+        let layout = |file: &str| {
+            let mut a = vec!["layout", "--target", "nethack-3.7", "--format", "json"];
+            a.extend_from_slice(args);
+            a.push(file);
+            let o = run(DGN, &a, &dir.0, &[], None);
+            assert!(o.status.success(), "{}", stderr(&o));
+            o.stdout
+        };
+        assert_eq!(layout("d.bin"), layout(lua), "layout {args:?}");
+    }
+
+    let o = run(
+        DGN,
+        &["convert", "--to", "lua", "d.bin", "-o", "back.lua"],
+        &dir.0,
+        &[],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let back = std::fs::read(dir.path("back.lua")).unwrap();
+    let again = dgnkit::frontend::analyze_as(dgnkit::frontend::SourceKind::Lua, &back, &opts);
+    assert_eq!(again.script.as_ref(), Some(&original));
+
+    let o = run(DGN, &["decompile", "d.bin"], &dir.0, &[], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("dgn convert --to lua"),
+        "{}",
+        stderr(&o)
+    );
+}

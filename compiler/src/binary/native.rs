@@ -8,19 +8,30 @@
 //! 12      8   payload length in bytes (u64 LE)
 //! 20      4   CRC-32 (IEEE) of the payload (u32 LE)
 //! 24      -   payload: postcard encoding of { dialect: string, script: Script }
+//!             then, from format 1.1, the postcard encoding of NetHack 3.7's
+//!             fields: one LuaFields per dungeon, in order
 //! ```
 //!
 //! The payload is exactly `payload length` bytes and ends the file.
+//!
+//! A script without 3.7 fields (every `.def` file) is written as format 1.0,
+//! byte for byte as before; one with them (a `dungeon.lua` with themerooms,
+//! lvlfill or an unconnected dungeon) as 1.1, so that a `.lua` -> native
+//! -> `.lua` or layout round trip loses nothing. This reader reads 1.0 and
+//! 1.1, and ignores what a later 1.x appends after the parts it knows; a
+//! 1.0-only reader refuses a 1.1 file (bytes left over) rather than
+//! dropping its 3.7 fields.
 
 use super::{
     crc32, lossy, validate_chains, BinaryFormat, ReadError, ReadScript, WriteError, KNOWN_FLAGS,
 };
-use crate::script::Script;
+use crate::script::{LuaFields, Script};
 use serde::{Deserialize, Serialize};
 
 pub const MAGIC: [u8; 8] = *b"DGNKIT\0\x1a";
 pub const FORMAT_MAJOR: u16 = 1;
-pub const FORMAT_MINOR: u16 = 0;
+/// The newest minor version written: 1 adds NetHack 3.7's fields.
+pub const FORMAT_MINOR: u16 = 1;
 pub const HEADER_LEN: usize = 24;
 
 #[derive(Serialize)]
@@ -42,12 +53,20 @@ pub fn has_magic(bytes: &[u8]) -> bool {
 pub fn write(script: &Script, dialect: &str) -> Result<Vec<u8>, WriteError> {
     validate_chains(script).map_err(WriteError::new)?;
     check_flags(script).map_err(WriteError::new)?;
-    let payload = postcard::to_stdvec(&BodyRef { dialect, script })
-        .map_err(|e| WriteError::new(format!("cannot encode the script: {e}")))?;
+    let encode_error =
+        |e: postcard::Error| WriteError::new(format!("cannot encode the script: {e}"));
+    let mut payload = postcard::to_stdvec(&BodyRef { dialect, script }).map_err(encode_error)?;
+    let lua: Vec<&LuaFields> = script.dungeons.iter().map(|d| &d.lua).collect();
+    let minor: u16 = if lua.iter().all(|l| l.is_empty()) {
+        0
+    } else {
+        payload.extend(postcard::to_stdvec(&lua).map_err(encode_error)?);
+        1
+    };
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_MAJOR.to_le_bytes());
-    out.extend_from_slice(&FORMAT_MINOR.to_le_bytes());
+    out.extend_from_slice(&minor.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     out.extend_from_slice(&crc32(&payload).to_le_bytes());
     out.extend_from_slice(&payload);
@@ -137,12 +156,40 @@ pub fn read(bytes: &[u8]) -> Result<ReadScript, ReadError> {
             format!("checksum mismatch: the header says CRC-32 {sum:08x}, the payload's is {actual:08x} (the file is corrupt)"),
         ));
     }
-    let (body, rest) = postcard::take_from_bytes::<Body>(payload).map_err(|e| {
+    let (mut body, mut rest) = postcard::take_from_bytes::<Body>(payload).map_err(|e| {
         ReadError::new(
             HEADER_LEN,
             format!("payload does not decode as a dungeon script: {e}"),
         )
     })?;
+    // A 1.x payload that ends with the script has no 3.7 fields.
+    if minor >= 1 && !rest.is_empty() {
+        let at = bytes.len() - rest.len();
+        let (lua, after) = postcard::take_from_bytes::<Vec<LuaFields>>(rest).map_err(|e| {
+            ReadError::new(
+                at,
+                format!("the NetHack 3.7 fields of format 1.{minor} do not decode: {e}"),
+            )
+        })?;
+        if lua.len() != body.script.dungeons.len() {
+            return Err(ReadError::new(
+                at,
+                format!(
+                    "format 1.{minor} holds NetHack 3.7 fields for {} dungeons, the script has {}",
+                    lua.len(),
+                    body.script.dungeons.len()
+                ),
+            ));
+        }
+        for (d, l) in body.script.dungeons.iter_mut().zip(lua) {
+            d.lua = l;
+        }
+        rest = after;
+    }
+    // What a later minor version appends is for its readers.
+    if minor > FORMAT_MINOR {
+        rest = &[];
+    }
     if !rest.is_empty() {
         return Err(ReadError::new(
             bytes.len() - rest.len(),
@@ -184,4 +231,79 @@ fn check_flags(script: &Script) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::Dungeon;
+
+    fn script(lua: LuaFields) -> Script {
+        let mut s = Script::default();
+        s.dungeons.push(Dungeon {
+            name: b"The Dungeons of Doom".to_vec(),
+            ..Dungeon::default()
+        });
+        s.dungeons.push(Dungeon {
+            name: b"The Tutorial".to_vec(),
+            lua,
+            ..Dungeon::default()
+        });
+        s
+    }
+
+    fn reseal(file: &mut [u8]) {
+        let payload_len = (file.len() - HEADER_LEN) as u64;
+        file[12..20].copy_from_slice(&payload_len.to_le_bytes());
+        let sum = crc32(&file[HEADER_LEN..]);
+        file[20..24].copy_from_slice(&sum.to_le_bytes());
+    }
+
+    #[test]
+    fn a_script_without_37_fields_is_format_1_0_as_before() {
+        let s = script(LuaFields::default());
+        let file = write(&s, "vanilla").unwrap();
+        assert_eq!(&file[8..12], &[1, 0, 0, 0]);
+        let body = postcard::to_stdvec(&BodyRef {
+            dialect: "vanilla",
+            script: &s,
+        })
+        .unwrap();
+        assert_eq!(&file[HEADER_LEN..], body.as_slice(), "nothing appended");
+        assert_eq!(read(&file).unwrap().script, s);
+    }
+
+    #[test]
+    fn the_37_fields_round_trip_as_format_1_1() {
+        let s = script(LuaFields {
+            themerooms: Some(b"tut-rooms.lua".to_vec()),
+            lvlfill: Some(b"tut-fill".to_vec()),
+            unconnected: true,
+        });
+        let file = write(&s, "vanilla").unwrap();
+        assert_eq!(&file[8..12], &[1, 0, 1, 0]);
+        assert_eq!(read(&file).unwrap().script, s);
+
+        // A later 1.x may append more: this reader keeps what it knows.
+        let mut later = file.clone();
+        later[10] = 2;
+        later.extend_from_slice(b"more");
+        reseal(&mut later);
+        assert_eq!(read(&later).unwrap().script, s);
+        // Format 1.1 itself has nothing after its parts.
+        let mut extra = file.clone();
+        extra.extend_from_slice(b"more");
+        reseal(&mut extra);
+        assert!(read(&extra).is_err());
+        // Fields for another number of dungeons are refused.
+        let mut short = write(&script(LuaFields::default()), "vanilla").unwrap();
+        short[10] = 1;
+        short.extend(postcard::to_stdvec(&vec![LuaFields::default()]).unwrap());
+        reseal(&mut short);
+        let e = read(&short).unwrap_err();
+        assert!(
+            e.to_string().contains("for 1 dungeons, the script has 2"),
+            "{e}"
+        );
+    }
 }

@@ -1,5 +1,5 @@
 //! Builds the fuzz targets' seed corpora from the shared test data:
-//! `seeds SHARED OUT` reads `SHARED/corpus/*/dungeon.{def,pdf}` and
+//! `seeds SHARED OUT` reads `SHARED/corpus/*/dungeon.{def,pdf,lua}` and
 //! `SHARED/expected/compiled/*.bin` and writes `OUT/<target>/<crc>-<len>`,
 //! each seed in the input format its target documents. Nothing here is
 //! committed: the seeds are rebuilt from ../shared by scripts/fuzz.
@@ -14,8 +14,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const TARGETS: [&str; 5] = [
+const TARGETS: [&str; 6] = [
     "parse_check",
+    "lua_reader",
     "nethack_reader",
     "native_reader",
     "loader",
@@ -145,6 +146,28 @@ fn main() -> ExitCode {
                     add("lsp_messages", session(text));
                 }
             }
+        }
+    }
+    // dungeon.lua: NetHack 3.7's own, and every compiled corpus file
+    // written as one; target nethack-3.7 in the vanilla dialect, the
+    // layout odds allowed (option bits 6 << 3).
+    let lua_selector = Target::ALL
+        .iter()
+        .position(|&t| t == Target::NetHack37)
+        .unwrap_or(0) as u8;
+    let mut lua_seed = |src: &[u8]| {
+        let mut seed = vec![lua_selector, 6 << 3];
+        seed.extend_from_slice(src);
+        seed
+    };
+    for dir in &dirs {
+        if let Ok(src) = std::fs::read(dir.join("dungeon.lua")) {
+            add("lua_reader", lua_seed(&src));
+        }
+    }
+    for (_, script) in &scripts {
+        if let Ok(text) = dgnkit::lua::write::write(script) {
+            add("lua_reader", lua_seed(&text));
         }
     }
     for bin in files_in(&shared.join("expected").join("compiled"), |p| {
