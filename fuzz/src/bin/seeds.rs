@@ -155,7 +155,7 @@ fn main() -> ExitCode {
         .iter()
         .position(|&t| t == Target::NetHack37)
         .unwrap_or(0) as u8;
-    let mut lua_seed = |src: &[u8]| {
+    let lua_seed = |src: &[u8]| {
         let mut seed = vec![lua_selector, 6 << 3];
         seed.extend_from_slice(src);
         seed
