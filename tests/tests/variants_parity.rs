@@ -659,3 +659,35 @@ fn gnollhack_overview_uses_display_names() {
         assert!(!text.contains(" oracle: "), "{text}");
     }
 }
+
+/// The games' own compiled files (`dungeon.bin`, read as their family's
+/// layout) lay out exactly as the source for every fixture seed, normal and
+/// wizard: the reader keeps what the loader needs (GnollHack's TILESET and
+/// display names included).
+#[test]
+fn evilhack_and_gnollhack_compiled_files_lay_out_as_their_source() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    for name in ["evilhack", "gnollhack"] {
+        let fam = family(name).expect("family");
+        let source = script(&shared, &fam).expect("script");
+        let path = shared
+            .join("expected/variants")
+            .join(name)
+            .join("dungeon.bin");
+        let bytes = std::fs::read(&path).expect("dungeon.bin");
+        let read = dgnkit::binary::read(&bytes, None).expect("the game's file reads");
+        assert_eq!(read.format.target(), fam.target, "{name}: detected family");
+        let from_bin = Resolver::for_target(&read.script, fam.target).expect("resolver");
+        let from_def = Resolver::for_target(&source, fam.target).expect("resolver");
+        let rng = fam.target.game().rng;
+        for wizard in [false, true] {
+            for seed in 0..50 {
+                let a = from_bin.resolve(seed, rng, wizard, true).expect("layout");
+                let b = from_def.resolve(seed, rng, wizard, true).expect("layout");
+                assert_eq!(a, b, "{name} seed {seed} wizard {wizard}");
+            }
+        }
+    }
+}
