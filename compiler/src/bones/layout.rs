@@ -1,6 +1,6 @@
 //! Bones verdicts for one resolved layout: every level of every dungeon.
 
-use super::names::{file_name, role_part, QUEST_DUNGEON};
+use super::names::{file_name, role_part, with_infix, QUEST_DUNGEON};
 use super::rules::{decide, explain, no_bones_rule, BranchRule, Known, LevelFacts, OtherEnd, Rule};
 use super::BonesOptions;
 use crate::layout::{Layout, LayoutLevel};
@@ -243,7 +243,7 @@ pub fn level_verdict(
             } else {
                 String::new()
             };
-            let name = name.replacen("bon", &format!("bon{}", opts.rules.name_infix), 1);
+            let name = with_infix(name, opts.rules.name_infix);
             name + &branch + opts.pool.suffix(Some(layout.seed)).as_deref().unwrap_or("")
         })
     } else {

@@ -13,7 +13,7 @@ pub mod rules;
 pub mod verdict;
 
 pub use layout::{layout_verdicts, level_facts, level_verdict, LevelBones, Verdict};
-pub use names::file_name;
+pub use names::{file_name, with_infix};
 pub use rules::{
     decide, depth_chance, no_bones_rule, BonesPool, BonesRules, BranchRule, Decision,
     DepthRollDraw, EventLevel, Known, LevelFacts, LevelOneRule, OtherEnd, Rule,

@@ -45,9 +45,25 @@ pub fn file_name(
     Some(format!("bon{dm}{middle}.{tail}"))
 }
 
+/// A file name with a game's infix after `bon` ([`super::BonesRules::name_infix`],
+/// GnollHack's `-` + difficulty).
+pub fn with_infix(name: String, infix: &str) -> String {
+    match name.strip_prefix("bon") {
+        Some(rest) if !infix.is_empty() => format!("bon{infix}{rest}"),
+        _ => name,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gnollhack_infix_follows_bon() {
+        // GnollHack `src/files.c:1203`: `bon` + `-N` + the 3.6 name.
+        assert_eq!(with_infix("bonD0.12".into(), "-4"), "bon-4D0.12");
+        assert_eq!(with_infix("bonD0.12".into(), ""), "bonD0.12");
+    }
 
     #[test]
     fn examples_of_bones_md() {

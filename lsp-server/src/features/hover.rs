@@ -25,6 +25,8 @@ struct Ctx<'a> {
     stats: Option<&'a Stats>,
     /// Why there are no statistics, when there are none.
     no_stats: Option<&'static str>,
+    /// The game the document is checked for (its bones file names).
+    target: dgnkit::options::Target,
 }
 
 impl<'a> Ctx<'a> {
@@ -38,6 +40,7 @@ impl<'a> Ctx<'a> {
             geo: db::geometry(view.db, view.file),
             stats,
             no_stats,
+            target: view.config().target,
         }
     }
 }
@@ -229,6 +232,7 @@ fn level_text(ctx: &Ctx<'_>, id: LevelId) -> String {
             None,
         );
         if let Some(f) = file {
+            let f = dgnkit::bones::with_infix(f, ctx.target.game().bones.name_infix);
             let _ = write!(out, "\n- bones file: `{f}`");
         }
     }
