@@ -341,7 +341,12 @@ fn files_dgn_comp_rejects_for_variant_syntax_get_a_dialect_suggestion() {
             dialect,
             Dialect::Slashem | Dialect::SlashemExtended | Dialect::GnollHack | Dialect::EvilHack
         );
-        if own_syntax && !msg.contains(&format!("--dialect {}", dialect.name())) {
+        // A game dgnkit lays out is suggested as its `--target`.
+        let named = match dgnkit::games::detect::target_of(dialect) {
+            Some(t) => format!("--target {}", t.name()),
+            None => format!("--dialect {}", dialect.name()),
+        };
+        if own_syntax && !msg.contains(&named) {
             failures.push(format!(
                 "{}: suggested {msg:?}, its dialect is {}",
                 f.path.display(),
