@@ -7,10 +7,17 @@
 //!
 //! NetHack's own loader manages about 50,000 layouts per second; the aim is
 //! at least ten times that with ISAAC-64.
+//!
+//! NetHack 3.7 (`layout/nethack-3.7`): dgnkit's built-in `dungeon.lua`,
+//! which resolves like the game's own, under 3.7's rules with the default
+//! role's game start (the 198 object-shuffle draws and the Valkyrie's
+//! before the two nhlib.lua draws and `init_dungeons()`), for one seed over
+//! and over and for 10,000 consecutive seeds.
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
-use dgnkit::frontend::{analyze_fast, CheckOptions};
+use dgnkit::frontend::{analyze_fast, analyze_fast_as, CheckOptions, SourceKind};
 use dgnkit::loader::{Resolved, Resolver};
+use dgnkit::options::Target;
 use dgnkit::rng::{Isaac64, RngKind};
 use std::hint::black_box;
 use std::ops::ControlFlow;
@@ -23,37 +30,59 @@ fn vanilla() -> dgnkit::script::Script {
         .expect("the built-in file compiles")
 }
 
-fn layouts(c: &mut Criterion) {
-    let resolver = Resolver::new(&vanilla()).expect("vanilla resolves");
-    let mut out = Resolved::default();
-    let mut group = c.benchmark_group("layout/vanilla-3.6");
-    for rng in [RngKind::Isaac64, RngKind::Glibc] {
+fn nethack37() -> dgnkit::script::Script {
+    let src = include_bytes!("../../corpus/nethack-3.7.lua");
+    let opts = CheckOptions {
+        target: Target::NetHack37,
+        ..CheckOptions::default()
+    };
+    analyze_fast_as(SourceKind::Lua, src, &opts)
+        .script
+        .expect("the built-in 3.7 file compiles")
+}
+
+/// One seed over and over, and 10,000 consecutive seeds one by one.
+fn seeds(c: &mut Criterion, name: &str, resolver: &Resolver, rngs: &[RngKind], out: &mut Resolved) {
+    let mut group = c.benchmark_group(name);
+    for &rng in rngs {
         group.throughput(Throughput::Elements(1));
         group.bench_function(format!("{rng}/one seed"), |b| {
             b.iter(|| {
                 resolver
-                    .resolve_into(black_box(42), rng, false, &mut out)
+                    .resolve_into(black_box(42), rng, false, out)
                     .expect("resolves")
             })
         });
     }
     group.finish();
     // Milliseconds per iteration: few samples, each timed on its own.
-    let mut group = c.benchmark_group("layout/vanilla-3.6");
+    let mut group = c.benchmark_group(name);
     group.sample_size(20).sampling_mode(SamplingMode::Flat);
-    for rng in [RngKind::Isaac64, RngKind::Glibc] {
+    for &rng in rngs {
         group.throughput(Throughput::Elements(10_000));
         group.bench_function(format!("{rng}/10000 seeds"), |b| {
             b.iter(|| {
                 for seed in 0..10_000u64 {
                     resolver
-                        .resolve_into(black_box(seed), rng, false, &mut out)
+                        .resolve_into(black_box(seed), rng, false, out)
                         .expect("resolves");
                 }
             })
         });
     }
     group.finish();
+}
+
+fn layouts(c: &mut Criterion) {
+    let resolver = Resolver::new(&vanilla()).expect("vanilla resolves");
+    let mut out = Resolved::default();
+    seeds(
+        c,
+        "layout/vanilla-3.6",
+        &resolver,
+        &[RngKind::Isaac64, RngKind::Glibc],
+        &mut out,
+    );
     // The same seeds through `resolve_seeds`, which seeds ISAAC-64
     // generators four at a time: what `dgn layout --seeds` uses.
     let mut group = c.benchmark_group("layout/vanilla-3.6");
@@ -96,6 +125,9 @@ fn layouts(c: &mut Criterion) {
         })
     });
     group.finish();
+    let resolver = Resolver::for_target(&nethack37(), Target::NetHack37).expect("3.7 resolves");
+    let rng = Target::NetHack37.game().rng;
+    seeds(c, "layout/nethack-3.7", &resolver, &[rng], &mut out);
     c.bench_function("rng/isaac64 reseed", |b| {
         let mut g = Isaac64::new(0);
         b.iter(|| g.reseed(black_box(7)))

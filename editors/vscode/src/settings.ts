@@ -61,29 +61,8 @@ const DEFINE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function readSettings(get: SettingReader): { settings: ExtensionSettings; problems: string[] } {
   const problems: string[] = [];
 
-  let target: Target = DEFAULT_TARGET;
-  const rawTarget = get('target');
-  if (rawTarget !== undefined && rawTarget !== null && rawTarget !== '') {
-    if (typeof rawTarget === 'string' && (TARGETS as readonly string[]).includes(rawTarget)) {
-      target = rawTarget as Target;
-    } else {
-      problems.push(
-        `dgnkit.target: ${JSON.stringify(rawTarget)} is not one of ${TARGETS.join(', ')}; using ${DEFAULT_TARGET}.`,
-      );
-    }
-  }
-
-  let luaTarget: LuaTarget = DEFAULT_LUA_TARGET;
-  const rawLuaTarget = get('luaTarget');
-  if (rawLuaTarget !== undefined && rawLuaTarget !== null && rawLuaTarget !== '') {
-    if (typeof rawLuaTarget === 'string' && (LUA_TARGETS as readonly string[]).includes(rawLuaTarget)) {
-      luaTarget = rawLuaTarget as LuaTarget;
-    } else {
-      problems.push(
-        `dgnkit.luaTarget: ${JSON.stringify(rawLuaTarget)} is not one of ${LUA_TARGETS.join(', ')}; using ${DEFAULT_LUA_TARGET}.`,
-      );
-    }
-  }
+  const target = readChoice(get('target'), 'target', TARGETS, DEFAULT_TARGET, problems);
+  const luaTarget = readChoice(get('luaTarget'), 'luaTarget', LUA_TARGETS, DEFAULT_LUA_TARGET, problems);
 
   let dialect = DEFAULT_DIALECT;
   const rawDialect = get('dialect');
@@ -111,6 +90,20 @@ export function readSettings(get: SettingReader): { settings: ExtensionSettings;
   }
 
   return { settings: { server: { target, luaTarget, dialect, defines, undefines }, serverPath, serverArgs }, problems };
+}
+
+/** One of `choices`, or the default (and why, in `problems`) for anything else that is set. */
+function readChoice<T extends string>(
+  raw: unknown,
+  key: string,
+  choices: readonly T[],
+  fallback: T,
+  problems: string[],
+): T {
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  if (typeof raw === 'string' && (choices as readonly string[]).includes(raw)) return raw as T;
+  problems.push(`dgnkit.${key}: ${JSON.stringify(raw)} is not one of ${choices.join(', ')}; using ${fallback}.`);
+  return fallback;
 }
 
 /** A list of option names: each valid name once, in order; a leading `%` is dropped. */
