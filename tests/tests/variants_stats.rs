@@ -8,7 +8,7 @@
 use dgnkit::frontend::{analyze_fast, CheckOptions};
 use dgnkit::options::Target;
 use dgnkit::script::Script;
-use dgnkit::stats::{self, Approach, Method, Stats, StatsOptions};
+use dgnkit::stats::{self, Approach, Dist, Method, Stats, StatsOptions};
 
 fn slashem_script() -> Option<Script> {
     let shared = dgnkit_tests::shared_dir()?;
@@ -45,6 +45,16 @@ fn agrees(p: f64, k: f64, n: f64) -> bool {
     (k - n * p).abs() <= 6.0 * sd + 1.0
 }
 
+/// Every value counted in `counts` (of `n`) is possible in `exact` and
+/// agrees with its probability.
+fn same_dist(what: &str, name: &str, exact: &Dist, counts: &Dist, n: f64) {
+    for (v, &pc) in counts {
+        let pe = exact.get(v).copied().unwrap_or(0.0);
+        assert!(pe > 0.0, "{what}: {name} {v}, exactly impossible");
+        assert!(agrees(pe, pc * n, n), "{what}: {name} {v}: {pe} vs {pc}");
+    }
+}
+
 /// Every dungeon's existence and size, every special level's existence,
 /// level and depth, and every level's bones categories.
 fn compare(exact: &Stats, counts: &Stats, n: f64, what: &str) {
@@ -56,24 +66,9 @@ fn compare(exact: &Stats, counts: &Stats, n: f64, what: &str) {
             e.exists,
             c.exists
         );
-        for (dist, exact_dist, name) in [
-            (&c.num_levels, &e.num_levels, "size"),
-            (&c.depth_start, &e.depth_start, "depth of its top"),
-        ] {
-            for (v, &pc) in dist {
-                let pe = exact_dist.get(v).copied().unwrap_or(0.0);
-                assert!(
-                    pe > 0.0,
-                    "{what}: {} {name} {v}, exactly impossible",
-                    e.name
-                );
-                assert!(
-                    agrees(pe, pc * n, n),
-                    "{what}: {} {name} {v}: {pe} vs {pc}",
-                    e.name
-                );
-            }
-        }
+        let what = format!("{what}: {}", e.name);
+        same_dist(&what, "size", &e.num_levels, &c.num_levels, n);
+        same_dist(&what, "depth of its top", &e.depth_start, &c.depth_start, n);
     }
     for (e, c) in exact.levels.iter().zip(&counts.levels) {
         assert_eq!(e.name, c.name);
@@ -82,24 +77,9 @@ fn compare(exact: &Stats, counts: &Stats, n: f64, what: &str) {
             "{what}: {} exists",
             e.name
         );
-        let m = c.exists * n;
-        for (dist, exact_dist, name) in
-            [(&c.level, &e.level, "level"), (&c.depth, &e.depth, "depth")]
-        {
-            for (v, &pc) in dist {
-                let pe = exact_dist.get(v).copied().unwrap_or(0.0);
-                assert!(
-                    pe > 0.0,
-                    "{what}: {} on {name} {v}, exactly impossible",
-                    e.name
-                );
-                assert!(
-                    agrees(pe, pc * m, m),
-                    "{what}: {} {name} {v}: {pe} vs {pc}",
-                    e.name
-                );
-            }
-        }
+        let (what, m) = (format!("{what}: {}", e.name), c.exists * n);
+        same_dist(&what, "level", &e.level, &c.level, m);
+        same_dist(&what, "depth", &e.depth, &c.depth, m);
     }
     for (e, c) in exact.bones.iter().zip(&counts.bones) {
         assert_eq!((&e.dungeon, e.level), (&c.dungeon, c.level));

@@ -553,7 +553,7 @@ fn explain_rule(
 mod tests {
     use super::*;
 
-    fn ordinary(level: i32, depth: i32) -> LevelFacts {
+    pub(super) fn ordinary(level: i32, depth: i32) -> LevelFacts {
         LevelFacts {
             level,
             depth,
@@ -641,13 +641,7 @@ mod variant_tests {
         ..BonesRules::VANILLA
     };
 
-    fn at(level: i32, depth: i32) -> LevelFacts {
-        LevelFacts {
-            level,
-            depth,
-            ..LevelFacts::default()
-        }
-    }
+    use super::tests::ordinary as at;
 
     #[test]
     fn level_one_comes_after_the_bottom_and_before_the_vibrating_square() {
