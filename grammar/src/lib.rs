@@ -71,18 +71,34 @@ pub fn parse(src: &[u8], opts: &ParseOptions) -> Parsed {
     }
 
     let mut grammar_tokens = Vec::with_capacity(pp.tokens.len());
+    // Every statement starts with a keyword.
+    let mut keywords = 0;
     for tok in &pp.tokens {
-        if let Some(d) = syntax_errors::lexical(src, tok) {
-            diagnostics.push(d);
+        // Only these kinds can be lexical errors (a number, when it does
+        // not fit); the others need no look.
+        let suspect = match tok.kind {
+            TokenKind::Num | TokenKind::Str { terminated: false } | TokenKind::Error(_) => true,
+            TokenKind::Keyword(_) => {
+                keywords += 1;
+                false
+            }
+            _ => false,
+        };
+        let value = match tok.kind {
+            TokenKind::Num => std::str::from_utf8(&src[tok.span.range()])
+                .ok()
+                .and_then(|s| s.parse().ok()),
+            _ => None,
+        };
+        if suspect && value.is_none() {
+            if let Some(d) = syntax_errors::lexical(src, tok) {
+                diagnostics.push(d);
+            }
         }
         let t = match tok.kind {
             TokenKind::Keyword(k) => Tok::Kw(k),
             TokenKind::Word => Tok::Word,
-            TokenKind::Num => Tok::Num(
-                std::str::from_utf8(&src[tok.span.range()])
-                    .ok()
-                    .and_then(|s| s.parse().ok()),
-            ),
+            TokenKind::Num => Tok::Num(value),
             TokenKind::Str { .. } => Tok::Str,
             TokenKind::Colon => Tok::Colon,
             TokenKind::At => Tok::At,
@@ -98,6 +114,7 @@ pub fn parse(src: &[u8], opts: &ParseOptions) -> Parsed {
     }
 
     let mut ctx = Ctx::new(src);
+    ctx.statements.reserve_exact(keywords);
     if let Err(error) = parser::FileParser::new().parse(&mut ctx, grammar_tokens) {
         // The error alternative accepts anything up to the end of the file,
         // so this is not expected; report it rather than lose it.

@@ -91,9 +91,9 @@ mod tests {
         assert_eq!(log.len(), 4);
         let mut g = Isaac64::new(7);
         for _ in 0..3 {
-            g.next_u64();
+            g.next_word();
         }
-        assert_eq!(log[3].r, (g.next_u64() % 100) as u32);
+        assert_eq!(log[3].r, (g.next_word() % 100) as u32);
         assert_eq!(log[3].site, Site::QuestGender);
     }
 

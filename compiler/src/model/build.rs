@@ -87,8 +87,13 @@ pub fn build(file: &SourceFile, dialect: Dialect) -> Model {
     // First dungeon and first level of each name in the file, and the
     // current dungeon's levels by name (all, and after its first level):
     // maps keep the whole pass linear.
-    let mut dungeon_first: HashMap<Vec<u8>, DungeonId> = HashMap::default();
-    let mut level_first: HashMap<Vec<u8>, LevelId> = HashMap::default();
+    // Sized for every statement up front: growing them rehashed each
+    // entry several times (a twentieth of dgn_comp's run).
+    let n = file.statements.len();
+    let mut dungeon_first: HashMap<Vec<u8>, DungeonId> =
+        HashMap::with_capacity_and_hasher(n, Default::default());
+    let mut level_first: HashMap<Vec<u8>, LevelId> =
+        HashMap::with_capacity_and_hasher(n, Default::default());
     let mut cur_levels = Siblings::default();
     // The last level of the current dungeon.
     let mut last_level: Option<LevelId> = None;
@@ -282,7 +287,8 @@ pub fn build(file: &SourceFile, dialect: Dialect) -> Model {
 
     link_branches(&mut m);
     // Chains that found nothing earlier in their dungeon: say what they name.
-    let mut in_dungeon: HashMap<(DungeonId, &[u8]), LevelId> = HashMap::default();
+    let mut in_dungeon: HashMap<(DungeonId, &[u8]), LevelId> =
+        HashMap::with_capacity_and_hasher(m.levels.len(), Default::default());
     for l in &m.levels {
         in_dungeon
             .entry((l.dungeon, l.name.bytes.as_slice()))

@@ -89,8 +89,10 @@ impl Name {
 pub fn display_bytes(bytes: &[u8]) -> String {
     // Names are nearly always printable ASCII, which needs no escape (the
     // checks ask for many names; this keeps them cheap).
-    if bytes.iter().all(|b| (0x20..0x7f).contains(b)) {
-        return bytes.iter().map(|&b| char::from(b)).collect();
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+            return text.to_owned();
+        }
     }
     let mut out = String::new();
     for chunk in bytes.utf8_chunks() {

@@ -1,97 +1,51 @@
 //! ISAAC-64 (Bob Jenkins' 64-bit ISAAC, in T. Terriberry's formulation that
 //! NetHack 3.6.2 and later bundle as `isaac64.c`), seeded the way NetHack
-//! seeds it: the 8 little-endian bytes of the seed XORed into `r[0]`.
+//! seeds it: the 8 little-endian bytes of the seed XORed into `r[0]`. The
+//! generator itself is [`super::isaac::Isaac`]; this is its 64-bit word,
+//! and the seeding of several generators side by side.
 
-const SIZE: usize = 256;
-const HALF: usize = SIZE / 2;
-const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C13;
+use super::isaac::{Isaac, Word, HALF, SIZE};
+use super::Source;
 
 /// The generator: 4 KiB of state, reseeded in place so a resolver can keep
 /// one and reuse it for every seed.
-#[derive(Clone)]
-pub struct Isaac64 {
-    m: [u64; SIZE],
-    r: [u64; SIZE],
-    a: u64,
-    b: u64,
-    c: u64,
-    /// Results left in `r`; they are handed out from the end.
-    n: usize,
-}
+pub type Isaac64 = Isaac<u64>;
 
-impl std::fmt::Debug for Isaac64 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Isaac64")
-            .field("n", &self.n)
-            .finish_non_exhaustive()
+impl Word for u64 {
+    const NAME: &'static str = "Isaac64";
+    const MIXED_GOLDEN: [u64; 8] = MIXED_GOLDEN;
+    const INDEX_SHIFTS: (u32, u32) = (3, 11);
+    const ZERO: u64 = 0;
+    const ONE: u64 = 1;
+
+    #[inline(always)]
+    fn from_seed(seed: u64) -> u64 {
+        seed
+    }
+
+    #[inline(always)]
+    fn add(self, other: u64) -> u64 {
+        self.wrapping_add(other)
+    }
+
+    #[inline(always)]
+    fn stir(a: u64, k: usize) -> u64 {
+        stir(a, k)
+    }
+
+    #[inline(always)]
+    fn mix(x: &mut [u64; 8]) {
+        mix(x)
+    }
+
+    #[inline(always)]
+    fn index(self, shift: u32) -> usize {
+        ((self >> shift) as usize) & (SIZE - 1)
     }
 }
 
 impl Isaac64 {
-    pub fn new(seed: u64) -> Self {
-        let mut g = Isaac64 {
-            m: [0; SIZE],
-            r: [0; SIZE],
-            a: 0,
-            b: 0,
-            c: 0,
-            n: 0,
-        };
-        g.reseed(seed);
-        g
-    }
-
-    /// `isaac64_init(ctx, le_bytes(seed), 8)`.
-    pub fn reseed(&mut self, seed: u64) {
-        self.a = 0;
-        self.b = 0;
-        self.c = 0;
-        // The seed array is `r`: zero but for the seed in `r[0]`, so the
-        // first pass adds the seed once and nothing after it, and `r` need
-        // not be cleared (`update` overwrites all of it). Reseeding is a
-        // third of the cost of a layout, so this is worth the special case.
-        let mut x = MIXED_GOLDEN;
-        x[0] = x[0].wrapping_add(seed);
-        mix(&mut x);
-        self.m[..8].copy_from_slice(&x);
-        for i in (8..SIZE).step_by(8) {
-            mix(&mut x);
-            self.m[i..i + 8].copy_from_slice(&x);
-        }
-        for i in (0..SIZE).step_by(8) {
-            for (xj, mj) in x.iter_mut().zip(&self.m[i..i + 8]) {
-                *xj = xj.wrapping_add(*mj);
-            }
-            mix(&mut x);
-            self.m[i..i + 8].copy_from_slice(&x);
-        }
-        self.update();
-    }
-
-    fn update(&mut self) {
-        self.c = self.c.wrapping_add(1);
-        let mut a = self.a;
-        let mut b = self.b.wrapping_add(self.c);
-        let (m, r) = (&mut self.m, &mut self.r);
-        for base in (0..SIZE).step_by(4) {
-            for k in 0..4 {
-                let i = base + k;
-                let x = m[i];
-                a = stir(a, k).wrapping_add(m[(i + HALF) & (SIZE - 1)]);
-                let y = m[((x >> 3) as usize) & (SIZE - 1)]
-                    .wrapping_add(a)
-                    .wrapping_add(b);
-                m[i] = y;
-                b = m[((y >> 11) as usize) & (SIZE - 1)].wrapping_add(x);
-                r[i] = b;
-            }
-        }
-        self.a = a;
-        self.b = b;
-        self.n = SIZE;
-    }
-
-    /// Reseeds `N` generators at once, each as [`Isaac64::reseed`] would:
+    /// Reseeds `N` generators at once, each as [`Isaac::reseed`] would:
     /// for resolving many seeds. One generator's seeding is a chain of
     /// dependent steps, so the processor idles between them; `N` chains
     /// side by side fill those gaps, and the mixing passes run as vector
@@ -107,21 +61,13 @@ impl Isaac64 {
         }
         reseed_many_portable(gs, seeds)
     }
+}
 
-    /// `isaac64_next_uint64`.
-    #[inline(always)]
-    pub fn next_u64(&mut self) -> u64 {
-        if self.n == 0 {
-            self.update();
-        }
-        self.n -= 1;
-        self.r[self.n]
-    }
-
+impl Source for Isaac64 {
     /// NetHack's `rn2(n)` on this generator: `next() % n`.
     #[inline(always)]
-    pub fn rn2(&mut self, n: u32) -> u32 {
-        let x = self.next_u64();
+    fn rn2(&mut self, n: u32) -> u32 {
+        let x = self.next_word();
         // A placement with one candidate left draws `rn2(1)`, a fifth of
         // all draws; the answer needs no 64-bit division.
         if n == 1 {
@@ -229,7 +175,7 @@ fn mix_lanes<const N: usize>(x: &mut [[u64; N]; 8]) {
 
 /// The golden ratio mixed four times: where every seeding starts.
 const MIXED_GOLDEN: [u64; 8] = {
-    let mut x = [GOLDEN; 8];
+    let mut x = [0x9E37_79B9_7F4A_7C13; 8];
     let mut round = 0;
     while round < 4 {
         mix(&mut x);
@@ -305,11 +251,11 @@ mod tests {
         ] {
             let mut g = Isaac64::new(seed);
             assert_eq!(
-                [g.next_u64(), g.next_u64(), g.next_u64()],
+                [g.next_word(), g.next_word(), g.next_word()],
                 first,
                 "seed {seed}"
             );
-            let v = (3..=299).map(|_| g.next_u64()).last();
+            let v = (3..=299).map(|_| g.next_word()).last();
             assert_eq!(v, Some(at_299), "seed {seed}");
         }
     }
@@ -333,14 +279,14 @@ mod tests {
             for g in gs.iter_mut() {
                 // Leave each mid-batch, as a resolution does.
                 for _ in 0..77 {
-                    g.next_u64();
+                    g.next_word();
                 }
             }
             reseed(&mut gs, seeds);
             for (g, seed) in gs.iter_mut().zip(seeds) {
                 let mut one = Isaac64::new(seed);
                 for k in 0..600 {
-                    assert_eq!(g.next_u64(), one.next_u64(), "seed {seed}, draw {k}");
+                    assert_eq!(g.next_word(), one.next_word(), "seed {seed}, draw {k}");
                 }
             }
         }
@@ -350,18 +296,5 @@ mod tests {
         check([7], Isaac64::reseed_many);
         check([5, 6, 7, 8, 9, 10, 11, 12], Isaac64::reseed_many);
         check([3, 1 << 63, 17], reseed_many_portable);
-    }
-
-    #[test]
-    fn reseeding_equals_a_fresh_generator() {
-        let mut g = Isaac64::new(7);
-        for _ in 0..500 {
-            g.next_u64();
-        }
-        g.reseed(42);
-        let mut fresh = Isaac64::new(42);
-        for _ in 0..600 {
-            assert_eq!(g.next_u64(), fresh.next_u64());
-        }
     }
 }
