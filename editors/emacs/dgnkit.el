@@ -38,8 +38,12 @@
   :type '(repeat string))
 
 (defcustom dgnkit-target "nethack-3.4.3"
-  "What files are checked against: nethack-3.4.3, nethack-3.6 or native."
-  :type '(choice (const "nethack-3.4.3") (const "nethack-3.6") (const "native")))
+  "What files are checked against: a game (nethack-3.4.3, nethack-3.6, or a
+variant family: evilhack, unnethack, slashem, dnethack, gnollhack, dynahack)
+or native, dgnkit's own format."
+  :type '(choice (const "nethack-3.4.3") (const "nethack-3.6") (const "native")
+                 (const "evilhack") (const "unnethack") (const "slashem")
+                 (const "dnethack") (const "gnollhack") (const "dynahack")))
 
 (defcustom dgnkit-lua-target "nethack-3.7"
   "What a dungeon.lua is checked against (NetHack 3.7 reads them)."

@@ -12,7 +12,7 @@
 --
 -- Options (all optional):
 --   cmd       command that starts the server; default { $DGN_LSP or 'dgn-lsp' }
---   settings  { target = 'nethack-3.4.3'|'nethack-3.6'|'native', dialect = 'vanilla',
+--   settings  { target = 'nethack-3.4.3'|'nethack-3.6'|'native'|'unnethack'|..., dialect = 'vanilla',
 --               defines = { 'REINCARNATION' }, undefines = {},
 --               luaTarget = 'nethack-3.7' (what a dungeon.lua is checked for) }
 --   lua       false to leave dungeon.lua files alone

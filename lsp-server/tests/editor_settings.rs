@@ -1,0 +1,59 @@
+//! The editors' settings menus offer exactly the targets the server takes:
+//! a target added to dgnkit shows up in VS Code's and Emacs's menus, or
+//! this fails.
+
+use dgnkit::options::Target;
+use std::path::Path;
+
+fn editors() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../editors"))
+}
+
+/// The targets a `dungeon.def` can be checked for (3.7 reads dungeon.lua
+/// only: it is `luaTarget`'s).
+fn def_targets() -> Vec<&'static str> {
+    let mut v: Vec<&str> = Target::ALL
+        .into_iter()
+        .filter(|&t| t != Target::NetHack37)
+        .map(Target::name)
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn vscode_offers_every_target() {
+    let text = std::fs::read_to_string(editors().join("vscode/package.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let target = &json["contributes"]["configuration"]["properties"]["dgnkit.target"];
+    let mut offered: Vec<&str> = target["enum"]
+        .as_array()
+        .expect("dgnkit.target has an enum")
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        target["enumDescriptions"].as_array().map(Vec::len),
+        Some(offered.len()),
+        "one description per target"
+    );
+    offered.sort_unstable();
+    assert_eq!(offered, def_targets());
+    for t in offered {
+        assert!(Target::parse(t).is_some(), "{t}");
+    }
+}
+
+#[test]
+fn emacs_offers_every_target() {
+    let text = std::fs::read_to_string(editors().join("emacs/dgnkit.el")).unwrap();
+    let start = text.find("(defcustom dgnkit-target").unwrap();
+    let end = start + text[start..].find("\n\n").unwrap();
+    let custom = &text[start..end];
+    for t in def_targets() {
+        assert!(
+            custom.contains(&format!("(const \"{t}\")")),
+            "{t} missing from dgnkit-target"
+        );
+    }
+}
