@@ -112,15 +112,72 @@ const URIS: &[&str] = &[
 /// Pieces of dungeon.def text, including what makes positions interesting
 /// (multi-byte and astral characters, CR LF, lone CR, tabs).
 const PIECES: &[&str] = &[
-    "DUNGEON:", "\"The Dungeons of Doom\"", "\"D\"", "(25, 5)", "LEVEL:", "\"oracle\"",
-    "\"O\"", "@", "(5, 5)", "RNDLEVEL:", "\"bigrm\"", "\"B\"", "(10, 3)", "40", "10",
-    "CHAINBRANCH:", "\"Sokoban\"", "+", "(1, 0)", "up", "portal", "BRANCH:",
-    "\"The Gnomish Mines\"", "(2, 3)", "CHAINLEVEL:", "\"medusa\"", "\"none\"", "(-5, 4)",
-    "LEVELDESC:", "town", "LEVALIGN:", "neutral", "DESCRIPTION:", "mazelike", "hellish",
-    "PROTOFILE:", "\"tower\"", "ENTRY:", "-1", "ALIGNMENT:", "lawful", "RNDCHAINLEVEL:",
-    "\"Gehennom\"", "\"Vlad's Tower\"", "\"The Quest\"", "\"Fort Ludios\"", "\"knox\"",
-    "%REINCARNATION ", "%MULDGN ", "# comment", "\n", "\n", "\n", " ", " ", "\t", "\r\n",
-    "\r", "é", "\u{1d11e}", "\"", "(", ")", ",", "99999999999999999999", "0",
+    "DUNGEON:",
+    "\"The Dungeons of Doom\"",
+    "\"D\"",
+    "(25, 5)",
+    "LEVEL:",
+    "\"oracle\"",
+    "\"O\"",
+    "@",
+    "(5, 5)",
+    "RNDLEVEL:",
+    "\"bigrm\"",
+    "\"B\"",
+    "(10, 3)",
+    "40",
+    "10",
+    "CHAINBRANCH:",
+    "\"Sokoban\"",
+    "+",
+    "(1, 0)",
+    "up",
+    "portal",
+    "BRANCH:",
+    "\"The Gnomish Mines\"",
+    "(2, 3)",
+    "CHAINLEVEL:",
+    "\"medusa\"",
+    "\"none\"",
+    "(-5, 4)",
+    "LEVELDESC:",
+    "town",
+    "LEVALIGN:",
+    "neutral",
+    "DESCRIPTION:",
+    "mazelike",
+    "hellish",
+    "PROTOFILE:",
+    "\"tower\"",
+    "ENTRY:",
+    "-1",
+    "ALIGNMENT:",
+    "lawful",
+    "RNDCHAINLEVEL:",
+    "\"Gehennom\"",
+    "\"Vlad's Tower\"",
+    "\"The Quest\"",
+    "\"Fort Ludios\"",
+    "\"knox\"",
+    "%REINCARNATION ",
+    "%MULDGN ",
+    "# comment",
+    "\n",
+    "\n",
+    "\n",
+    " ",
+    " ",
+    "\t",
+    "\r\n",
+    "\r",
+    "é",
+    "\u{1d11e}",
+    "\"",
+    "(",
+    ")",
+    ",",
+    "99999999999999999999",
+    "0",
 ];
 
 fn text(u: &mut Unstructured<'_>) -> ArbResult<String> {
@@ -178,24 +235,46 @@ fn settings(u: &mut Unstructured<'_>) -> ArbResult<Value> {
     }
     let mut s = serde_json::Map::new();
     if u.arbitrary()? {
-        s.insert("target".into(), json!(u.choose(&["nethack-3.4.3", "nethack-3.6", "native", "bogus"])?));
+        s.insert(
+            "target".into(),
+            json!(u.choose(&["nethack-3.4.3", "nethack-3.6", "native", "bogus"])?),
+        );
     }
     if u.arbitrary()? {
-        s.insert("dialect".into(), json!(u.choose(&["vanilla", "slashem", "gnollhack", "dnethack", "", "nope"])?));
+        s.insert(
+            "dialect".into(),
+            json!(u.choose(&["vanilla", "slashem", "gnollhack", "dnethack", "", "nope"])?),
+        );
     }
     // Mostly inline: background statistics finish at times the input does
     // not decide.
-    let stats = *u.choose(&["inline", "inline", "inline", "off", "background", "sometimes"])?;
+    let stats = *u.choose(&[
+        "inline",
+        "inline",
+        "inline",
+        "off",
+        "background",
+        "sometimes",
+    ])?;
     s.insert("statistics".into(), json!(stats));
     if u.arbitrary()? {
-        s.insert("defines".into(), names(u, &["REINCARNATION", "MULDGN", "WIZARD", ""])?);
+        s.insert(
+            "defines".into(),
+            names(u, &["REINCARNATION", "MULDGN", "WIZARD", ""])?,
+        );
     }
     if u.arbitrary()? {
         s.insert("undefines".into(), names(u, &["REINCARNATION", "MULDGN"])?);
     }
     if u.arbitrary()? {
         let key = *u.choose(&["allow", "warn", "deny"])?;
-        s.insert(key.into(), names(u, &["warnings", "compat", "duplicate-level-name", "nonsense"])?);
+        s.insert(
+            key.into(),
+            names(
+                u,
+                &["warnings", "compat", "duplicate-level-name", "nonsense"],
+            )?,
+        );
     }
     Ok(json!({ "dgnkit": s }))
 }
@@ -256,15 +335,24 @@ impl Session {
                 p["newName"] = json!(text(u)?);
                 self.request("textDocument/rename", p);
             }
-            11 => self.request("textDocument/documentSymbol", json!({"textDocument": doc(u)?})),
+            11 => self.request(
+                "textDocument/documentSymbol",
+                json!({"textDocument": doc(u)?}),
+            ),
             12 => self.request("workspace/symbol", json!({"query": text(u)?})),
             13 => {
                 let params = json!({"textDocument": doc(u)?, "range": range(u)?, "context": {"diagnostics": []}});
                 self.request("textDocument/codeAction", params);
             }
             14 => self.request("textDocument/completion", doc_pos(u)?),
-            15 => self.request("textDocument/semanticTokens/full", json!({"textDocument": doc(u)?})),
-            16 => self.request("textDocument/inlayHint", json!({"textDocument": doc(u)?, "range": range(u)?})),
+            15 => self.request(
+                "textDocument/semanticTokens/full",
+                json!({"textDocument": doc(u)?}),
+            ),
+            16 => self.request(
+                "textDocument/inlayHint",
+                json!({"textDocument": doc(u)?, "range": range(u)?}),
+            ),
             17 => {
                 let params = json!({"textDocument": doc(u)?, "options": {"tabSize": 8, "insertSpaces": u.arbitrary::<bool>()?}});
                 self.request("textDocument/formatting", params);
@@ -278,7 +366,12 @@ impl Session {
             21 => self.request("dgnkit/unknown", json!({})),
             22 => {
                 // A known method with params of the wrong shape.
-                let method = *u.choose(&["textDocument/hover", "textDocument/didOpen", "textDocument/rename", "initialize"])?;
+                let method = *u.choose(&[
+                    "textDocument/hover",
+                    "textDocument/didOpen",
+                    "textDocument/rename",
+                    "initialize",
+                ])?;
                 let params = json!(text(u)?);
                 self.request(method, params);
             }
@@ -366,7 +459,10 @@ fuzz_target!(|data: &[u8]| {
     }
 
     let out = Shared::default();
-    rt.block_on(dgnkit_lsp::serve(Chunked { data: stream, step }, out.clone()));
+    rt.block_on(dgnkit_lsp::serve(
+        Chunked { data: stream, step },
+        out.clone(),
+    ));
     drop(rt);
     let written = out.0.lock().unwrap().clone();
     for body in split_frames(&written).expect("the server writes frames") {

@@ -96,6 +96,9 @@ fuzz_target!(|data: &[u8]| {
     );
     spans_in_bounds(&back.diagnostics, text.len());
     if let Some(again) = back.script {
-        assert_eq!(&again, script, "written dungeon.lua reads to another script");
+        assert_eq!(
+            &again, script,
+            "written dungeon.lua reads to another script"
+        );
     }
 });

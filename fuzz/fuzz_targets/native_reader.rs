@@ -57,7 +57,10 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     assert_eq!(read.format, BinaryFormat::Native);
-    let dialect = read.dialect.as_deref().expect("native files record a dialect");
+    let dialect = read
+        .dialect
+        .as_deref()
+        .expect("native files record a dialect");
     let written = binary::write_with(
         &read.script,
         Target::Native,
@@ -68,7 +71,10 @@ fuzz_target!(|data: &[u8]| {
     )
     .expect("a file that reads writes");
     let back = binary::read(&written, None).expect("written file reads");
-    assert_eq!(back.script, read.script, "written file reads as another script");
+    assert_eq!(
+        back.script, read.script,
+        "written file reads as another script"
+    );
     assert_eq!(back.dialect, read.dialect);
     // postcard's encoding is canonical for what we write: writing again
     // gives the same bytes.

@@ -92,7 +92,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let read = binary::read(&first, None).expect("our own output reads");
-    assert_eq!(&read.script, script, "reading our output gives another script");
+    assert_eq!(
+        &read.script, script,
+        "reading our output gives another script"
+    );
     let Ok(text) = decompile(&read.script) else {
         return;
     };

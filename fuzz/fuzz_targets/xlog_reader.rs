@@ -3,10 +3,13 @@
 //! HTML). Every line is a game, a bad line or blank: the JSON output has
 //! one valid object per non-blank line plus the summary, and the summary
 //! counts agree with it. The first line, if any, is also tried as a
-//! `--where` expression.
+//! `--where` expression. The last byte also picks a `--target` (every
+//! game, or none), which forces each line's game as `dgn xlog --target`
+//! does.
 
 #![no_main]
 
+use dgnkit::options::Target;
 use dgnkit::xlog::filter::Filter;
 use dgnkit::xlog::reader::{Item, LineStream};
 use dgnkit::xlog::{html, Options, Xlog};
@@ -14,12 +17,19 @@ use libfuzzer_sys::fuzz_target;
 use std::cell::RefCell;
 
 thread_local! {
-    /// One reader for every input: its answers tables are computed once.
-    static XLOG: RefCell<Xlog> = RefCell::new(Xlog::new(Options::default()));
+    /// One reader per `--target` (and one without) for every input: their
+    /// answers tables are computed once.
+    static XLOG: Vec<RefCell<Xlog>> = std::iter::once(None)
+        .chain(Target::ALL.into_iter().map(Some))
+        .map(|target| RefCell::new(Xlog::new(Options { target, ..Options::default() })))
+        .collect();
 }
 
 fuzz_target!(|data: &[u8]| {
-    XLOG.with(|x| run(&mut x.borrow_mut(), data));
+    let pick = data
+        .last()
+        .map_or(0, |&b| usize::from(b) % (Target::ALL.len() + 1));
+    XLOG.with(|x| run(&mut x[pick].borrow_mut(), data));
 });
 
 fn run(x: &mut Xlog, data: &[u8]) {

@@ -37,11 +37,18 @@ pub fn check_options(selector: u8, bits: u8) -> CheckOptions {
     let lints = match (bits >> 3) & 7 {
         0 => LintLevels::new(),
         1 => LintLevels::new().deny("warnings"),
-        2 => LintLevels::new().deny("compat").allow("duplicate-level-name"),
+        2 => LintLevels::new()
+            .deny("compat")
+            .allow("duplicate-level-name"),
         3 => LintLevels::new().deny("load-failure-odds"),
         4 => LintLevels::new().allow("warnings"),
-        5 => LintLevels::new().deny("warnings").allow("load-failure-odds").allow("bones-marker-unused"),
-        _ => LintLevels::new().allow("load-failure-odds").allow("bones-marker-unused"),
+        5 => LintLevels::new()
+            .deny("warnings")
+            .allow("load-failure-odds")
+            .allow("bones-marker-unused"),
+        _ => LintLevels::new()
+            .allow("load-failure-odds")
+            .allow("bones-marker-unused"),
     };
     CheckOptions {
         target,
@@ -163,7 +170,8 @@ pub fn script(u: &mut Unstructured<'_>) -> ArbResult<Script> {
                 base: small(u, -2, 40)?,
                 rand: small(u, -2, 10)?,
             },
-            flags: flag_bits(u)? & !flags::ALIGN_MASK | (u.int_in_range(0..=7)? << flags::ALIGN_SHIFT),
+            flags: flag_bits(u)? & !flags::ALIGN_MASK
+                | (u.int_in_range(0..=7)? << flags::ALIGN_SHIFT),
             chance: small(u, 0, 100)?,
             entry: small(u, -5, 5)?,
             levels,
@@ -180,7 +188,10 @@ pub fn split_frames(mut out: &[u8]) -> Result<Vec<&[u8]>, String> {
     let mut frames = Vec::new();
     while !out.is_empty() {
         let Some(end) = out.windows(4).position(|w| w == b"\r\n\r\n") else {
-            return Err(format!("a header without its end: {:?}", String::from_utf8_lossy(out)));
+            return Err(format!(
+                "a header without its end: {:?}",
+                String::from_utf8_lossy(out)
+            ));
         };
         let header = std::str::from_utf8(&out[..end]).map_err(|e| format!("header: {e}"))?;
         let len = header

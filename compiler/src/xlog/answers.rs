@@ -31,6 +31,22 @@ pub struct PlaceAnswer {
     pub bones_level_p: f64,
     /// `"dungeon":..,"level":..,"special":[..]` of the JSON object.
     pub json: String,
+    /// `,"bones_p":..,"bones_why":".."` of a game in a normal mode, and of
+    /// one whose line records no mode.
+    pub bones_json: String,
+    pub bones_json_unrecorded: String,
+}
+
+/// `bones_why` of a game whose line records no mode.
+pub fn unrecorded(why: &str) -> String {
+    format!("{why} (the line records no game mode: a normal game is assumed)")
+}
+
+/// The JSON members `,"bones_p":p,"bones_why":why`.
+pub fn bones_json(p: f64, why: &str) -> String {
+    let mut j = format!(",\"bones_p\":{},\"bones_why\":", json::num(p));
+    json::string(&mut j, why.as_bytes());
+    j
 }
 
 impl PlaceAnswer {
@@ -87,6 +103,10 @@ impl Answers {
             for a in &mut answers {
                 a.bones_why = format!("{} (chances {how})", a.bones_why);
             }
+        }
+        for a in &mut answers {
+            a.bones_json = bones_json(a.bones_p, &a.bones_why);
+            a.bones_json_unrecorded = bones_json(a.bones_p, &unrecorded(&a.bones_why));
         }
         let mut index: Vec<(i32, Vec<u32>)> = Vec::new();
         for (i, a) in answers.iter().enumerate() {
@@ -280,6 +300,8 @@ fn answer(places: &Places, p: &PlaceStat, cites: &Cites) -> PlaceAnswer {
         bones_why,
         bones_level_p: passes,
         json: j,
+        bones_json: String::new(),
+        bones_json_unrecorded: String::new(),
     }
 }
 

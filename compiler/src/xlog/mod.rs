@@ -34,7 +34,6 @@ use ending::{End, Mode};
 use filter::Filter;
 use release::{Release, RELEASES};
 use std::borrow::Cow;
-use std::fmt::Write;
 
 /// How to read the lines.
 #[derive(Default)]
@@ -68,6 +67,8 @@ pub struct BadLine {
 pub struct Game<'a> {
     pub line: u64,
     pub raw: &'a [u8],
+    /// The line's `version` value.
+    pub version: &'a [u8],
     pub release: &'static Release,
     table: usize,
     place: usize,
@@ -103,6 +104,8 @@ pub struct Xlog {
     tables: Vec<Option<Table>>,
     /// What a line rules out, per release, [`End`] and [`Mode`]: made once.
     ruled_out: Vec<Option<String>>,
+    /// The same as the JSON members `"bones_p":0,"bones_why":".."`.
+    ruled_out_json: Vec<Option<String>>,
     pub(crate) totals: summary::Totals,
 }
 
@@ -115,23 +118,29 @@ fn ruled_out_index(release: &Release, end: End, mode: Mode) -> usize {
 
 impl Xlog {
     pub fn new(opts: Options) -> Xlog {
+        let ruled_out: Vec<Option<String>> = RELEASES
+            .iter()
+            .flat_map(|r| {
+                summary::END_ORDER.iter().flat_map(move |&e| {
+                    Mode::ALL.map(|m| (ruled_out_index(r, e, m), ending::ruled_out(r, e, m)))
+                })
+            })
+            .fold(
+                vec![None; RELEASES.len() * ENDS * MODES],
+                |mut v, (i, why)| {
+                    v[i] = why;
+                    v
+                },
+            );
+        let ruled_out_json = ruled_out
+            .iter()
+            .map(|why| why.as_ref().map(|w| answers::bones_json(0.0, w)))
+            .collect();
         Xlog {
             opts,
             tables: (0..=RELEASES.len()).map(|_| None).collect(),
-            ruled_out: RELEASES
-                .iter()
-                .flat_map(|r| {
-                    summary::END_ORDER.iter().flat_map(move |&e| {
-                        Mode::ALL.map(|m| (ruled_out_index(r, e, m), ending::ruled_out(r, e, m)))
-                    })
-                })
-                .fold(
-                    vec![None; RELEASES.len() * ENDS * MODES],
-                    |mut v, (i, why)| {
-                        v[i] = why;
-                        v
-                    },
-                ),
+            ruled_out,
+            ruled_out_json,
             totals: summary::Totals::default(),
         }
     }
@@ -202,10 +211,7 @@ impl Xlog {
             None => {
                 let a = self.place(g);
                 let why = if g.mode == Mode::Unrecorded {
-                    Cow::Owned(format!(
-                        "{} (the line records no game mode: a normal game is assumed)",
-                        a.bones_why
-                    ))
+                    Cow::Owned(answers::unrecorded(&a.bones_why))
                 } else {
                     Cow::Borrowed(a.bones_why.as_str())
                 };
@@ -258,15 +264,28 @@ impl Xlog {
         let mut death = None;
         let mut flags = None;
         let mut mode = None;
+        // Dispatched on the key's first byte and length first: a line has
+        // some 26 fields and these six are all that is read here.
         for (k, v) in reader::fields(raw) {
-            match k {
-                b"version" => version = Some(v),
-                b"deathdnum" => dnum = Some(v),
-                b"deathlev" => lev = Some(v),
-                b"death" => death = Some(v),
-                b"flags" => flags = Some(v),
-                b"mode" => mode = Some(v),
-                _ => {}
+            let slot = match (k.first(), k.len()) {
+                (Some(b'v'), 7) => &mut version,
+                (Some(b'd'), 9) if key_is(k, b"deathdnum") => &mut dnum,
+                (Some(b'd'), 8) => &mut lev,
+                (Some(b'd'), 5) => &mut death,
+                (Some(b'f'), 5) => &mut flags,
+                (Some(b'm'), 4) => &mut mode,
+                _ => continue,
+            };
+            let want: &[u8] = match k.len() {
+                7 => b"version",
+                9 => b"deathdnum",
+                8 => b"deathlev",
+                5 if k[0] == b'd' => b"death",
+                5 => b"flags",
+                _ => b"mode",
+            };
+            if key_is(k, want) {
+                *slot = Some(v);
             }
         }
         let missing = |what: &str| {
@@ -312,6 +331,7 @@ impl Xlog {
         Ok(Game {
             line,
             raw,
+            version,
             release,
             table,
             place,
@@ -364,33 +384,36 @@ impl Xlog {
         })
     }
 
-    /// The game as one JSON line (without the newline).
+    /// The game as one JSON line (without the newline). The hot path of
+    /// `--format json`: what depends only on the place, the release and
+    /// the ending is written once per table, the rest straight from the
+    /// line.
     pub fn json(&self, g: &Game<'_>, out: &mut String) {
         let a = self.place(g);
-        let (p, why) = self.bones(g);
-        let _ = write!(out, "{{\"line\":{},\"version\":", g.line);
-        json::string(out, reader::field(g.raw, b"version").unwrap_or_default());
-        let _ = write!(
-            out,
-            ",\"target\":\"{}\",\"how\":\"{}\",\"mode\":\"{}\",\"dnum\":{},\"depth\":{},",
-            self.target(g).name(),
-            g.end.name(),
-            g.mode.name(),
-            g.dnum,
-            g.depth
-        );
+        let mut num = itoa::Buffer::new();
+        out.push_str("{\"line\":");
+        out.push_str(num.format(g.line));
+        out.push_str(",\"version\":");
+        json::string(out, g.version);
+        out.push_str(",\"target\":\"");
+        out.push_str(self.target(g).name());
+        out.push_str("\",\"how\":\"");
+        out.push_str(g.end.name());
+        out.push_str("\",\"mode\":\"");
+        out.push_str(g.mode.name());
+        out.push_str("\",\"dnum\":");
+        out.push_str(num.format(g.dnum));
+        out.push_str(",\"depth\":");
+        out.push_str(num.format(g.depth));
+        out.push(',');
         out.push_str(&a.json);
-        let _ = write!(out, ",\"bones_p\":{},\"bones_why\":", json::num(p));
-        json::string(out, why.as_bytes());
-        out.push_str(",\"fields\":{");
-        for (i, (k, v)) in reader::fields(g.raw).enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            json::string(out, k);
-            out.push(':');
-            json::string(out, v);
+        match &self.ruled_out_json[ruled_out_index(g.release, g.end, g.mode)] {
+            Some(j) => out.push_str(j),
+            None if g.mode == Mode::Unrecorded => out.push_str(&a.bones_json_unrecorded),
+            None => out.push_str(&a.bones_json),
         }
+        out.push_str(",\"fields\":{");
+        json::fields(out, g.raw);
         out.push_str("}}");
     }
 
@@ -448,6 +471,12 @@ impl Xlog {
     pub fn summary(&self) -> summary::Summary {
         summary::Summary::new(self)
     }
+}
+
+/// `k == want`, byte by byte (the keys are short: a call to `memcmp` per
+/// field cost more than the comparison).
+fn key_is(k: &[u8], want: &[u8]) -> bool {
+    k.len() == want.len() && k.iter().zip(want).all(|(a, b)| a == b)
 }
 
 /// The built-in description of a release as a script; an error when

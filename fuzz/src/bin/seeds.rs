@@ -14,14 +14,71 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const TARGETS: [&str; 6] = [
+const TARGETS: [&str; 7] = [
     "parse_check",
     "lua_reader",
     "nethack_reader",
     "native_reader",
     "loader",
     "lsp_messages",
+    "xlog_reader",
 ];
+
+/// xlogfile lines of every release `dgn xlog` knows, written as that game
+/// writes them (its version prefix, its own fields, tab or colon, its
+/// modes and flags), over a spread of places, endings and modes; the first
+/// line of each seed is a `--where` expression.
+fn xlog_seeds() -> Vec<Vec<u8>> {
+    use dgnkit::xlog::release::RELEASES;
+    let deaths = [
+        "killed by a jackal",
+        "quit",
+        "ascended",
+        "killed by slimicide",
+        "escaped",
+    ];
+    let places = [
+        (0, 1),
+        (0, 12),
+        (1, 35),
+        (2, 5),
+        (3, 14),
+        (6, 20),
+        (9, -5),
+        (10, -3),
+    ];
+    let mut out = Vec::new();
+    for (r, release) in RELEASES.iter().enumerate() {
+        let (a, b, _, hi) = release.versions[0];
+        let sep = if release.name.starts_with("nethack-3.4") || release.name.starts_with("dynahack")
+        {
+            ":"
+        } else {
+            "\t"
+        };
+        let mut text = String::from("how = died and bones_p > 0\n");
+        for (i, (dnum, depth)) in places.iter().enumerate() {
+            let mut fields = vec![
+                format!("version={}{a}.{b}.{hi}", release.prefix),
+                format!("deathdnum={dnum}"),
+                format!("deathlev={depth}"),
+                format!("death={}", deaths[(i + r) % deaths.len()]),
+                format!("flags=0x{:x}", [0, 1, 2, 4, 0x24][i % 5]),
+                "role=Val".into(),
+            ];
+            if let Some(m) = release.marker {
+                fields.push(format!("{m}=1"));
+            }
+            if let Some((mode, _)) = release.modes.get(i % (release.modes.len() + 1)) {
+                fields.push(format!("mode={mode}"));
+            }
+            text.push_str(&fields.join(sep));
+            text.push('\n');
+        }
+        out.push(text.into_bytes());
+    }
+    out
+}
 
 fn files_in(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -66,7 +123,10 @@ fn session(text: &str) -> Vec<u8> {
     let mut id = 0;
     let mut request = |out: &mut Vec<u8>, method: &str, params: serde_json::Value| {
         id += 1;
-        frame(out, json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        frame(
+            out,
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        );
     };
     request(
         &mut out,
@@ -74,7 +134,10 @@ fn session(text: &str) -> Vec<u8> {
         json!({"processId": null, "rootUri": null, "capabilities": {},
                "initializationOptions": {"dgnkit": {"statistics": "inline"}}}),
     );
-    frame(&mut out, json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    frame(
+        &mut out,
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    );
     frame(
         &mut out,
         json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
@@ -86,11 +149,27 @@ fn session(text: &str) -> Vec<u8> {
         "textDocument/completion",
         "textDocument/prepareRename",
     ] {
-        request(&mut out, method, json!({"textDocument": doc, "position": at}));
+        request(
+            &mut out,
+            method,
+            json!({"textDocument": doc, "position": at}),
+        );
     }
-    request(&mut out, "textDocument/semanticTokens/full", json!({"textDocument": doc}));
-    request(&mut out, "textDocument/documentSymbol", json!({"textDocument": doc}));
-    request(&mut out, "textDocument/inlayHint", json!({"textDocument": doc, "range": range}));
+    request(
+        &mut out,
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": doc}),
+    );
+    request(
+        &mut out,
+        "textDocument/documentSymbol",
+        json!({"textDocument": doc}),
+    );
+    request(
+        &mut out,
+        "textDocument/inlayHint",
+        json!({"textDocument": doc, "range": range}),
+    );
     request(
         &mut out,
         "textDocument/formatting",
@@ -102,7 +181,11 @@ fn session(text: &str) -> Vec<u8> {
             "textDocument": {"uri": uri, "version": 2},
             "contentChanges": [{"range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}}, "text": "LEVEL:"}]}}),
     );
-    request(&mut out, "textDocument/codeAction", json!({"textDocument": doc, "range": range, "context": {"diagnostics": []}}));
+    request(
+        &mut out,
+        "textDocument/codeAction",
+        json!({"textDocument": doc, "range": range, "context": {"diagnostics": []}}),
+    );
     request(&mut out, "shutdown", serde_json::Value::Null);
     frame(&mut out, json!({"jsonrpc": "2.0", "method": "exit"}));
     out
@@ -116,7 +199,8 @@ fn main() -> ExitCode {
     };
     let (shared, out) = (Path::new(shared), Path::new(out));
     let mut seeds: BTreeMap<&str, Vec<Vec<u8>>> = BTreeMap::new();
-    let mut add = |target: &'static str, bytes: Vec<u8>| seeds.entry(target).or_default().push(bytes);
+    let mut add =
+        |target: &'static str, bytes: Vec<u8>| seeds.entry(target).or_default().push(bytes);
 
     let mut scripts: Vec<(String, Script)> = Vec::new();
     let dirs = files_in(&shared.join("corpus"), |p| p.is_dir());
@@ -183,6 +267,9 @@ fn main() -> ExitCode {
         seed.extend_from_slice(&bytes);
         add("loader", seed);
         add("nethack_reader", bytes);
+    }
+    for seed in xlog_seeds() {
+        add("xlog_reader", seed);
     }
     // Each variant family's own dgn_comp output.
     for family in files_in(&shared.join("expected").join("variants"), |p| p.is_dir()) {
