@@ -3,7 +3,23 @@
 
 export const SECTION = 'dgnkit';
 
-export const TARGETS = ['nethack-3.4.3', 'nethack-3.6', 'native'] as const;
+/**
+ * Every game dgn-lsp checks a .def against: NetHack's releases, dgnkit's own
+ * format, and each variant family (`lsp-server/tests/editor_settings.rs` keeps
+ * package.json's menu equal to what the server takes; the unit tests keep this
+ * list equal to package.json's).
+ */
+export const TARGETS = [
+  'nethack-3.4.3',
+  'nethack-3.6',
+  'native',
+  'evilhack',
+  'unnethack',
+  'slashem',
+  'dnethack',
+  'gnollhack',
+  'dynahack',
+] as const;
 export type Target = (typeof TARGETS)[number];
 
 export const DEFAULT_TARGET: Target = 'nethack-3.4.3';

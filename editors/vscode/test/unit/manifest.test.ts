@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { RESTART_KEYS, SECTION } from '../../src/settings';
+import { DEFAULT_LUA_TARGET, DEFAULT_TARGET, LUA_TARGETS, RESTART_KEYS, SECTION, TARGETS } from '../../src/settings';
 import { extensionRoot } from '../../tools/paths';
 
 interface Manifest {
@@ -103,8 +103,8 @@ describe('package.json', () => {
     for (const key of [...RESTART_KEYS, 'trace.server']) {
       assert.ok(`${SECTION}.${key}` in props, `${SECTION}.${key}`);
     }
-    assert.deepEqual(props['dgnkit.target']!.enum, ['nethack-3.4.3', 'nethack-3.6', 'native']);
-    assert.equal(props['dgnkit.target']!.default, 'nethack-3.4.3');
+    assert.deepEqual(props['dgnkit.target']!.enum, [...TARGETS]);
+    assert.equal(props['dgnkit.target']!.default, DEFAULT_TARGET);
     assert.equal(props['dgnkit.dialect']!.default, 'vanilla');
     assert.deepEqual(props['dgnkit.defines']!.default, []);
   });
@@ -132,8 +132,8 @@ describe('package.json', () => {
     assert.ok(ignore.includes(`!${grammar.path.replace(/^\.\//, '')}`), 'the .vsix ships the grammar');
     assert.ok(ignore.includes(`!${luaLanguage.configuration.replace(/^\.\//, '')}`), 'and the configuration');
     const props = manifest.contributes.configuration.properties;
-    assert.deepEqual(props['dgnkit.luaTarget']!.enum, ['nethack-3.7', 'native']);
-    assert.equal(props['dgnkit.luaTarget']!.default, 'nethack-3.7');
+    assert.deepEqual(props['dgnkit.luaTarget']!.enum, [...LUA_TARGETS]);
+    assert.equal(props['dgnkit.luaTarget']!.default, DEFAULT_LUA_TARGET);
   });
 
   it('contributes the commands the extension registers', () => {

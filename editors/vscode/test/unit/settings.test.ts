@@ -29,7 +29,7 @@ describe('readSettings', () => {
   });
 
   it('takes every valid target', () => {
-    for (const target of ['nethack-3.4.3', 'nethack-3.6', 'native']) {
+    for (const target of ['nethack-3.4.3', 'nethack-3.6', 'native', 'evilhack', 'unnethack', 'slashem', 'dnethack', 'gnollhack', 'dynahack']) {
       const { settings, problems } = readSettings(reader({ target }));
       assert.equal(settings.server.target, target);
       assert.deepEqual(problems, []);
