@@ -38,6 +38,64 @@ pub fn corpus_files(shared: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The lines of a gzipped JSON-lines fixture as JSON values, each with its
+/// line number (the first is line one). A line that is not JSON is an `Err`
+/// naming `NAME:LINE`; a read error is the last item.
+pub fn gz_json_lines(
+    path: &Path,
+) -> Result<impl Iterator<Item = (usize, Result<serde_json::Value, String>)>, String> {
+    use std::io::BufRead;
+    let name = path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let file = std::fs::File::open(path).map_err(|e| format!("{name}: {e}"))?;
+    let reader = std::io::BufReader::new(flate2::read::GzDecoder::new(file));
+    let mut broken = false;
+    Ok(reader.lines().enumerate().map_while(move |(i, line)| {
+        if broken {
+            return None;
+        }
+        let n = i + 1;
+        Some((
+            n,
+            match line {
+                Ok(line) => serde_json::from_str(&line).map_err(|e| format!("{name}:{n}: {e}")),
+                Err(e) => {
+                    broken = true;
+                    Err(format!("{name}:{n}: {e}"))
+                }
+            },
+        ))
+    }))
+}
+
+/// Runs one `dgn` command in the test's process: `parse` reads `COMMAND
+/// ARGS...` as the command line would, `exec` runs it with standard output
+/// and error in memory. A usage error exits 2 with the parser's message, as
+/// `dgn` does. Returns (exit status, stdout, stderr).
+pub fn run_cli<'a, A, E: std::fmt::Display>(
+    command: &'a str,
+    args: &[&'a str],
+    parse: impl FnOnce(Vec<&'a str>) -> Result<A, E>,
+    exec: impl FnOnce(&A, &mut Vec<u8>, &mut Vec<u8>) -> u8,
+) -> (u8, String, String) {
+    let mut argv = vec![command];
+    argv.extend_from_slice(args);
+    let args = match parse(argv) {
+        Ok(a) => a,
+        Err(e) => return (2, String::new(), e.to_string()),
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = exec(&args, &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).expect("stdout is UTF-8"),
+        String::from_utf8(err).expect("stderr is UTF-8"),
+    )
+}
+
 /// The families of `../shared/expected/variants/`.
 pub mod variants {
     use dgnkit::options::Target;
@@ -87,7 +145,6 @@ pub mod variants {
     /// `../shared` is absent. Fails on a line that is not a layout and when
     /// there is none.
     pub fn layout_lines(family: &str) -> Option<Vec<(String, dgnkit::layout::Layout)>> {
-        use std::io::BufRead;
         let dir = crate::shared_dir()?.join("expected/variants").join(family);
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .expect("fixture folder")
@@ -102,13 +159,11 @@ pub mod variants {
                 .unwrap_or_default()
                 .to_string_lossy()
                 .into_owned();
-            let file = std::fs::File::open(&f).expect("open fixture");
-            let reader = std::io::BufReader::new(flate2::read::GzDecoder::new(file));
-            for (i, line) in reader.lines().enumerate() {
-                let line = line.expect("read fixture");
-                let layout = serde_json::from_str(&line)
-                    .unwrap_or_else(|e| panic!("{name}:{}: not a layout: {e}", i + 1));
-                out.push((format!("{name}:{}", i + 1), layout));
+            for (n, value) in crate::gz_json_lines(&f).expect("open fixture") {
+                let layout = value
+                    .and_then(|v| serde_json::from_value(v).map_err(|e| format!("{name}:{n}: {e}")))
+                    .unwrap_or_else(|e| panic!("not a layout: {e}"));
+                out.push((format!("{name}:{n}"), layout));
             }
         }
         assert!(!out.is_empty(), "{family}: no layout line");

@@ -5,19 +5,9 @@ use dgnkit::cli::bones::{execute, parse_args};
 use serde_json::Value;
 
 fn run(args: &[&str]) -> (u8, String, String) {
-    let mut argv = vec!["bones"];
-    argv.extend_from_slice(args);
-    let args = match parse_args(&argv) {
-        Ok(a) => a,
-        Err(e) => return (2, String::new(), e.to_string()),
-    };
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = execute(&args, &mut out, &mut err, false);
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
+    dgnkit_tests::run_cli("bones", args, parse_args, |a, out, err| {
+        execute(a, out, err, false)
+    })
 }
 
 #[test]

@@ -223,8 +223,6 @@ fn portal_levels_are_an_option() {
 /// facts, for every seed of NetHack's vanilla layouts.
 #[test]
 fn layout_verdicts_on_nethacks_layouts() {
-    use flate2::read::GzDecoder;
-    use std::io::{BufRead, BufReader};
     let Some(shared) = dgnkit_tests::shared_dir() else {
         return;
     };
@@ -237,11 +235,10 @@ fn layout_verdicts_on_nethacks_layouts() {
         "vanilla36.36.isaac64.jsonl.gz",
         "vanilla343.343.glibc.jsonl.gz",
     ] {
-        let f = std::fs::File::open(shared.join("expected").join("layouts").join(file))
-            .expect("layouts");
-        for line in BufReader::new(GzDecoder::new(f)).lines() {
+        let path = shared.join("expected").join("layouts").join(file);
+        for (_, value) in dgnkit_tests::gz_json_lines(&path).expect("layouts") {
             let layout: dgnkit::layout::Layout =
-                serde_json::from_str(&line.expect("line")).expect("layout");
+                serde_json::from_value(value.expect("line")).expect("layout");
             let rows = layout_verdicts(&layout, &opts);
             let total: i32 = layout.dungeons.iter().map(|d| d.num_levels).sum();
             assert_eq!(rows.len() as i32, total, "one row per level");

@@ -12,19 +12,9 @@ use dgnkit::cli::layout::{execute, parse_args, Terminal};
 use dgnkit::layout::Layout;
 
 fn run(args: &[&str]) -> (u8, String, String) {
-    let mut argv = vec!["layout"];
-    argv.extend_from_slice(args);
-    let args = match parse_args(&argv) {
-        Ok(a) => a,
-        Err(e) => return (2, String::new(), e.to_string()),
-    };
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = execute(&args, &mut out, &mut err, Terminal::default());
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
+    dgnkit_tests::run_cli("layout", args, parse_args, |a, out, err| {
+        execute(a, out, err, Terminal::default())
+    })
 }
 
 fn temp_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {

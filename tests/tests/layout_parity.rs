@@ -12,8 +12,6 @@ use dgnkit::layout::Layout;
 use dgnkit::loader::{LoadError, Resolved, Resolver, Rules};
 use dgnkit::rng::{Draw, RngKind};
 use dgnkit::views;
-use flate2::read::GzDecoder;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 struct Case {
@@ -111,27 +109,20 @@ fn check_file(shared: &Path, file: &str) -> (usize, Vec<String>) {
         Ok(r) => r,
         Err(e) => return (0, vec![format!("{file}: {e}")]),
     };
-    let gz = match std::fs::File::open(shared.join("expected/layouts").join(file)) {
-        Ok(f) => f,
-        Err(e) => return (0, vec![format!("{file}: {e}")]),
+    let lines_of = match dgnkit_tests::gz_json_lines(&shared.join("expected/layouts").join(file)) {
+        Ok(l) => l,
+        Err(e) => return (0, vec![e]),
     };
     let mut failures = Vec::new();
     let mut lines = 0;
     let mut out = Resolved::default();
     let json = views::JsonLines::new(&resolver);
-    for line in BufReader::new(GzDecoder::new(gz)).lines() {
-        let line = match line {
-            Ok(l) => l,
-            Err(e) => {
-                failures.push(format!("{file}: {e}"));
-                break;
-            }
-        };
-        lines += 1;
-        let value: serde_json::Value = match serde_json::from_str(&line) {
+    for (n, value) in lines_of {
+        lines = n;
+        let value = match value {
             Ok(v) => v,
             Err(e) => {
-                failures.push(format!("{file}: line {lines}: {e}"));
+                failures.push(e);
                 continue;
             }
         };

@@ -17,9 +17,7 @@ use dgnkit::layout::Layout;
 use dgnkit::options::Target;
 use dgnkit::rng::RngKind;
 use dgnkit::stats::{self, Method, Stats, StatsOptions};
-use flate2::read::GzDecoder;
 use std::collections::{BTreeMap, HashMap};
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 /// Family-wise chance of a false alarm per test.
@@ -412,11 +410,10 @@ fn parse_file_name(file: &str) -> Option<(String, String, RngKind, bool)> {
 }
 
 fn read_counts(path: &Path, bones: &BonesOptions) -> Counts {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let lines = dgnkit_tests::gz_json_lines(path).unwrap_or_else(|e| panic!("{e}"));
     let mut counts = Counts::default();
-    for line in BufReader::new(GzDecoder::new(file)).lines() {
-        let line = line.expect("read layout line");
-        let v: serde_json::Value = serde_json::from_str(&line).expect("layout JSON");
+    for (_, v) in lines {
+        let v = v.unwrap_or_else(|e| panic!("{e}"));
         if v.get("panic").is_some() {
             counts.total += 1;
             counts.panics += 1;

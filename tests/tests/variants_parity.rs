@@ -20,8 +20,6 @@ use dgnkit::loader::{Resolved, Resolver};
 use dgnkit::options::Target;
 use dgnkit::rng::{self, Draw, RngKind};
 use dgnkit::views;
-use flate2::read::GzDecoder;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 /// A family's source in the corpus: the file its fixtures' `dungeon.bin`
@@ -204,25 +202,18 @@ fn check_file(shared: &Path, fam: &Family, dir: &Path, file: &str) -> (usize, Ve
     if sets.rng != fam.target.game().rng {
         return (0, vec![format!("{file}: not the game's generator")]);
     }
-    let gz = match std::fs::File::open(dir.join(file)) {
-        Ok(f) => f,
-        Err(e) => return (0, vec![format!("{file}: {e}")]),
+    let lines_of = match dgnkit_tests::gz_json_lines(&dir.join(file)) {
+        Ok(l) => l,
+        Err(e) => return (0, vec![e]),
     };
     let (mut lines, mut failures) = (0, Vec::new());
     let mut out = Resolved::default();
-    for line in BufReader::new(GzDecoder::new(gz)).lines() {
-        let line = match line {
-            Ok(l) => l,
-            Err(e) => {
-                failures.push(format!("{file}: {e}"));
-                break;
-            }
-        };
-        lines += 1;
-        let want: serde_json::Value = match serde_json::from_str(&line) {
+    for (n, want) in lines_of {
+        lines = n;
+        let want = match want {
             Ok(v) => v,
             Err(e) => {
-                failures.push(format!("{file}: line {lines}: {e}"));
+                failures.push(e);
                 continue;
             }
         };

@@ -14,19 +14,9 @@ fn root() -> PathBuf {
 }
 
 fn run(args: &[&str], input: &[u8]) -> (u8, String, String) {
-    let mut argv = vec!["xlog"];
-    argv.extend_from_slice(args);
-    let args = match parse_args(&argv) {
-        Ok(a) => a,
-        Err(e) => return (2, String::new(), e.to_string()),
-    };
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = execute(&args, input, &mut out, &mut err, false);
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
+    dgnkit_tests::run_cli("xlog", args, parse_args, |a, out, err| {
+        execute(a, input, out, err, false)
+    })
 }
 
 fn json_lines(out: &str) -> Vec<Value> {
