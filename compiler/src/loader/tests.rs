@@ -441,8 +441,9 @@ fn an_exponential_search_fails_fast() {
         dungeons: vec![top],
     };
     let mut res = native(&script);
+    // Within the budget: an exhaustive search would end in
+    // PlacementTooCostly instead.
     res.set_placement_budget(100_000);
-    let t = std::time::Instant::now();
     let err = res.resolve(0, RngKind::Isaac64, true, false).unwrap_err();
     assert_eq!(
         err,
@@ -450,7 +451,6 @@ fn an_exponential_search_fails_fast() {
             dungeon: "Top".into()
         }
     );
-    assert!(t.elapsed().as_secs() < 5);
 }
 
 #[test]
@@ -470,8 +470,8 @@ fn an_impossible_chain_is_found_without_exhausting_the_search() {
         dungeons: vec![top],
     };
     let mut res = native(&script);
+    // Within the budget, as above.
     res.set_placement_budget(50_000);
-    let t = std::time::Instant::now();
     let err = res.resolve(0, RngKind::Isaac64, true, false).unwrap_err();
     assert_eq!(
         err,
@@ -479,7 +479,6 @@ fn an_impossible_chain_is_found_without_exhausting_the_search() {
             dungeon: "Top".into()
         }
     );
-    assert!(t.elapsed().as_secs() < 5);
 }
 
 #[test]
