@@ -5,7 +5,9 @@
 //! count `k` of `n` within six standard deviations (plus one count), and
 //! what the exact statistics call impossible must never happen.
 
+use dgnkit::bones::BonesOptions;
 use dgnkit::frontend::{analyze_fast, CheckOptions};
+use dgnkit::games::LoaderInputs;
 use dgnkit::options::Target;
 use dgnkit::script::Script;
 use dgnkit::stats::{self, Approach, Dist, Method, Stats, StatsOptions};
@@ -185,5 +187,143 @@ fn slashem_exact_statistics_match_its_own_layouts() {
             .filter(|(_, l)| l.dungeons[0].num_levels == *size)
             .count() as f64;
         assert!(agrees(p, k, n), "size {size}: {p} vs {k}/{n}");
+    }
+}
+
+/// dNAO's own file (its README: byte-identical to the fixtures' source);
+/// `config.h:341` defines REINCARNATION.
+fn dnethack_script() -> Option<Script> {
+    let shared = dgnkit_tests::shared_dir()?;
+    let path = shared.join("corpus/Chris-plus-alphanumericgibberish__dNAO@HEAD/dungeon.def");
+    let src = std::fs::read(path).expect("source");
+    let opts = CheckOptions {
+        target: Target::Native,
+        dialect: Target::DNetHack.game().dialect,
+        defines: vec!["REINCARNATION".into()],
+        ..CheckOptions::default()
+    };
+    Some(
+        analyze_fast(&src, &opts)
+            .script
+            .expect("dNAO's file compiles"),
+    )
+}
+
+/// dNAO's file with the three branches `@ (5, 25)` of the main dungeon
+/// (The Lost Tomb, The Sunless Sea, The Temple of Moloch) at one level
+/// each, 10, 20 and 24: with 25 candidate levels each, avoiding the
+/// levels earlier branches took (3.6's `parent_dlevel`), the exact
+/// enumeration would follow millions of sets of taken levels.
+fn narrow_side_branches(mut script: Script) -> Script {
+    let mut narrowed = 0;
+    for b in &mut script.dungeons[0].branches {
+        if b.range.base == 5 && b.range.rand == 25 {
+            b.range = dgnkit::script::Range {
+                base: [10, 20, 24][narrowed],
+                rand: 0,
+            };
+            narrowed += 1;
+        }
+    }
+    assert_eq!(narrowed, 3, "dNAO's file changed");
+    script
+}
+
+/// One set of what dNAO's loader reads besides the file.
+struct Setup {
+    what: &'static str,
+    wizard: bool,
+    role: Option<&'static str>,
+    race: Option<&'static str>,
+    options: &'static [&'static str],
+}
+
+const DNETHACK_SETUPS: &[Setup] = &[
+    Setup {
+        what: "default",
+        wizard: false,
+        role: None,
+        race: None,
+        options: &[],
+    },
+    Setup {
+        what: "wizard",
+        wizard: true,
+        role: None,
+        race: None,
+        options: &[],
+    },
+    Setup {
+        what: "Drow Healer",
+        wizard: false,
+        role: Some("Hea"),
+        race: Some("Dro"),
+        options: &[],
+    },
+    Setup {
+        what: "wizard, chaos_quest=mithardir",
+        wizard: true,
+        role: None,
+        race: None,
+        options: &["chaos_quest=mithardir"],
+    },
+    Setup {
+        what: "June, chaos_quest=mordor",
+        wizard: false,
+        role: None,
+        race: None,
+        options: &["chaos_quest=mordor", "is_june=true"],
+    },
+    Setup {
+        what: "chaos_quest=temple outside June (no effect)",
+        wizard: false,
+        role: None,
+        race: None,
+        options: &["chaos_quest=temple"],
+    },
+];
+
+fn dnethack_options(setup: &Setup, approach: Approach, bones: &BonesOptions) -> StatsOptions {
+    let options: Vec<String> = setup.options.iter().map(|s| s.to_string()).collect();
+    StatsOptions {
+        target: Target::DNetHack,
+        bones: bones.clone(),
+        approach,
+        wizard: setup.wizard,
+        samples: 20_000,
+        // The main dungeon's placement search has about 500,000 states.
+        budget: stats::Budget {
+            placement_nodes: 1_000_000,
+            ..stats::Budget::default()
+        },
+        inputs: LoaderInputs::parse(setup.role, setup.race, &options, false, setup.wizard)
+            .expect("dNetHack's inputs"),
+        ..StatsOptions::default()
+    }
+}
+
+/// dNetHack's loader (alternates, chaos_quest, the Quest's locate level and
+/// minimum) enumerated exactly, against 20,000 layouts of the proven loader
+/// for each setup. Vanilla's bones rules on both sides: this proves the
+/// loader model.
+#[test]
+fn dnethack_exact_loader_statistics_match_its_loader() {
+    let Some(script) = dnethack_script() else {
+        return;
+    };
+    let script = narrow_side_branches(script);
+    for setup in DNETHACK_SETUPS {
+        let bones = BonesOptions::default();
+        let exact = stats::exact(&script, &dnethack_options(setup, Approach::Exact, &bones))
+            .unwrap_or_else(|e| panic!("{}: {}", setup.what, e.what));
+        assert!(
+            matches!(exact.method, Method::Exact { .. }),
+            "{}: {:?}",
+            setup.what,
+            exact.method
+        );
+        assert_eq!(exact.failure, 0.0, "{}", setup.what);
+        let sampled = stats::sampled(&script, &dnethack_options(setup, Approach::Sampled, &bones));
+        compare(&exact, &sampled, 20_000.0, setup.what);
     }
 }

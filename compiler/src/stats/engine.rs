@@ -22,7 +22,7 @@ use super::fxhash::FxHashMap;
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::weight::W;
 use super::Budget;
-use crate::loader::{BranchKind, EntrySource, Resolver};
+use crate::loader::{BranchKind, DungeonChance, EntrySource, Resolver};
 use std::collections::hash_map::Entry;
 use std::collections::BTreeSet;
 
@@ -59,6 +59,20 @@ pub(crate) struct State {
     /// after the last dungeon (unless something fails before).
     pub knox_bad: bool,
     pub dummy_done: bool,
+    /// dNetHack's `alternate_history[]` (dNAO `dungeon.c:659-664`): its set
+    /// slots in order (the game sets them one after another from slot 0).
+    pub alts: Vec<AltSlot>,
+}
+
+/// One set slot of dNetHack's `alternate_history[]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct AltSlot {
+    /// The first dungeon record with the name the slot holds (names compared
+    /// as `select_alternate` does, [`crate::loader`]'s `alt_key`).
+    pub group: u16,
+    /// Records of that name met so far.
+    pub prev: i32,
+    pub selected: bool,
 }
 
 /// Why a resolution fails (a loader error code) and where.
@@ -176,6 +190,14 @@ pub(crate) struct Engine<'a> {
     /// later (else the flags do not matter and are dropped).
     knox_later: Vec<bool>,
     dummy_later: Vec<bool>,
+    /// Per stage `s`: whether a record with alternates comes at `s` or later
+    /// (else the alternates history is dropped).
+    alt_later: Vec<bool>,
+    /// Per dungeon record: the first record whose name `select_alternate`
+    /// takes for the same.
+    alt_group: Vec<u16>,
+    /// `select_alternate` sees wizard mode (the `chaos_quest` override).
+    wizard: bool,
     /// Branch record -> the dungeon records it may lead to.
     branch_targets: Vec<Vec<u32>>,
     memo: FxHashMap<PlaceKey, u32>,
@@ -193,6 +215,9 @@ struct PlaceKey {
     pattern: Vec<bool>,
     keep: Vec<bool>,
     external: Vec<(i32, i32)>,
+    /// Added to the base of the record before last (dNetHack's Quest
+    /// locate level, [`Engine::locate_moves`]).
+    adjust: i32,
 }
 
 /// Dungeon sizes enumerated at most (the random part of a size).
@@ -280,12 +305,23 @@ impl<'a> Engine<'a> {
         }
         let mut knox_later = vec![false; nd + 1];
         let mut dummy_later = vec![false; nd + 1];
+        let mut alt_later = vec![false; nd + 1];
         for s in (0..nd).rev() {
             let d = &res.dungeons[s];
             let lv = &res.levels[d.levels.0 as usize..d.levels.1 as usize];
             knox_later[s] = knox_later[s + 1] || lv.iter().any(|l| l.floating.is_some());
             dummy_later[s] = dummy_later[s + 1] || lv.iter().any(|l| l.is_dummy);
+            alt_later[s] = alt_later[s + 1] || (res.rules.alternates && d.alternates > 0);
         }
+        let alt_group = (0..nd)
+            .map(|r| {
+                let key = &res.dungeons[r].alt_key;
+                res.dungeons
+                    .iter()
+                    .position(|e| e.alt_key == *key)
+                    .unwrap_or(r) as u16
+            })
+            .collect();
         Engine {
             res,
             skip_dungeon_chance,
@@ -295,6 +331,9 @@ impl<'a> Engine<'a> {
             needed_slots,
             knox_later,
             dummy_later,
+            alt_later,
+            alt_group,
+            wizard,
             branch_targets,
             memo: FxHashMap::default(),
             placements: Vec::new(),
@@ -313,17 +352,9 @@ impl<'a> Engine<'a> {
         // matter for this file does not count.
         let rules = &res.rules;
         let max_size = |d: &crate::loader::DRec| d.size.base.saturating_add(d.size.rand.max(0));
-        let unmodelled_rule = if rules.alternates
-            && res
-                .dungeons
-                .iter()
-                .enumerate()
-                .any(|(i, d)| res.dungeons[..i].iter().any(|e| e.name == d.name))
+        let unmodelled_rule = if rules.back_branches
+            && res.branches.iter().any(|b| !b.back_to.is_empty())
         {
-            Some("the choice among same-named dungeons (alternates)".to_string())
-        } else if rules.quest_locate {
-            Some("the Quest's locate-level draw".to_string())
-        } else if rules.back_branches && res.branches.iter().any(|b| !b.back_to.is_empty()) {
             Some("branches back up to earlier dungeons".to_string())
         } else if rules.entry == EntrySource::FirstBranch
             && (res.branches.iter().any(|b| b.entry > 0)
@@ -358,10 +389,6 @@ impl<'a> Engine<'a> {
                 ),
             });
         }
-        // dNetHack's chance roll for every dungeon (`DungeonChance::Every`)
-        // keeps a record without a chance (100) and one with a chance as
-        // vanilla does; its wizard mode draws it too, which
-        // `skip_dungeon_chance` says.
         if let Some(l) = res.levels.iter().find(|l| l.unlinked) {
             return Err(TooLarge {
                 what: format!(
@@ -496,7 +523,92 @@ impl<'a> Engine<'a> {
         if !self.dummy_later[next] {
             s.dummy_done = false;
         }
+        if !self.alt_later[next] {
+            s.alts.clear();
+        }
         s
+    }
+
+    /// dNetHack's `select_alternate()` (dNAO `dungeon.c:668-711`, as the
+    /// loader's) for record `rec` from state `s`: `None` when a namesake was
+    /// kept already (no draw), else the chance that this record is kept and
+    /// the history after the draw. `rn2(remaining)` keeps it with chance
+    /// `1/remaining` (`rn2` of 0 or less gives 0: kept); in wizard mode or
+    /// in June the `chaos_quest` option decides for "Chaos Quest" after
+    /// the draw.
+    #[allow(clippy::type_complexity)]
+    fn select_alternate(
+        &self,
+        s: &State,
+        rec: usize,
+    ) -> Option<((W, Vec<AltSlot>), (W, Vec<AltSlot>))> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let group = self.alt_group[rec];
+        let i = s.loaded.len();
+        let mut j = 0;
+        let mut altnum = 0;
+        while j < i && j < s.alts.len() {
+            if s.alts[j].group == group {
+                if s.alts[j].selected {
+                    return None;
+                }
+                altnum = s.alts[j].prev;
+                break;
+            }
+            j += 1;
+        }
+        let inputs = &res.rules.inputs;
+        let (p_keep, p_drop) =
+            if d.is_chaos_quest && inputs.chaosvar != 0 && (self.wizard || inputs.is_june) {
+                if altnum == i32::from(inputs.chaosvar) - 1 {
+                    (W::ONE, W::ZERO)
+                } else {
+                    (W::ZERO, W::ONE)
+                }
+            } else {
+                let remaining = d.alternates - altnum + 1;
+                if remaining <= 1 {
+                    (W::ONE, W::ZERO)
+                } else {
+                    let r = remaining as u64;
+                    (W::ratio(1, r), W::ratio(r - 1, r))
+                }
+            };
+        let history = |selected: bool| {
+            let mut alts = s.alts.clone();
+            let prev = alts.get(j).map_or(0, |a| a.prev);
+            let slot = AltSlot {
+                group,
+                prev: prev + 1,
+                selected,
+            };
+            if j < alts.len() {
+                alts[j] = slot;
+            } else if j < res.rules.maxdungeon.max(1) as usize {
+                alts.push(slot);
+            }
+            alts
+        };
+        Some(((p_keep, history(true)), (p_drop, history(false))))
+    }
+
+    /// dNetHack's Quest locate level (dNAO `dungeon.c:1008-1020`, as the
+    /// loader's): the record before last of a Quest of `num` levels moves
+    /// down by each amount with its chance.
+    fn locate_moves(&self, rec: usize, num: i32) -> Vec<(i32, W)> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        if !(res.rules.quest_locate && d.is_quest) || d.levels.1 - d.levels.0 < 2 {
+            return vec![(0, W::ONE)];
+        }
+        if res.rules.inputs.quest_nemesis_blibdoolpoolp || num == 7 {
+            vec![(1, W::ONE)]
+        } else if num == 6 {
+            vec![(0, W::ratio(1, 2)), (1, W::ratio(1, 2))]
+        } else {
+            vec![(0, W::ONE)]
+        }
     }
 
     fn placement(&mut self, key: PlaceKey) -> Result<u32, TooLarge> {
@@ -508,9 +620,14 @@ impl<'a> Engine<'a> {
             .enumerate()
             .map(|(j, l)| {
                 let rec = &self.res.levels[l as usize];
+                let nlev = (d.levels.1 - d.levels.0) as usize;
                 PLevel {
                     exists: key.pattern[j],
-                    base: rec.range.base,
+                    base: if j + 2 == nlev {
+                        rec.range.base.wrapping_add(key.adjust)
+                    } else {
+                        rec.range.base
+                    },
                     rand: rec.range.rand,
                     chain: rec.chain,
                     keep: key.keep[j],
@@ -555,12 +672,53 @@ impl<'a> Engine<'a> {
             dungeon: Some(rec as u32),
             level,
         };
-        let p_exist = if !self.skip_dungeon_chance && d.chance != 0 {
-            let c = d.chance.clamp(0, 100) as u64;
+        // dNetHack keeps one of several same-named records; one that is not
+        // kept draws no chance roll.
+        let mut p_exist = W::ONE;
+        let kept_state;
+        let s = if res.rules.alternates && d.alternates > 0 {
+            let Some(((p_keep, kept), (p_drop, dropped))) = self.select_alternate(s, rec) else {
+                let next = self.project(s.clone(), rec + 1);
+                out.push((W::ONE, To::State(u32::MAX), None, Some(next)));
+                return Ok(());
+            };
+            if !p_drop.is_zero() {
+                let next = State {
+                    alts: dropped,
+                    ..s.clone()
+                };
+                out.push((
+                    p_drop,
+                    To::State(u32::MAX),
+                    None,
+                    Some(self.project(next, rec + 1)),
+                ));
+            }
+            if p_keep.is_zero() {
+                return Ok(());
+            }
+            p_exist = p_keep;
+            kept_state = State {
+                alts: kept,
+                ..s.clone()
+            };
+            &kept_state
+        } else {
+            s
+        };
+        let dungeon_chance = match res.rules.dungeon_chance {
+            _ if self.skip_dungeon_chance => None,
+            DungeonChance::Optional if d.chance == 0 => None,
+            DungeonChance::Optional => Some(d.chance),
+            DungeonChance::Every if d.chance == 0 => Some(100),
+            DungeonChance::Every => Some(d.chance),
+        };
+        if let Some(chance) = dungeon_chance {
+            let c = chance.clamp(0, 100) as u64;
             if c < 100 {
                 let next = self.project(s.clone(), rec + 1);
                 out.push((
-                    W::ratio(100 - c, 100),
+                    p_exist * W::ratio(100 - c, 100),
                     To::State(u32::MAX),
                     None,
                     Some(next),
@@ -569,10 +727,8 @@ impl<'a> Engine<'a> {
             if c == 0 {
                 return Ok(());
             }
-            W::ratio(c, 100)
-        } else {
-            W::ONE
-        };
+            p_exist = p_exist * W::ratio(c, 100);
+        }
         let sizes: Vec<(i32, W)> = if d.size.rand != 0 {
             if d.size.rand < 0 {
                 out.push((p_exist, To::Fail(fail("bad-random", None)), None, None));
@@ -590,6 +746,14 @@ impl<'a> Engine<'a> {
         } else {
             vec![(self.count(d.size.base), W::ONE)]
         };
+        // dNetHack: a Quest of at least 6 levels for the Blibdoolpoolp
+        // nemesis (dNAO `dungeon.c:910-916`), before the entry level.
+        let quest_min =
+            res.rules.quest_locate && d.is_quest && res.rules.inputs.quest_nemesis_blibdoolpoolp;
+        let sizes: Vec<(i32, W)> = sizes
+            .into_iter()
+            .map(|(num, p)| (if quest_min { num.max(6) } else { num }, p))
+            .collect();
         let index = s.loaded.len();
         let n_slots = self.n_slots(&s.loaded);
         // SLASH'EM takes the entry from the branch record into the dungeon
@@ -713,6 +877,7 @@ impl<'a> Engine<'a> {
             let num = num.min(res.rules.maxlevel);
             let (l0, l1) = d.levels;
             let nlev = (l1 - l0) as usize;
+            let locate = self.locate_moves(rec, num);
             if let Some(limits) = res.rules.limits {
                 if n_slots as usize + nlev > limits.max_levels {
                     for (pd, _, _) in draws {
@@ -781,21 +946,24 @@ impl<'a> Engine<'a> {
                     }
                 }
                 external.sort_unstable();
-                let key = PlaceKey {
-                    record: rec as u32,
-                    start: n_slots,
-                    n: num,
-                    pattern: pattern.clone(),
-                    keep: keep.clone(),
-                    external,
-                };
-                let pid = self.placement(key)?;
-                for &(pd, branch, ds) in &draws {
-                    let prefix = pd * p_pat;
-                    self.outcomes(
-                        s, rec, index, num, entry, ds, branch, &pattern, pid, prefix, knox_here,
-                        out,
-                    );
+                for &(adjust, p_adj) in &locate {
+                    let key = PlaceKey {
+                        record: rec as u32,
+                        start: n_slots,
+                        n: num,
+                        pattern: pattern.clone(),
+                        keep: keep.clone(),
+                        external: external.clone(),
+                        adjust,
+                    };
+                    let pid = self.placement(key)?;
+                    for &(pd, branch, ds) in &draws {
+                        let prefix = pd * p_pat * p_adj;
+                        self.outcomes(
+                            s, rec, index, num, entry, ds, branch, &pattern, pid, prefix,
+                            knox_here, out,
+                        );
+                    }
                 }
             }
         }
@@ -959,6 +1127,7 @@ impl<'a> Engine<'a> {
             knox_done: 0,
             knox_bad: false,
             dummy_done: false,
+            alts: Vec::new(),
         });
         layers.push(first);
         let mut total_edges = 0usize;

@@ -455,6 +455,93 @@ fn a_chance_for_every_dungeon_matches_the_loader() {
     check(&script, rules, true);
 }
 
+/// dNetHack's loader rules, without its hard-wired dungeons, with the
+/// given inputs.
+fn dnethack_rules(inputs: crate::loader::GameInputs) -> Rules {
+    Rules {
+        required_dungeons: &[],
+        inputs,
+        ..crate::options::Target::DNetHack.game().rules.clone()
+    }
+}
+
+/// `mini()` with three records named "Chaos Quest" (different sizes,
+/// levels and a branch of their own) reached from the top, and one more
+/// name with two records after them.
+fn mini_alternates() -> Script {
+    let mut script = mini();
+    script.dungeons[0]
+        .branches
+        .push(branch("Chaos Quest", 3, 2));
+    let mut a = dungeon("Chaos Quest", b'C', 3, 0);
+    a.levels.push(level("chaosf", 0, 1, 2));
+    let mut b = dungeon("Chaos Quest", b'S', 2, 1);
+    b.levels.push(level("ossa1", b'O', -1, 0));
+    b.branches.push(branch("Side", 1, 2));
+    let mut c = dungeon("Chaos Quest", 0, 4, 0);
+    c.entry = -1;
+    c.levels.push(level("frst1", 0, 2, 2));
+    c.branches.push(branch("Side", 2, 0));
+    let mut side_a = dungeon("Side", b'X', 2, 0);
+    side_a.levels.push(level("s1", 0, 1, 1));
+    let side_b = dungeon("Side", b'Y', 1, 1);
+    script.dungeons.extend([a, b, c, side_a, side_b]);
+    script
+}
+
+#[test]
+fn dnethack_alternates_match_the_loader() {
+    use crate::loader::GameInputs;
+    let script = mini_alternates();
+    let random = dnethack_rules(GameInputs::default());
+    check(&script, random.clone(), false);
+    check(&script, random, true);
+    // The chaos_quest option decides in wizard mode or in June (after the
+    // draw); otherwise the draws do.
+    for chaosvar in 1..=3 {
+        let forced = GameInputs {
+            chaosvar,
+            ..GameInputs::default()
+        };
+        check(&script, dnethack_rules(forced), true);
+        check(&script, dnethack_rules(forced), false);
+        let june = GameInputs {
+            is_june: true,
+            ..forced
+        };
+        check(&script, dnethack_rules(june), false);
+    }
+}
+
+/// `mini()` with dNetHack's Quest: 5-7 levels, its locate level the record
+/// before last, reached by a portal chained to "oracle".
+fn mini_quest() -> Script {
+    let mut script = mini();
+    let mut portal = branch("The Quest", 1, 2);
+    portal.chain = 0;
+    portal.branch_type = BranchType::Portal;
+    script.dungeons[0].branches.push(portal);
+    let mut quest = dungeon("The Quest", b'Q', 5, 3);
+    quest.levels.push(level("x-strt", 0, 1, 1));
+    quest.levels.push(level("x-loca", b'L', 3, 1));
+    quest.levels.push(level("x-goal", 0, -1, 0));
+    script.dungeons.push(quest);
+    script
+}
+
+#[test]
+fn dnethack_quest_locate_matches_the_loader() {
+    use crate::loader::GameInputs;
+    for nemesis in [false, true] {
+        let inputs = GameInputs {
+            quest_nemesis_blibdoolpoolp: nemesis,
+            ..GameInputs::default()
+        };
+        check(&mini_quest(), dnethack_rules(inputs), false);
+        check(&mini_quest(), dnethack_rules(inputs), true);
+    }
+}
+
 #[test]
 fn level_one_and_event_rules_match_the_loader() {
     // "valley" is level 1 of a hellish dungeon and a branch level; "a"
