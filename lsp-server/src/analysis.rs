@@ -31,7 +31,10 @@ pub fn lint_levels(config: &Config) -> LintLevels {
     }
 }
 
-/// The options `dgn check` would get from the same settings.
+/// The options `dgn check` would get from the same settings. The dialect
+/// follows the target, as `dgn check --target F` has it, unless a
+/// variant's dialect is set: every editor sends `vanilla` as its default,
+/// which must not turn a variant's file into vanilla syntax.
 pub fn check_options(config: &Config) -> CheckOptions {
     CheckOptions {
         target: config.target,
@@ -39,7 +42,8 @@ pub fn check_options(config: &Config) -> CheckOptions {
             .dialect
             .as_deref()
             .and_then(Dialect::parse)
-            .unwrap_or_default(),
+            .filter(|&d| d != Dialect::Vanilla)
+            .unwrap_or(config.target.game().dialect),
         defines: config.defines.clone(),
         undefines: config.undefines.clone(),
         lints: lint_levels(config),
@@ -117,4 +121,56 @@ pub fn map_diagnostic(d: &Diagnostic, map: &CanonMap) -> Diagnostic {
         }
     }
     d
+}
+
+/// Why the language server's family note shows even when the target was
+/// chosen: an editor sends its default target like a chosen one.
+const FAMILY_NOTE_WHY: &str = "the language server says this whenever the file's game and the setting differ (an editor sends its default target like a chosen one); until then, hovers' depths and bones verdicts are the setting's game's";
+
+/// `dgn check`'s note N0001 in the editor's words: the setting to change,
+/// not a command-line option. The checks' own note (a variant's compiler
+/// accepts what this target refuses) gets the setting; a file that shows
+/// a game other than the target's by its path or the `dgnkit.dialect`
+/// setting gets a note at its start.
+pub fn family_note(
+    out: &mut Vec<Diagnostic>,
+    path: Option<&std::path::Path>,
+    config: &Config,
+    lua: bool,
+) {
+    use dgnkit::games::detect::{self, Ask};
+    let key = if lua {
+        "dgnkit.luaTarget"
+    } else {
+        "dgnkit.target"
+    };
+    let code = dgnkit::check::codes::DIALECT_SUGGESTION;
+    if let Some(d) = out.iter_mut().find(|d| d.code == code) {
+        let named = dgnkit::options::Target::ALL
+            .into_iter()
+            .find(|t| d.message.contains(&format!("`--target {}`", t.name())));
+        if let Some(t) = named {
+            d.notes
+                .push(format!("in the editor: set `{key}` to \"{}\"", t.name()));
+        }
+        return;
+    }
+    let dialect = config
+        .dialect
+        .as_deref()
+        .and_then(Dialect::parse)
+        .filter(|&d| d != Dialect::Vanilla && !lua);
+    // Syntax a variant's compiler alone accepts is the checks' own note's
+    // (above), as in `dgn check`.
+    let Some(mut found) = detect::detect(path, None, dialect) else {
+        return;
+    };
+    if let Some(d) = dialect {
+        found.evidence = format!("`dgnkit.dialect` is \"{}\"", d.name());
+    }
+    if let Some(mut note) = detect::family_note(&found, config.target, Ask::Setting(key)) {
+        note.notes.push(FAMILY_NOTE_WHY.to_string());
+        out.push(note);
+        frontend::sort(out);
+    }
 }

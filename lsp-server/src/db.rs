@@ -32,6 +32,10 @@ pub struct SourceFile {
     /// A NetHack 3.7 `dungeon.lua` (from the document's name) rather than
     /// a `dungeon.def`.
     pub lua: bool,
+    /// Where the file lies (a `file:` document), for the game its path
+    /// names (see [`dgnkit::games::detect`]).
+    #[returns(ref)]
+    pub path: Option<std::path::PathBuf>,
 }
 
 #[salsa::input]
@@ -96,9 +100,14 @@ impl Database {
         }
     }
 
-    pub fn new_file(&mut self, text: Vec<u8>, lua: bool) -> SourceFile {
+    pub fn new_file(
+        &mut self,
+        text: Vec<u8>,
+        lua: bool,
+        path: Option<std::path::PathBuf>,
+    ) -> SourceFile {
         let settings = self.settings();
-        SourceFile::new(self, text, settings, lua)
+        SourceFile::new(self, text, settings, lua, path)
     }
 
     pub fn set_text(&mut self, file: SourceFile, text: Vec<u8>) {
@@ -175,12 +184,10 @@ pub fn diagnostics(db: &dyn Db, file: SourceFile) -> Arc<Vec<Diagnostic>> {
     let semantic = semantic(db, file);
     let map = canon_map(db, file);
     let syntax = syntax(db, file);
-    Arc::new(bridge::real_diagnostics(
-        semantic,
-        map,
-        &syntax.parsed.diagnostics,
-        &file_config(db, file),
-    ))
+    let config = file_config(db, file);
+    let mut out = bridge::real_diagnostics(semantic, map, &syntax.parsed.diagnostics, &config);
+    bridge::family_note(&mut out, file.path(db).as_deref(), &config, *file.lua(db));
+    Arc::new(out)
 }
 
 /// Static ranges of everything (from the canonical analysis).

@@ -70,15 +70,17 @@ pub fn geometry(canonical: &[u8], semantic: &Semantic, config: &Config) -> Geome
     geo
 }
 
-/// The exact statistics of a script; `None` when the enumeration is larger
-/// than its budget.
-pub fn exact_stats(script: &Script, config: &Config) -> Option<Stats> {
+/// The statistics of a script, as `dgn stats` and `dgn bones` compute them
+/// for the same target: the game's loader and bones rules, exact when the
+/// enumeration fits its budget and the game's rules are modelled, else
+/// sampled (the method says which).
+pub fn stats(script: &Script, config: &Config) -> Stats {
     let opts = StatsOptions {
         target: config.target,
         bones: dgnkit::bones::BonesOptions::for_target(config.target),
         ..StatsOptions::default()
     };
-    stats::exact(script, &opts).ok()
+    stats::compute(script, &opts)
 }
 
 fn lossy(b: &[u8]) -> String {

@@ -58,7 +58,7 @@ impl State {
                         self.db.set_text(file, bytes);
                         file
                     }
-                    None => self.db.new_file(bytes, is_lua(&uri)),
+                    None => self.db.new_file(bytes, is_lua(&uri), file_path(&uri)),
                 };
                 self.docs.insert(uri, Document { file, version });
             }
@@ -206,7 +206,7 @@ impl State {
     pub fn restore(config: Config, docs: Vec<(Uri, i32, Vec<u8>)>) -> State {
         let mut state = State::new(config);
         for (uri, version, bytes) in docs {
-            let file = state.db.new_file(bytes, is_lua(&uri));
+            let file = state.db.new_file(bytes, is_lua(&uri), file_path(&uri));
             state.docs.insert(uri, Document { file, version });
         }
         state
@@ -218,6 +218,14 @@ impl State {
 /// `dungeon.lua`, never other Lua files).
 pub fn is_lua(uri: &Uri) -> bool {
     uri.path().as_str().ends_with(".lua")
+}
+
+/// The path of a `file:` document (an unsaved one has none).
+pub fn file_path(uri: &Uri) -> Option<std::path::PathBuf> {
+    if uri.scheme().as_str() != "file" {
+        return None;
+    }
+    uri.to_file_path().map(|p| p.into_owned())
 }
 
 /// Replaces `range` (the whole text when `None`) by `new`.

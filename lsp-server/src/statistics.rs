@@ -1,5 +1,6 @@
-//! Exact statistics for hovers and inlay hints, computed off the request
-//! path. They can take from milliseconds to seconds (the enumeration of a
+//! Statistics for hovers and inlay hints (exact, or sampled when the
+//! enumeration is too large or the game's rules are not modelled: as
+//! `dgn stats` computes them), computed off the request path. They can take from milliseconds to seconds (the enumeration of a
 //! large variant file), so a request never waits for them: it answers with
 //! what is ready (or the static ranges) and starts a computation for the
 //! current semantic state; the next request uses the result.
@@ -75,7 +76,6 @@ pub enum Missing {
     /// The file has errors: the loader cannot run on it.
     Errors,
     Computing,
-    TooLarge,
     Off,
 }
 
@@ -83,8 +83,7 @@ impl Missing {
     pub fn explain(self) -> &'static str {
         match self {
             Missing::Errors => "ranges only: probabilities need a file without errors",
-            Missing::Computing => "ranges only: the exact statistics are being computed",
-            Missing::TooLarge => "ranges only: the exact statistics are too large to enumerate",
+            Missing::Computing => "ranges only: the statistics are being computed",
             Missing::Off => "ranges only: statistics are turned off (dgnkit.statistics)",
         }
     }
@@ -98,15 +97,15 @@ pub struct Job {
 }
 
 impl Job {
-    pub fn run(self) -> (Uri, Key, Option<Arc<Stats>>) {
-        let stats = crate::facts::exact_stats(&self.script, &self.key.config).map(Arc::new);
+    pub fn run(self) -> (Uri, Key, Arc<Stats>) {
+        let stats = Arc::new(crate::facts::stats(&self.script, &self.key.config));
         (self.uri, self.key, stats)
     }
 }
 
 #[derive(Default)]
 pub struct Cache {
-    jobs: JobCache<Option<Arc<Stats>>>,
+    jobs: JobCache<Arc<Stats>>,
 }
 
 impl Cache {
@@ -126,7 +125,7 @@ impl Cache {
             return Err(Missing::Errors);
         }
         match self.jobs.done(uri, canonical, config) {
-            Some(done) => done.as_deref().ok_or(Missing::TooLarge),
+            Some(done) => Ok(done.as_ref()),
             None => Err(Missing::Computing),
         }
     }
@@ -142,7 +141,7 @@ impl Cache {
         })
     }
 
-    pub fn finish(&mut self, uri: Uri, key: Key, stats: Option<Arc<Stats>>) {
+    pub fn finish(&mut self, uri: Uri, key: Key, stats: Arc<Stats>) {
         self.jobs.finish(uri, key, stats);
     }
 

@@ -212,6 +212,55 @@ async fn hover_shows_depths_and_bones_under_37_rules() {
     assert_eq!(none, Value::Null);
 }
 
+/// Sizes, placements, entries and branches as dungeon.lua spells them
+/// (NetHack 3.7's fields: `base`, `range`, `chance`, `nlevels`, `entry`,
+/// `chainlevel`), never `.def`'s `(base, rand)` couples or keywords.
+#[tokio::test]
+async fn hovers_spell_sizes_as_the_lua_file_does() {
+    let text = builtin();
+    let mut c = inline().await;
+    c.open(LUA_URI, &text).await;
+    let mut hover = async |needle: &str, delta: u32| -> String {
+        let h = c
+            .call("textDocument/hover", at(LUA_URI, &text, needle, delta))
+            .await;
+        h["contents"]["value"].as_str().unwrap().to_string()
+    };
+    let doom = hover("name = \"The Dungeons of Doom\"", 9).await;
+    assert!(
+        doom.contains("- size: 25 (20%), 26 (20%), 27 (20%), 28 (20%), 29 (20%) levels (`base = 25, range = 5`)"),
+        "{doom}"
+    );
+    let bigrm = hover("\"bigrm\"", 2).await;
+    assert!(
+        bigrm.contains("`base = 10, range = 3, chance = 40, nlevels = 13`, one of 13 variants"),
+        "{bigrm}"
+    );
+    // No `range` in the file: none in the hover.
+    let castle = hover("name = \"castle\"", 9).await;
+    assert!(castle.contains("`base = -1`"), "{castle}");
+    let gehennom = hover("name = \"Gehennom\", bonetag", 9).await;
+    assert!(
+        gehennom.contains("- size: 20 (20%), 21 (20%), 22 (20%), 23 (20%), 24 (20%) levels (`base = 20, range = 5`)"),
+        "{gehennom}"
+    );
+    assert!(
+        gehennom.contains("- reached by: an entry of **The Dungeons of Doom**'s `branches` (`chainlevel = \"castle\", base = 0`), one-way stairs (no_down) down"),
+        "{gehennom}"
+    );
+    let sokoban = hover("name = \"Sokoban\", base = 4", 9).await;
+    assert!(sokoban.contains("(`base = 4`)"), "{sokoban}");
+    assert!(
+        sokoban.contains("- entry: the bottom level (`entry = -1`)"),
+        "{sokoban}"
+    );
+    for h in [&doom, &bigrm, &castle, &gehennom, &sokoban] {
+        for def_style in ["`(", "`LEVEL`", "`RNDLEVEL`", "BRANCH`", "@ ("] {
+            assert!(!h.contains(def_style), "{def_style} in {h}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn definition_references_and_rename_of_chain_levels() {
     let text = builtin();

@@ -259,3 +259,37 @@ fn dungeon_lua_is_served_over_stdio() {
     p.send(json!({"jsonrpc": "2.0", "method": "exit"}));
     assert_eq!(p.exit_status(), 0);
 }
+
+/// The family note over the real binary: a file in a checkout named after
+/// a variant, checked with the default target, gets N0001 naming the
+/// setting that brings the variant's rules.
+#[test]
+fn a_variant_checkout_gets_the_family_note_over_stdio() {
+    let mut p = Proc::start(env!("CARGO_BIN_EXE_dgn-lsp"), &["--stdio"]);
+    initialize(&mut p);
+    let text = "DUNGEON: \"A\" \"a\" (3, 0)\nLEVEL: \"x\" \"X\" @ (2, 0)\n";
+    let uri = "file:///home/me/EvilHack/dat/dungeon.def";
+    p.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "dungeon-def", "version": 1, "text": text}}}));
+    let diags = p.wait("diagnostics", |v| {
+        v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == uri
+    });
+    let note = diags["params"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "N0001")
+        .unwrap_or_else(|| panic!("no family note: {diags}"))
+        .clone();
+    assert_eq!(note["severity"], 3, "{note}");
+    assert!(
+        note["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("this looks like an EvilHack file (its path names EvilHack); set `dgnkit.target` to \"evilhack\""),
+        "{note}"
+    );
+    p.send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    p.response(2);
+    p.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(p.exit_status(), 0);
+}

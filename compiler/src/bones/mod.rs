@@ -18,7 +18,9 @@ pub use rules::{
     decide, depth_chance, no_bones_rule, BonesPool, BonesRules, BranchRule, Decision,
     DepthRollDraw, EventLevel, Known, LevelFacts, LevelOneRule, OtherEnd, Rule,
 };
-pub use verdict::{static_verdicts, DungeonVerdict, SpecialVerdict, StaticKind, StaticReport};
+pub use verdict::{
+    static_verdicts, verdicts_from_stats, DungeonVerdict, SpecialVerdict, StaticKind, StaticReport,
+};
 
 /// The levels that hold a magic portal in vanilla NetHack (the fake
 /// Wizard's tower level with the portal into the tower, and the tower's

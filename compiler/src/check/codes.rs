@@ -620,7 +620,11 @@ pub const CODES: &[CodeInfo] = &[
                       game (which brings its dialect, limits and loader), else its `--dialect`. \
                       Without `--target` or `--dialect`, a file whose path names a variant \
                       (`~/src/unnethack/dat/dungeon.def`) gets the same note: it was checked with \
-                      NetHack 3.6's language and limits.",
+                      NetHack 3.6's language and limits. The language server gives both notes in \
+                      the editor's words, the `dgnkit.target` (for a dungeon.lua, \
+                      `dgnkit.luaTarget`) value to set, and the path note whenever the file's game \
+                      and the setting differ: an editor sends its default target like a chosen \
+                      one.",
         example: "DUNGEON: \"The Dungeons of Doom\" \"D\" (25, 5)\nLEVEL: \"Delphi\" \"oracle\" \"O\" @ (5, 5)\n",
     },
 ];

@@ -135,37 +135,66 @@ pub fn mismatch_note(found: &Detected, used: Target, doing: &str) -> Option<Stri
     })
 }
 
+/// How a user asks for a game: on the command line, or in an editor's
+/// settings (the language server's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// `--target F`.
+    Option,
+    /// A setting's key (`dgnkit.target`) and its value.
+    Setting(&'static str),
+}
+
+impl Ask {
+    /// "`--target unnethack`" or "`dgnkit.target` \"unnethack\"".
+    fn target(self, t: Target) -> String {
+        match self {
+            Ask::Option => format!("`--target {}`", t.name()),
+            Ask::Setting(key) => format!("`{key}` \"{}\"", t.name()),
+        }
+    }
+
+    /// What the note advises, after "this looks like a ... file (...)".
+    fn advice(self, t: Target) -> String {
+        match self {
+            Ask::Option => format!("try {}", self.target(t)),
+            Ask::Setting(key) => format!("set `{key}` to \"{}\"", t.name()),
+        }
+    }
+}
+
 /// `dgn check`'s note (N0001, at the file's start) for a file whose path
 /// names a variant, checked without `--target` or `--dialect`: it was
 /// checked with another game's language and limits.
 pub fn path_note(path: &Path, used: Target) -> Option<crate::grammar::Diagnostic> {
-    let found = from_path(path)?;
+    family_note(&from_path(path)?, used, Ask::Option)
+}
+
+/// The note N0001 (at the file's start) for a file that looks like
+/// `found`'s, checked with `used`'s language and limits; `None` when they
+/// are the same game. `ask` words the remedy for where the user is.
+pub fn family_note(found: &Detected, used: Target, ask: Ask) -> Option<crate::grammar::Diagnostic> {
     if found.target == Some(used) {
         return None;
     }
     let game = used.game().title;
+    let looks = format!(
+        "this looks like {} {} file ({})",
+        article(found.title),
+        found.title,
+        found.evidence
+    );
     let (message, how) = match found.target {
         Some(t) => (
+            format!("{looks}; {}", ask.advice(t)),
             format!(
-                "this looks like {} {} file ({}); try `--target {}`",
-                article(found.title),
-                found.title,
-                found.evidence,
-                t.name()
-            ),
-            format!(
-                "it was checked with {game}'s language and limits; `--target {}` brings {}'s",
-                t.name(),
+                "it was checked with {game}'s language and limits; {} brings {}'s",
+                ask.target(t),
                 found.title
             ),
         ),
         None => (
-            format!(
-                "this looks like {} {} file ({})",
-                article(found.title),
-                found.title,
-                found.evidence
-            ),
+            looks,
             format!(
                 "it was checked with {game}'s language and limits; dgnkit has no target for {}'s game (`dgn explain --dialects` lists the dialects it reads)",
                 found.title
@@ -239,6 +268,45 @@ mod tests {
         let ext = from_path(Path::new("/src/SLASHEM-Extended/dungeon.def")).unwrap();
         let note = mismatch_note(&ext, Target::NetHack36, "laid out").unwrap();
         assert!(note.contains("approximation"), "{note}");
+    }
+
+    #[test]
+    fn the_note_speaks_the_language_of_where_it_is_read() {
+        let unn = from_path(Path::new("/src/unnethack/dungeon.def")).unwrap();
+        let cli = family_note(&unn, Target::NetHack36, Ask::Option).unwrap();
+        assert_eq!(
+            Some(cli.clone()),
+            path_note(Path::new("/src/unnethack/dungeon.def"), Target::NetHack36)
+        );
+        assert!(
+            cli.message.ends_with("try `--target unnethack`"),
+            "{}",
+            cli.message
+        );
+        let lsp = family_note(&unn, Target::NetHack343, Ask::Setting("dgnkit.target")).unwrap();
+        assert!(
+            lsp.message
+                .ends_with("set `dgnkit.target` to \"unnethack\""),
+            "{}",
+            lsp.message
+        );
+        assert!(
+            lsp.notes[0].contains("NetHack 3.4.3's language"),
+            "{:?}",
+            lsp.notes
+        );
+        assert!(!lsp.message.contains("--target"), "{}", lsp.message);
+        assert_eq!(
+            family_note(&unn, Target::UnNetHack, Ask::Setting("dgnkit.target")),
+            None
+        );
+        let x = from_path(Path::new("/src/xNetHack/dat/dungeon.lua")).unwrap();
+        let lsp = family_note(&x, Target::NetHack37, Ask::Setting("dgnkit.luaTarget")).unwrap();
+        assert!(
+            lsp.notes[0].contains("no target for xNetHack"),
+            "{:?}",
+            lsp.notes
+        );
     }
 
     #[test]

@@ -6,12 +6,15 @@ use crate::db;
 use crate::facts::{self, percent};
 use crate::state::DocView;
 use crate::vocabulary::{keyword_doc, word_doc, WordClass};
-use dgnkit::bones::{file_name, Rule};
+use dgnkit::bones::{
+    file_name, verdicts_from_stats, Rule, SpecialVerdict, StaticKind, StaticReport,
+};
 use dgnkit::model::{
-    display_bytes, Bones, BranchInfo, DungeonId, LevelId, Model, SourceKind, Symbol,
+    display_bytes, Bones, BranchInfo, Couple, DungeonId, LevelId, Model, SourceKind, Symbol, Value,
 };
 use dgnkit::script::BranchType;
-use dgnkit::stats::{BonesSummary, Stats};
+use dgnkit::stats::chart::method_line;
+use dgnkit::stats::{BonesSummary, Method, Stats};
 use dgnkit_grammar::ast::{KeywordKind, StmtKind};
 use dgnkit_grammar::lexer::TokenKind;
 use dgnkit_grammar::Span;
@@ -25,8 +28,11 @@ struct Ctx<'a> {
     stats: Option<&'a Stats>,
     /// Why there are no statistics, when there are none.
     no_stats: Option<&'static str>,
-    /// The game the document is checked for (its bones file names).
+    /// The game the document is checked for (its bones rules and file
+    /// names).
     target: dgnkit::options::Target,
+    /// The bones verdicts `dgn bones` gives for the same statistics.
+    verdicts: Option<StaticReport>,
 }
 
 impl<'a> Ctx<'a> {
@@ -35,12 +41,24 @@ impl<'a> Ctx<'a> {
             Ok(s) => (Some(s), None),
             Err(missing) => (None, Some(missing.explain())),
         };
+        let verdicts = stats
+            .zip(view.semantic().analysis.script.as_ref())
+            .map(|(s, script)| verdicts_from_stats(script, s));
         Ctx {
             model: view.model(),
             geo: db::geometry(view.db, view.file),
             stats,
             no_stats,
             target: view.config().target,
+            verdicts,
+        }
+    }
+
+    /// Why the numbers are not exact, when they are sampled.
+    fn sampled(&self) -> Option<String> {
+        match &self.stats?.method {
+            Method::Sampled { .. } => Some(method_line(&self.stats?.method)),
+            Method::Exact { .. } => None,
         }
     }
 }
@@ -144,6 +162,26 @@ fn name(bytes: &[u8]) -> String {
     display_bytes(bytes)
 }
 
+/// A level's, branch's or dungeon's placement as dungeon.lua spells it:
+/// `chainlevel = "oracle", base = 5, range = 5` (`range` and the `extra`
+/// integer fields only when the file has them).
+fn lua_fields(chain: Option<&[u8]>, c: &Couple, extra: &[(&str, Option<Value>)]) -> String {
+    let mut parts = Vec::new();
+    if let Some(chain) = chain {
+        parts.push(format!("chainlevel = \"{}\"", name(chain)));
+    }
+    parts.push(format!("base = {}", c.base));
+    if !c.rand_span.is_empty() {
+        parts.push(format!("range = {}", c.rand));
+    }
+    for (key, v) in extra {
+        if let Some(v) = v {
+            parts.push(format!("{key} = {}", v.value));
+        }
+    }
+    parts.join(", ")
+}
+
 fn marker_text(b: Bones) -> String {
     match b {
         Bones::None => "\"none\"".to_string(),
@@ -173,17 +211,12 @@ fn level_text(ctx: &Ctx<'_>, id: LevelId) -> String {
         name(&d.name.bytes)
     );
     if model.source == SourceKind::Lua {
-        // As dungeon.lua writes it.
-        let chain = l
-            .chain
-            .as_ref()
-            .map(|c| format!("chainlevel = \"{}\", ", name(&c.name.bytes)))
-            .unwrap_or_default();
-        let _ = write!(
-            out,
-            "\n\n`{chain}base = {}, range = {}`",
-            l.placement.base, l.placement.rand
+        let fields = lua_fields(
+            l.chain.as_ref().map(|c| &c.name.bytes[..]),
+            &l.placement,
+            &[("chance", l.chance), ("nlevels", l.rndlevs)],
         );
+        let _ = write!(out, "\n\n`{fields}`");
     } else {
         let placement = match &l.chain {
             Some(c) => format!(
@@ -205,24 +238,19 @@ fn level_text(ctx: &Ctx<'_>, id: LevelId) -> String {
     if let Some(e) = exists_text(w.exists, l.chance.map(|c| c.value)) {
         let _ = write!(out, "\n- {e}");
     }
-    if let Some(why) = ctx.no_stats {
-        let _ = write!(out, " \n  _({why})_");
-    }
+    why_text(ctx, &mut out);
     // Bones.
     let marker = l.bones.as_ref().map_or(Bones::None, |b| b.value);
     let _ = write!(out, "\n- bones marker: {}", marker_text(marker));
-    match (marker, d.bones.value) {
-        (Bones::None, _) => {
-            let _ = write!(out, "\n- bones: never ({}: {})", Rule::SpecialNone, Rule::SpecialNone.summary());
-        }
-        (_, Bones::None) => {
-            let _ = write!(out, "\n- bones: never ({}: {})", Rule::DungeonNone, Rule::DungeonNone.summary());
-        }
-        _ => match w.level_stat {
-            Some(s) => out.push_str(&bones_text(&s.bones)),
-            None => out.push_str("\n- bones: depends on where the level lands (rules 3-8); exact verdicts need statistics"),
-        },
+    match (verdict(ctx, id), w.level_stat) {
+        (Some(v), Some(s)) => out.push_str(&bones_text(v, &s.bones)),
+        _ => out.push_str(&match (marker, d.bones.value) {
+            (Bones::None, _) => rule_text("never", &[Rule::SpecialNone.number()]),
+            (_, Bones::None) => rule_text("never", &[Rule::DungeonNone.number()]),
+            _ => "\n- bones: depends on where the level lands (the game's rules 3 and on); verdicts need statistics".to_string(),
+        }),
     }
+    let _ = write!(out, "\n- bones rules: {}'s", ctx.target.game().title);
     if let (Bones::Marker(m), Bones::Marker(dm)) = (marker, d.bones.value) {
         let file = file_name(
             &String::from_utf8_lossy(&d.name.bytes),
@@ -247,16 +275,54 @@ fn level_text(ctx: &Ctx<'_>, id: LevelId) -> String {
     out
 }
 
-fn bones_text(b: &BonesSummary) -> String {
-    let verdict = if !b.load_possible() {
-        "never"
-    } else if b.no_load_possible() || b.no_leave_possible() {
-        "depends on the layout"
+/// What `dgn bones` says of the level, from the same statistics.
+fn verdict<'c>(ctx: &'c Ctx<'_>, id: LevelId) -> Option<&'c SpecialVerdict> {
+    let l = ctx.model.level(id);
+    let v = ctx.verdicts.as_ref()?.levels.get(id.index())?;
+    let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let dungeon = &ctx.model.dungeon(l.dungeon).name.bytes;
+    (v.name == lossy(&l.name.bytes) && v.dungeon == lossy(dungeon)).then_some(v)
+}
+
+/// The hover's note on its numbers: why there are none, or that they are
+/// sampled.
+fn why_text(ctx: &Ctx<'_>, out: &mut String) {
+    if let Some(why) = ctx.no_stats {
+        let _ = write!(out, " \n  _({why})_");
+    } else if let Some(how) = ctx.sampled() {
+        let _ = write!(out, " \n  _({how})_");
+    }
+}
+
+/// `- bones: never (rule 1: special level with bones marker "none")`.
+fn rule_text(verdict: &str, rules: &[u8]) -> String {
+    let named: Vec<String> = rules
+        .iter()
+        .map(|&n| match Rule::from_number(n) {
+            Some(r) => format!("rule {n}: {}", r.summary()),
+            None => format!("rule {n}"),
+        })
+        .collect();
+    if named.is_empty() {
+        format!("\n- bones: {verdict}")
     } else {
-        "eligible"
-    };
+        format!("\n- bones: {verdict} ({})", named.join("; "))
+    }
+}
+
+/// The verdict `dgn bones` gives (its word and the rules that always
+/// decide), and the numbers behind it.
+fn bones_text(v: &SpecialVerdict, b: &BonesSummary) -> String {
+    let line = rule_text(v.verdict.name(), &v.rules);
+    if matches!(v.verdict, StaticKind::Never | StaticKind::NeverExists) {
+        let mut out = line;
+        for reason in &v.reasons {
+            let _ = write!(out, "\n- {reason}");
+        }
+        return out;
+    }
     let mut out = format!(
-        "\n- bones: {verdict}: can load them in {} of games, can leave them in {} (chance on death {})",
+        "{line}: can load them in {} of games, can leave them in {} (chance on death {})",
         percent(b.can_load),
         percent(b.can_leave),
         percent(b.leave_chance)
@@ -314,13 +380,13 @@ fn dungeon_text(ctx: &Ctx<'_>, id: DungeonId) -> String {
         marker_text(d.bones.value)
     );
     let (size, start, exists) = facts::dungeon(model, ctx.geo, ctx.stats, id);
-    let _ = write!(
-        out,
-        "\n\n- size: {} levels (`({}, {})`)",
-        size.long(),
-        d.size.base,
-        d.size.rand
-    );
+    let lua = model.source == SourceKind::Lua;
+    let spelled = if lua {
+        lua_fields(None, &d.size, &[])
+    } else {
+        format!("({}, {})", d.size.base, d.size.rand)
+    };
+    let _ = write!(out, "\n\n- size: {} levels (`{spelled}`)", size.long());
     let _ = write!(out, "\n- depth of level 1: {}", start.long());
     if let (Some((s_lo, s_hi)), Some((n_lo, n_hi))) = (start.bounds(), size.bounds()) {
         let _ = write!(
@@ -331,20 +397,31 @@ fn dungeon_text(ctx: &Ctx<'_>, id: DungeonId) -> String {
         );
     }
     let _ = write!(out, "\n- entry: {}", entry_text(d.entry.map(|e| e.value)));
+    if let (true, Some(e)) = (lua, d.entry) {
+        let _ = write!(out, " (`entry = {}`)", e.value);
+    }
     if let Some(e) = exists_text(exists, d.chance.map(|c| c.value)) {
         let _ = write!(out, "\n- {e}");
     }
-    if let Some(why) = ctx.no_stats {
-        let _ = write!(out, " \n  _({why})_");
-    }
+    why_text(ctx, &mut out);
     match model.parent_branch(id) {
         Some(b) => {
             let w = facts::branch(model, ctx.geo, ctx.stats, b);
+            let from = name(&model.dungeon(b.dungeon).name.bytes);
+            let how = if lua {
+                // dungeon.lua lists a dungeon's branches in its parent.
+                let fields = lua_fields(
+                    b.chain.as_ref().map(|c| &c.name.bytes[..]),
+                    &b.placement,
+                    &[],
+                );
+                format!("an entry of **{from}**'s `branches` (`{fields}`)")
+            } else {
+                format!("`{}` from **{from}**", b.keyword.as_str())
+            };
             let _ = write!(
                 out,
-                "\n- reached by: `{}` from **{}**, {}, on its level {}",
-                b.keyword.as_str(),
-                name(&model.dungeon(b.dungeon).name.bytes),
+                "\n- reached by: {how}, {}, on its level {}",
                 branch_kind(b),
                 w.level.short().unwrap_or_else(|| "?".into())
             );
@@ -402,9 +479,7 @@ fn branch_text(ctx: &Ctx<'_>, b: &BranchInfo) -> String {
     if let Some(e) = exists_text(w.exists, None) {
         let _ = write!(out, "\n- {e}");
     }
-    if let Some(why) = ctx.no_stats {
-        let _ = write!(out, " \n  _({why})_");
-    }
+    why_text(ctx, &mut out);
     match b.target_dungeon {
         Some(t) => {
             let entry = b
