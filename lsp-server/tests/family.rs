@@ -177,7 +177,12 @@ fn dgn_bones(target: Target, path: &std::path::Path) -> Value {
 /// decide it), and the hover names the game whose rules these are.
 async fn hovers_follow_dgn_bones(target: Target, file: &str) {
     let (path, text) = repo_corpus(file);
-    let report = dgn_bones(target, &path);
+    hovers_follow_dgn_bones_on(target, &path, &text).await;
+}
+
+async fn hovers_follow_dgn_bones_on(target: Target, path: &std::path::Path, text: &str) {
+    let file = path.display();
+    let report = dgn_bones(target, path);
     let kinds = [
         StaticKind::NeverExists,
         StaticKind::Never,
@@ -195,7 +200,7 @@ async fn hovers_follow_dgn_bones(target: Target, file: &str) {
     let mut c =
         Client::start(json!({"dgnkit": {"target": target.name(), "statistics": "inline"}})).await;
     let uri = format!("file://{}", path.display());
-    let published = c.open(&uri, &text).await;
+    let published = c.open(&uri, text).await;
     assert!(
         published["diagnostics"]
             .as_array()
@@ -220,7 +225,7 @@ async fn hovers_follow_dgn_bones(target: Target, file: &str) {
         let hover = c
             .call(
                 "textDocument/hover",
-                json!({"textDocument": {"uri": uri}, "position": pos_at(&text, l.name.span.start as usize + 1)}),
+                json!({"textDocument": {"uri": uri}, "position": pos_at(text, l.name.span.start as usize + 1)}),
             )
             .await;
         let line = bones_line(&hover);
@@ -287,4 +292,24 @@ async fn dynahack_hovers_give_dgn_bones_verdicts() {
 async fn vanilla_hovers_give_dgn_bones_verdicts() {
     hovers_follow_dgn_bones(Target::NetHack36, "nethack-3.6.def").await;
     hovers_follow_dgn_bones(Target::NetHack343, "nethack-3.4.3.def").await;
+}
+
+/// The same on each family's own file in the shared corpus (the one its
+/// fixtures' README names).
+#[tokio::test]
+async fn every_fixture_family_hovers_give_dgn_bones_verdicts_on_its_own_file() {
+    let Some(families) = dgnkit_tests::variants::families() else {
+        eprintln!("skipping: ../shared is absent");
+        return;
+    };
+    assert!(!families.is_empty());
+    for fam in &families {
+        if let Some(why) = &fam.unknown {
+            panic!("{why}");
+        }
+        let (path, bytes) = dgnkit_tests::variants::family_source(fam).unwrap();
+        let path = path.canonicalize().unwrap();
+        let text = String::from_utf8(bytes).expect("the family's file is UTF-8");
+        hovers_follow_dgn_bones_on(fam.target, &path, &text).await;
+    }
 }

@@ -261,6 +261,122 @@ async fn hovers_spell_sizes_as_the_lua_file_does() {
     }
 }
 
+/// Semantic tokens as (text, type, modifiers), in file order.
+fn decoded(text: &str, data: &Value) -> Vec<(String, u64, u64)> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let nums: Vec<u64> = data["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let (mut line, mut col) = (0u64, 0u64);
+    let mut out = Vec::new();
+    for t in nums.chunks(5) {
+        if t[0] > 0 {
+            line += t[0];
+            col = t[1];
+        } else {
+            col += t[1];
+        }
+        // The corpus files are ASCII: UTF-16 columns are byte columns.
+        let l = lines[line as usize];
+        out.push((
+            l[col as usize..(col + t[2]) as usize].to_string(),
+            t[3],
+            t[4],
+        ));
+    }
+    out
+}
+
+/// A dungeon.lua's names, chain references and value words get the token
+/// types `.def` gives the same things: NetHack 3.7's file against 3.6's.
+#[tokio::test]
+async fn semantic_tokens_type_names_as_def_does() {
+    let lua = builtin();
+    let def = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/nethack-3.6.def"
+    ))
+    .unwrap();
+    let def_uri = "file:///work/dat/dungeon.def";
+    let mut c = inline().await;
+    c.open(LUA_URI, &lua).await;
+    c.open(def_uri, &def).await;
+    let tokens = |uri: &str| json!({"textDocument": {"uri": uri}});
+    let lua_toks = decoded(
+        &lua,
+        &c.call("textDocument/semanticTokens/full", tokens(LUA_URI))
+            .await,
+    );
+    let def_toks = decoded(
+        &def,
+        &c.call("textDocument/semanticTokens/full", tokens(def_uri))
+            .await,
+    );
+    let legend = dgnkit_lsp::features::semantic_tokens::legend();
+    let type_of = |name: &str| {
+        legend
+            .token_types
+            .iter()
+            .position(|t| t.as_str() == name)
+            .unwrap() as u64
+    };
+    let has = |text: &str, ty: &str, mods: u64| {
+        lua_toks
+            .iter()
+            .any(|t| t.0 == text && t.1 == type_of(ty) && t.2 == mods)
+    };
+    assert!(has("dungeon", "keyword", 0), "{lua_toks:?}");
+    assert!(has("name", "keyword", 0));
+    assert!(has("chainlevel", "keyword", 0));
+    assert!(has("\"The Dungeons of Doom\"", "namespace", 1));
+    assert!(
+        has("\"The Gnomish Mines\"", "namespace", 0),
+        "a branch target"
+    );
+    assert!(has("\"oracle\"", "class", 1), "a level");
+    assert!(has("\"oracle\"", "class", 0), "a chain reference");
+    assert!(has("\"portal\"", "enumMember", 0));
+    assert!(has("\"mazelike\"", "enumMember", 0), "inside a flags list");
+    assert!(has("\"D\"", "string", 0), "a bones tag");
+    assert!(has("25", "number", 0));
+    assert!(has("-5", "number", 0));
+    // Every string both files have, bare words of .def and strings of
+    // .lua alike, has the same types in both.
+    let roles = |toks: &[(String, u64, u64)]| {
+        let mut m: std::collections::BTreeMap<String, std::collections::BTreeSet<(u64, u64)>> =
+            Default::default();
+        for (text, ty, mods) in toks {
+            if *ty == type_of("string") || text.parse::<i64>().is_ok() {
+                continue;
+            }
+            if [
+                type_of("namespace"),
+                type_of("class"),
+                type_of("enumMember"),
+            ]
+            .contains(ty)
+            {
+                m.entry(text.trim_matches('"').to_string())
+                    .or_default()
+                    .insert((*ty, *mods));
+            }
+        }
+        m
+    };
+    let (l, d) = (roles(&lua_toks), roles(&def_toks));
+    let mut shared = 0;
+    for (text, types) in &l {
+        if let Some(def_types) = d.get(text) {
+            shared += 1;
+            assert_eq!(types, def_types, "{text}");
+        }
+    }
+    assert!(shared >= 20, "{shared} names and words shared: {l:?}");
+}
+
 #[tokio::test]
 async fn definition_references_and_rename_of_chain_levels() {
     let text = builtin();

@@ -1,9 +1,15 @@
 //! Semantic tokens: the lexer's tokens, with strings told apart by what they
-//! name (a dungeon, a level, a bones marker or file name).
+//! name (a dungeon, a level, a bones marker or file name). A `dungeon.lua`
+//! gets the same types from its constant table: field names as keywords,
+//! dungeon and level names and chain references as in `.def`, value words
+//! as enum members, numbers (Lua's own comments and punctuation are the
+//! editor's Lua highlighting's).
 
 use crate::state::DocView;
+use dgnkit::lua::syntax::{self as lua, Data, Table};
 use dgnkit_grammar::ast::StmtKind;
 use dgnkit_grammar::lexer::TokenKind;
+use dgnkit_grammar::Span;
 use std::collections::HashMap;
 use tower_lsp_server::ls_types::{
     SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokensLegend,
@@ -70,11 +76,12 @@ fn string_roles(view: DocView<'_>) -> HashMap<u32, (Kind, u32)> {
 }
 
 pub fn full(view: DocView<'_>) -> Vec<SemanticToken> {
+    if view.is_lua() {
+        return encode(view, lua_tokens(view.text()));
+    }
     let syntax = view.syntax();
-    let text = view.text();
     let roles = string_roles(view);
-    let mut out = Vec::with_capacity(syntax.tokens.len());
-    let (mut prev_line, mut prev_char) = (0u32, 0u32);
+    let mut spans = Vec::with_capacity(syntax.tokens.len());
     for tok in &syntax.tokens {
         let (kind, modifiers) = match tok.kind {
             TokenKind::Keyword(_) => (Kind::Keyword, 0),
@@ -91,10 +98,84 @@ pub fn full(view: DocView<'_>) -> Vec<SemanticToken> {
                 continue
             }
         };
-        let start = syntax.index.position(text, tok.span.start);
-        let end = syntax.index.position(text, tok.span.end);
-        // A lone `\r` inside a string is a line break to the editor; such a
-        // token cannot be one semantic token.
+        spans.push((tok.span, kind, modifiers));
+    }
+    encode(view, spans)
+}
+
+/// What a dungeon.lua table's field holds, for its value's token type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// A dungeon table (inside `dungeon = { ... }`).
+    Dungeon,
+    Level,
+    Branch,
+}
+
+/// The tokens of a dungeon.lua's constant table, in file order.
+fn lua_tokens(text: &[u8]) -> Vec<(Span, Kind, u32)> {
+    let parsed = lua::parse(text);
+    let mut out = Vec::new();
+    if let Some(target) = parsed.target {
+        out.push((target, Kind::Keyword, 0));
+    }
+    if let Some(Data::Table(top)) = parsed.dungeon.as_ref().map(|v| &v.data) {
+        list(top, Holds::Dungeon, &mut out);
+    }
+    out.sort_by_key(|(span, _, _)| (span.start, span.end));
+    out
+}
+
+/// The items of a list of dungeons, levels or branches.
+fn list(t: &Table, holds: Holds, out: &mut Vec<(Span, Kind, u32)>) {
+    for item in &t.items {
+        if let Data::Table(inner) = &item.data {
+            fields(inner, holds, out);
+        }
+    }
+}
+
+fn fields(t: &Table, holds: Holds, out: &mut Vec<(Span, Kind, u32)>) {
+    for f in &t.fields {
+        out.push((f.key_span, Kind::Keyword, 0));
+        let role = match (holds, f.key.as_str()) {
+            (Holds::Dungeon, "name") => (Kind::Namespace, DECLARATION),
+            (Holds::Level, "name") => (Kind::Class, DECLARATION),
+            (Holds::Branch, "name") => (Kind::Namespace, 0),
+            (_, "chainlevel") => (Kind::Class, 0),
+            (_, "alignment" | "flags" | "branchtype" | "direction") => (Kind::EnumMember, 0),
+            _ => (Kind::String, 0),
+        };
+        match (&f.value.data, f.key.as_str(), holds) {
+            (Data::Table(levels), "levels", Holds::Dungeon) => list(levels, Holds::Level, out),
+            (Data::Table(branches), "branches", Holds::Dungeon) => {
+                list(branches, Holds::Branch, out)
+            }
+            // `flags = { "mazelike", "hellish" }`.
+            (Data::Table(words), _, _) => {
+                for w in &words.items {
+                    if let Data::Str(_) = w.data {
+                        out.push((w.span, role.0, role.1));
+                    }
+                }
+            }
+            (Data::Str(_), _, _) => out.push((f.value.span, role.0, role.1)),
+            (Data::Int(_) | Data::Float(_), _, _) => out.push((f.value.span, Kind::Number, 0)),
+            _ => {}
+        }
+    }
+}
+
+/// Tokens in LSP's relative encoding; a token that spans lines is left
+/// out (a lone `\r` inside a string is a line break to the editor).
+fn encode(view: DocView<'_>, spans: Vec<(Span, Kind, u32)>) -> Vec<SemanticToken> {
+    let syntax = view.syntax();
+    let text = view.text();
+    let mut out = Vec::with_capacity(spans.len());
+    let (mut prev_line, mut prev_char) = (0u32, 0u32);
+    for (span, kind, modifiers) in spans {
+        let start = syntax.index.position(text, span.start);
+        let end = syntax.index.position(text, span.end);
         if start.line != end.line || end.character <= start.character {
             continue;
         }
