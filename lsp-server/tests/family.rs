@@ -219,6 +219,7 @@ async fn hovers_follow_dgn_bones_on(target: Target, path: &std::path::Path, text
     assert_eq!(levels.len(), model.levels.len(), "{file}");
     assert!(!levels.is_empty());
     let game = format!("- bones rules: {}'s", target.game().title);
+    let sampled = report["method"]["kind"] == "sampled";
     for (l, expected) in model.levels.iter().zip(levels) {
         let name = String::from_utf8_lossy(&l.name.bytes);
         assert_eq!(expected["name"], *name, "{file}: levels in the same order");
@@ -255,6 +256,12 @@ async fn hovers_follow_dgn_bones_on(target: Target, path: &std::path::Path, text
         );
         let value = hover["contents"]["value"].as_str().unwrap();
         assert!(value.contains(&game), "{file} {name}: {value}");
+        // Sampled numbers say so, as `dgn bones` does.
+        assert_eq!(
+            value.contains("_(sampled: "),
+            sampled,
+            "{file} {name}: {value}"
+        );
     }
 }
 
