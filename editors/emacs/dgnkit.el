@@ -50,7 +50,8 @@ or native, dgnkit's own format."
   :type 'string)
 
 (defcustom dgnkit-dialect "vanilla"
-  "Dialect of a NetHack variant (vanilla, slashem, gnollhack, dnethack, ...)."
+  "Dialect of a NetHack variant (slashem, gnollhack, dnethack, ...).
+\"vanilla\" (the default) checks in the target's own dialect."
   :type 'string)
 
 (defcustom dgnkit-defines nil

@@ -172,9 +172,38 @@ fn dgn_bones(target: Target, path: &std::path::Path) -> Value {
     serde_json::from_slice(&out).expect("dgn bones writes JSON")
 }
 
+/// `dgn stats --target F --format json FILE`.
+fn dgn_stats(target: Target, path: &std::path::Path) -> Value {
+    let args = dgnkit::cli::stats::parse_args([
+        "stats",
+        "--target",
+        target.name(),
+        "--format",
+        "json",
+        path.to_str().unwrap(),
+    ])
+    .expect("dgn stats arguments");
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = dgnkit::cli::stats::execute(&args, &mut out, &mut err, false);
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    serde_json::from_slice(&out).expect("dgn stats writes JSON")
+}
+
+/// A distribution of `dgn stats`'s JSON as the hover writes it.
+fn spelled(dist: &Value) -> String {
+    let dist: dgnkit::stats::Dist = dist
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, p)| (k.parse().unwrap(), p.as_f64().unwrap()))
+        .collect();
+    dgnkit_lsp::facts::Place::Dist(dist).long()
+}
+
 /// Every special level's hover, for `target` on its own file, says the
 /// verdict `dgn bones --target` says (its word and the rules that always
-/// decide it), and the hover names the game whose rules these are.
+/// decide it) and the depths `dgn stats --target` gives, and the hover
+/// names the game whose rules these are.
 async fn hovers_follow_dgn_bones(target: Target, file: &str) {
     let (path, text) = repo_corpus(file);
     hovers_follow_dgn_bones_on(target, &path, &text).await;
@@ -220,7 +249,10 @@ async fn hovers_follow_dgn_bones_on(target: Target, path: &std::path::Path, text
     assert!(!levels.is_empty());
     let game = format!("- bones rules: {}'s", target.game().title);
     let sampled = report["method"]["kind"] == "sampled";
-    for (l, expected) in model.levels.iter().zip(levels) {
+    let stats = dgn_stats(target, path);
+    let stat_levels = stats["levels"].as_array().unwrap();
+    assert_eq!(stat_levels.len(), levels.len(), "{file}");
+    for ((l, expected), stat) in model.levels.iter().zip(levels).zip(stat_levels) {
         let name = String::from_utf8_lossy(&l.name.bytes);
         assert_eq!(expected["name"], *name, "{file}: levels in the same order");
         let hover = c
@@ -256,6 +288,15 @@ async fn hovers_follow_dgn_bones_on(target: Target, path: &std::path::Path, text
         );
         let value = hover["contents"]["value"].as_str().unwrap();
         assert!(value.contains(&game), "{file} {name}: {value}");
+        let depth = value
+            .lines()
+            .find(|l| l.starts_with("- depth: "))
+            .unwrap_or_else(|| panic!("no depth in {value}"));
+        assert_eq!(
+            depth.trim_end(),
+            format!("- depth: {}", spelled(&stat["depth"])),
+            "{file} {name}: the depths of dgn stats"
+        );
         // Sampled numbers say so, as `dgn bones` does.
         assert_eq!(
             value.contains("_(sampled: "),
