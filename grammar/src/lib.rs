@@ -12,6 +12,7 @@
 pub mod ast;
 pub mod codes;
 pub mod diagnostic;
+mod direct;
 pub mod format;
 pub mod lexer;
 pub mod preprocess;
@@ -58,6 +59,21 @@ impl Parsed {
 /// Parses `src` (raw bytes, any encoding). Never fails and never panics;
 /// linear in the input.
 pub fn parse(src: &[u8], opts: &ParseOptions) -> Parsed {
+    parse_with(src, opts, Grammar::Direct)
+}
+
+/// Which reading of the grammar [`parse_with`] starts with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grammar {
+    /// The direct reader for well-formed statements, the generated parser
+    /// for any file it does not accept (what [`parse`] does).
+    Direct,
+    /// The generated parser alone (for the tests that compare the two).
+    Tables,
+}
+
+/// [`parse`], choosing the parser. Both give the same result on every file.
+pub fn parse_with(src: &[u8], opts: &ParseOptions, grammar: Grammar) -> Parsed {
     let tokens = lexer::lex(src);
     let pp = preprocess::preprocess(src, &tokens, opts);
     let mut diagnostics = pp.diagnostics;
@@ -115,13 +131,13 @@ pub fn parse(src: &[u8], opts: &ParseOptions) -> Parsed {
 
     let mut ctx = Ctx::new(src);
     ctx.statements.reserve_exact(keywords);
-    if let Err(error) = parser::FileParser::new().parse(&mut ctx, grammar_tokens) {
-        // The error alternative accepts anything up to the end of the file,
-        // so this is not expected; report it rather than lose it.
-        ctx.recoveries.push(syntax::Recovery {
-            span: Span::new(0, 0),
-            error,
-        });
+    // A file whose statements are all well formed is read directly; any
+    // other is parsed (again) by the generated parser, for its recovery.
+    let read = grammar == Grammar::Direct && direct::parse(&mut ctx, &grammar_tokens).is_some();
+    if !read {
+        ctx = Ctx::new(src);
+        ctx.statements.reserve_exact(keywords);
+        tables(&mut ctx, grammar_tokens);
     }
     let statements = std::mem::take(&mut ctx.statements);
     diagnostics.append(&mut ctx.diagnostics);
@@ -137,5 +153,17 @@ pub fn parse(src: &[u8], opts: &ParseOptions) -> Parsed {
             flag_lines: pp.flag_lines,
         },
         diagnostics,
+    }
+}
+
+/// The generated parser, with its error recovery.
+fn tables(ctx: &mut Ctx, tokens: Vec<direct::Spanned>) {
+    if let Err(error) = parser::FileParser::new().parse(ctx, tokens) {
+        // The error alternative accepts anything up to the end of the file,
+        // so this is not expected; report it rather than lose it.
+        ctx.recoveries.push(syntax::Recovery {
+            span: Span::new(0, 0),
+            error,
+        });
     }
 }

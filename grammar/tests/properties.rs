@@ -4,7 +4,7 @@
 
 use dgnkit_grammar::ast::*;
 use dgnkit_grammar::format::format;
-use dgnkit_grammar::{lexer, parse, printer, ParseOptions, Span};
+use dgnkit_grammar::{lexer, parse, parse_with, printer, Grammar, ParseOptions, Span};
 use proptest::prelude::*;
 
 fn num() -> impl Strategy<Value = Num> {
@@ -330,5 +330,21 @@ proptest! {
             // Only numbers too large for 64 bits make a generated file fail.
             Err(d) => prop_assert!(d.iter().filter(|d| d.is_error()).all(|d| d.code == "E0103"), "{:?}", d),
         }
+    }
+
+    // The direct reader of well-formed statements and the generated parser
+    // give the same tree and diagnostics, whichever one `parse` ends with:
+    // on valid files (the direct reader's own) and on token soup (mostly the
+    // generated parser's, after the direct reader gave up part way).
+    #[test]
+    fn direct_reader_agrees_with_the_generated_parser_on_valid_files(src in valid_file()) {
+        let opts = ParseOptions { defines: vec!["CONWAY".into()], undefines: vec![] };
+        prop_assert_eq!(parse(&src, &opts), parse_with(&src, &opts, Grammar::Tables));
+    }
+
+    #[test]
+    fn direct_reader_agrees_with_the_generated_parser_on_token_soup(src in soup()) {
+        let opts = ParseOptions::default();
+        prop_assert_eq!(parse(&src, &opts), parse_with(&src, &opts, Grammar::Tables));
     }
 }
