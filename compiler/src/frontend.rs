@@ -106,13 +106,41 @@ pub fn analyze_fast_as(kind: SourceKind, src: &[u8], opts: &CheckOptions) -> Ana
     if kind == SourceKind::Lua {
         return analyze_lua(src, opts);
     }
+    analyze_def(src, opts, true)
+}
+
+/// The errors of [`analyze_verdict`] and its script, for a caller that
+/// reports nothing but errors (the drop-in `dgn_comp`): the checks that
+/// only ever warn ([`check::run_errors`]) and the dialect note are not run,
+/// so the diagnostics lack some warnings and notes. When a lint is denied
+/// (a warning can then be an error) or the file is a `dungeon.lua`, this is
+/// [`analyze_verdict`].
+pub fn analyze_errors(src: &[u8], opts: &CheckOptions) -> Analysis {
+    let kind = SourceKind::sniff(src);
+    if !opts.lints.deny.is_empty() || kind == SourceKind::Lua {
+        return analyze_verdict_as(kind, src, opts);
+    }
+    analyze_def(src, opts, false)
+}
+
+/// A `.def` file's analysis without the layout odds; with every check and
+/// the dialect note (`all`) or only the checks that can report errors.
+fn analyze_def(src: &[u8], opts: &CheckOptions, all: bool) -> Analysis {
     let parsed = grammar::parse(src, &parse_options(opts));
-    let (model, checked) = check_tree(src, &parsed.file, opts.target, opts.dialect);
+    let model = model::build(&parsed.file, opts.dialect);
+    let ctx = check::Ctx::new(src, &parsed.file, &model, opts.target, opts.dialect);
+    let checked = if all {
+        check::run(&ctx)
+    } else {
+        check::run_errors(&ctx)
+    };
     let mut diagnostics = parsed.diagnostics;
     diagnostics.extend(checked);
     let mut diagnostics = opts.lints.apply(diagnostics);
-    if let Some(note) = dialect_suggestion(src, &parsed.file, opts, &diagnostics) {
-        diagnostics.push(note);
+    if all {
+        if let Some(note) = dialect_suggestion(src, &parsed.file, opts, &diagnostics) {
+            diagnostics.push(note);
+        }
     }
     sort(&mut diagnostics);
     finish(parsed.file, model, diagnostics, opts)

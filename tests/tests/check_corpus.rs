@@ -10,7 +10,7 @@
 //! - each file's own dialect: no errors at all, for every target.
 
 use dgnkit::dialect::Dialect;
-use dgnkit::frontend::{analyze, Analysis, CheckOptions};
+use dgnkit::frontend::{analyze, analyze_errors, analyze_verdict, Analysis, CheckOptions};
 use dgnkit::lint::LintLevels;
 use dgnkit::options::Target;
 use dgnkit::render::LineIndex;
@@ -393,4 +393,67 @@ fn jnethack_non_utf8_file_checks_and_renders() {
         .dungeons
         .iter()
         .any(|d| d.name.iter().any(|&b| b >= 0x80)));
+}
+
+/// The drop-in dgn_comp's analysis (`analyze_errors`: only the checks that
+/// can report errors) gives the same errors, in the same order, and the same
+/// script as the full verdict, on every real file in the vanilla dialect and
+/// in its own, for every target, and on every file of the repository's
+/// `corpus/` (errors of every kind), so that skipping the warning-only
+/// checks can change neither its messages nor its output.
+#[test]
+fn the_errors_only_analysis_has_the_verdicts_errors_and_script() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let mut inputs: Vec<(String, Vec<u8>, Vec<Dialect>)> = corpus(&shared)
+        .iter()
+        .map(|f| {
+            let own = dialect_of(&f.dir, &f.lineage);
+            let src = std::fs::read(&f.path).unwrap();
+            (
+                f.path.display().to_string(),
+                src,
+                vec![Dialect::Vanilla, own],
+            )
+        })
+        .collect();
+    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    for e in std::fs::read_dir(&local).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "def") {
+            let src = std::fs::read(e.path()).unwrap();
+            inputs.push((e.path().display().to_string(), src, vec![Dialect::Vanilla]));
+        }
+    }
+    let mut failures = Vec::new();
+    let mut with_errors = 0;
+    for (name, src, dialects) in &inputs {
+        for &dialect in dialects {
+            for target in Target::ALL {
+                let opts = CheckOptions {
+                    target,
+                    dialect,
+                    ..CheckOptions::default()
+                };
+                let full = analyze_verdict(src, &opts);
+                let fast = analyze_errors(src, &opts);
+                let errs = |a: &Analysis| -> Vec<_> {
+                    a.diagnostics
+                        .iter()
+                        .filter(|d| d.is_error())
+                        .cloned()
+                        .collect()
+                };
+                if errs(&full) != errs(&fast) || full.script != fast.script {
+                    failures.push(format!("{name} ({}, {})", dialect.name(), target.name()));
+                }
+                with_errors += usize::from(full.has_errors());
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        with_errors >= 100,
+        "only {with_errors} analyses with errors"
+    );
 }

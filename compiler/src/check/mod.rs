@@ -104,6 +104,20 @@ impl<'a> Ctx<'a> {
 /// Runs every check. The result is unsorted and lint levels are not applied
 /// (the frontend does both).
 pub fn run(ctx: &Ctx) -> Vec<Diagnostic> {
+    let mut out = run_errors(ctx);
+    loader::check(ctx, &mut out);
+    compat::check(ctx, &mut out);
+    bones::check(ctx, &mut out);
+    out
+}
+
+/// The checks that can report an error (some also warn), in [`run`]'s
+/// order: [`run`] without the three that only ever warn (what the game's
+/// loader does with hard-wired names, compatibility with NetHack's own
+/// dgn_comp, shared bones markers). For a caller that reports only errors
+/// and denies no lint, the drop-in `dgn_comp`: its verdict and its errors
+/// are [`run`]'s.
+pub fn run_errors(ctx: &Ctx) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     structure::check(ctx, &mut out);
     names::check(ctx, &mut out);
@@ -114,9 +128,6 @@ pub fn run(ctx: &Ctx) -> Vec<Diagnostic> {
     branches::check(ctx, &mut out);
     limits::check(ctx, &mut out);
     placement::check(ctx, &mut out);
-    loader::check(ctx, &mut out);
-    compat::check(ctx, &mut out);
-    bones::check(ctx, &mut out);
     out
 }
 
