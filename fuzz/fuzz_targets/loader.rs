@@ -1,18 +1,24 @@
 //! The loader: a script resolved for every target's rules, two seeds, both
-//! vanilla generators and the game's own, wizard mode off and on. Resolution must end with a layout or
+//! vanilla generators and the game's own, wizard mode off and on, with the
+//! loader inputs (`--role`, `--race`, each game option's value,
+//! `--game-start`) picked from the input. Resolution must end with a layout or
 //! an error (a placement that NetHack would search for a very long time is
 //! cut off by the draw budget); resolving into a reused buffer, resolving
 //! afresh and resolving with a trace must agree. Layouts are rendered by
 //! the target's overview, the SVG view and the `--seeds` JSON writer.
 //!
-//! Input: `[mode, rest...]`. Mode 0: `rest` is a compiled file (any
-//! layout). Mode 1: `rest` is dungeon.def source (`mode >> 2` picks the
-//! options). Other modes: `rest` drives a script generator.
+//! Input: `[mode, inputs, rest...]`. `inputs` picks the loader inputs.
+//! Mode 0: `rest` is a compiled file (any layout). Mode 1: `rest` is
+//! `[selector, source...]`, a dungeon.def or dungeon.lua checked with
+//! `check_options(selector)`. Other modes: `rest` drives a script
+//! generator.
 
 #![no_main]
 
 use dgnkit::binary::{self, crc32};
 use dgnkit::frontend::analyze;
+use dgnkit::games::roles::{RACES, ROLES};
+use dgnkit::games::LoaderInputs;
 use dgnkit::loader::{Resolved, Resolver};
 use dgnkit::options::Target;
 use dgnkit::rng::RngKind;
@@ -31,13 +37,50 @@ fn script(mode: u8, rest: &[u8]) -> Option<Script> {
     match mode & 3 {
         0 => binary::read(rest, None).ok().map(|r| r.script),
         // Lints allowed: the layout-odds enumeration is not what this target is for.
-        1 => analyze(rest, &dgnkit_fuzz::check_options(mode >> 2, 0x20)).script,
+        1 => {
+            let [selector, src @ ..] = rest else {
+                return None;
+            };
+            analyze(src, &dgnkit_fuzz::check_options(*selector, 0x20)).script
+        }
         _ => dgnkit_fuzz::script(&mut Unstructured::new(rest)).ok(),
     }
 }
 
+/// The inputs one run gives `target`'s loader, from the `inputs` byte:
+/// low bits 0 = the defaults; else a role and race (any family's, which a
+/// game may refuse), each of the game's options at one of its values, and
+/// `--game-start` flipped where the game has start-up draws.
+fn inputs(target: Target, pick: u8, salt: u32) -> LoaderInputs {
+    if pick & 3 == 0 {
+        return LoaderInputs::default();
+    }
+    let game = target.game();
+    let at = |n: usize, k: u32| (usize::from(pick) + k as usize + salt as usize) % n;
+    LoaderInputs {
+        role: (pick & 1 != 0).then(|| &ROLES[at(ROLES.len(), 0)]),
+        race: (pick & 2 != 0).then(|| &RACES[at(RACES.len(), 7)]),
+        options: game
+            .inputs
+            .options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let v = o.values[at(o.values.len(), i as u32 + 3)];
+                (o.name.to_string(), v.to_string())
+            })
+            .collect(),
+        game_start: game
+            .inputs
+            .game_start
+            .filter(|_| pick & 4 != 0)
+            .map(|default| !default),
+        wizard: false,
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
-    let [mode, rest @ ..] = data else {
+    let [mode, pick, rest @ ..] = data else {
         return;
     };
     let Some(script) = script(*mode, rest) else {
@@ -46,7 +89,8 @@ fuzz_target!(|data: &[u8]| {
     let seeds = [1, u64::from(crc32(data))];
     let mut reused = Resolved::default();
     for target in Target::ALL {
-        let Ok(mut resolver) = Resolver::for_target(&script, target) else {
+        let inputs = inputs(target, *pick, crc32(rest));
+        let Ok(mut resolver) = Resolver::for_game(&script, target, &inputs) else {
             continue;
         };
         resolver.set_placement_budget(BUDGET);

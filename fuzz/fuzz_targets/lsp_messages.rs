@@ -17,6 +17,8 @@
 
 #![no_main]
 
+use dgnkit::dialect::Dialect;
+use dgnkit::options::Target;
 use dgnkit_fuzz::{split_frames, ArbResult, Unstructured};
 use dgnkit_lsp::transport::{sanitize, MALFORMED_METHOD};
 use libfuzzer_sys::fuzz_target;
@@ -107,6 +109,10 @@ const URIS: &[&str] = &[
     "file:///work/dungeon.def",
     "file:///work/other.def",
     "untitled:Untitled-1",
+    // NetHack 3.7's file: the server reads it with the Lua reader.
+    "file:///work/dat/dungeon.lua",
+    // A variant's checkout (the family shows in the path).
+    "file:///src/unnethack/dat/dungeon.def",
 ];
 
 /// Pieces of dungeon.def text, including what makes positions interesting
@@ -180,15 +186,61 @@ const PIECES: &[&str] = &[
     "0",
 ];
 
+/// Pieces of NetHack 3.7's dungeon.lua.
+const LUA_PIECES: &[&str] = &[
+    "dungeon = {",
+    "{",
+    "}",
+    "},",
+    "name = \"The Dungeons of Doom\",",
+    "name = \"oracle\",",
+    "name = \"The Gnomish Mines\",",
+    "name = \"tut-1\",",
+    "bonetag = \"D\",",
+    "base = 25,",
+    "range = 5,",
+    "base = -5,",
+    "chance = 40,",
+    "nlevels = 3,",
+    "alignment = \"neutral\",",
+    "flags = { \"mazelike\", \"hellish\" },",
+    "flags = \"unconnected\",",
+    "flags = \"town\",",
+    "levels = {",
+    "branches = {",
+    "chainlevel = \"oracle\",",
+    "branchtype = \"portal\",",
+    "direction = \"up\",",
+    "entry = -1,",
+    "protofile = \"tower\",",
+    "lvlfill = \"solidfill\",",
+    "themerooms = \"themerms\",",
+    "local x = 1",
+    "return dungeon",
+    "-- comment",
+    "--[[ long ]]",
+    "\"",
+    "=",
+    ",",
+    "\n",
+    "\n",
+    "\t",
+    "\r\n",
+    "é",
+    "99999999999999999999",
+    "0x10",
+];
+
 fn text(u: &mut Unstructured<'_>) -> ArbResult<String> {
     if u.ratio(1, 5)? {
         let len = u.int_in_range(0..=200)?;
         return Ok(String::from_utf8_lossy(u.bytes(len)?).into_owned());
     }
+    let pieces = if u.ratio(1, 3)? { LUA_PIECES } else { PIECES };
     let n = u.int_in_range(0..=60)?;
     let mut s = String::new();
     for _ in 0..n {
-        s.push_str(u.choose(PIECES)?);
+        s.push_str(u.choose(pieces)?);
         if u.ratio(1, 2)? {
             s.push(' ');
         }
@@ -234,17 +286,27 @@ fn settings(u: &mut Unstructured<'_>) -> ArbResult<Value> {
         return Ok(json!(u.choose(&["x", "", "[]"])?));
     }
     let mut s = serde_json::Map::new();
+    // Every game, and a name that is none.
+    let target = |u: &mut Unstructured<'_>| -> ArbResult<Value> {
+        Ok(json!(if u.ratio(1, 8)? {
+            "bogus"
+        } else {
+            u.choose(&Target::ALL)?.name()
+        }))
+    };
     if u.arbitrary()? {
-        s.insert(
-            "target".into(),
-            json!(u.choose(&["nethack-3.4.3", "nethack-3.6", "native", "bogus"])?),
-        );
+        s.insert("target".into(), target(u)?);
     }
     if u.arbitrary()? {
-        s.insert(
-            "dialect".into(),
-            json!(u.choose(&["vanilla", "slashem", "gnollhack", "dnethack", "", "nope"])?),
-        );
+        s.insert("luaTarget".into(), target(u)?);
+    }
+    if u.arbitrary()? {
+        let dialect = if u.ratio(1, 8)? {
+            *u.choose(&["", "nope"])?
+        } else {
+            u.choose(&Dialect::ALL)?.name()
+        };
+        s.insert("dialect".into(), json!(dialect));
     }
     // Mostly inline: background statistics finish at times the input does
     // not decide.
@@ -306,7 +368,13 @@ impl Session {
     fn op(&mut self, u: &mut Unstructured<'_>) -> ArbResult<()> {
         match u.int_in_range(0..=27)? {
             0..=2 => {
-                let params = json!({"textDocument": {"uri": u.choose(URIS)?, "languageId": "dungeon-def", "version": u.int_in_range(0..=9)?, "text": text(u)?}});
+                let uri = *u.choose(URIS)?;
+                let language = if uri.ends_with(".lua") {
+                    "dungeon-lua"
+                } else {
+                    "dungeon-def"
+                };
+                let params = json!({"textDocument": {"uri": uri, "languageId": language, "version": u.int_in_range(0..=9)?, "text": text(u)?}});
                 self.notify("textDocument/didOpen", params);
             }
             3..=5 => {

@@ -7,6 +7,7 @@
 use dgnkit::binary::{self, crc32, native};
 use dgnkit::dialect::Dialect;
 use dgnkit::frontend::{analyze, CheckOptions};
+use dgnkit::games::detect;
 use dgnkit::options::Target;
 use dgnkit::script::Script;
 use serde_json::json;
@@ -80,6 +81,14 @@ fn xlog_seeds() -> Vec<Vec<u8>> {
     out
 }
 
+/// The selector byte `dgnkit_fuzz::check_options` reads as this target
+/// and dialect.
+fn selector(target: Target, dialect: Dialect) -> u8 {
+    let t = Target::ALL.iter().position(|&x| x == target).unwrap_or(0);
+    let d = Dialect::ALL.iter().position(|&x| x == dialect).unwrap_or(0);
+    (d * Target::ALL.len() + t) as u8
+}
+
 fn files_in(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
@@ -114,8 +123,13 @@ fn frame(out: &mut Vec<u8>, body: serde_json::Value) {
 
 /// A whole editor session on `text`, in the raw-stream mode of
 /// `lsp_messages`.
-fn session(text: &str) -> Vec<u8> {
-    let uri = "file:///work/dungeon.def";
+fn session(text: &str, name: &str) -> Vec<u8> {
+    let uri = format!("file:///work/{name}");
+    let language = if name.ends_with(".lua") {
+        "dungeon-lua"
+    } else {
+        "dungeon-def"
+    };
     let doc = json!({"uri": uri});
     let at = json!({"line": 1, "character": 12});
     let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 5, "character": 0}});
@@ -141,7 +155,7 @@ fn session(text: &str) -> Vec<u8> {
     frame(
         &mut out,
         json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
-            {"uri": uri, "languageId": "dungeon-def", "version": 1, "text": text}}}),
+            {"uri": uri, "languageId": language, "version": 1, "text": text}}}),
     );
     for method in [
         "textDocument/hover",
@@ -211,13 +225,19 @@ fn main() -> ExitCode {
             };
             let compiled = compile_any(&src);
             let dialect = compiled.as_ref().map_or(0, |(d, _)| *d);
-            // Target nethack-3.6 (selector % 3 == 1) in the dialect that
-            // compiles the file; the option bits vary over the corpus.
-            let selector = (dialect * 3 + 1) as u8;
+            // The game the file is for (its path names the family, or the
+            // dialect that compiles it is a game's), else NetHack 3.6, in
+            // that dialect; the option bits vary over the corpus.
+            let target = detect::from_path(dir)
+                .and_then(|d| d.target)
+                .or_else(|| detect::target_of(Dialect::ALL[dialect]))
+                .unwrap_or(Target::NetHack36);
+            let selector = selector(target, Dialect::ALL[dialect]);
             let mut seed = vec![selector, (n % 64) as u8];
             seed.extend_from_slice(&src);
             add("parse_check", seed);
-            let mut seed = vec![1 | (selector << 2)];
+            // Mode 1 (source), loader inputs varied over the corpus.
+            let mut seed = vec![1, n as u8, selector];
             seed.extend_from_slice(&src);
             add("loader", seed);
             if let Some((d, script)) = compiled {
@@ -227,7 +247,7 @@ fn main() -> ExitCode {
             // large corpora of these are slow.
             if n % 12 == 0 {
                 if let Ok(text) = std::str::from_utf8(&src) {
-                    add("lsp_messages", session(text));
+                    add("lsp_messages", session(text, "dungeon.def"));
                 }
             }
         }
@@ -235,18 +255,31 @@ fn main() -> ExitCode {
     // dungeon.lua: NetHack 3.7's own, and every compiled corpus file
     // written as one; target nethack-3.7 in the vanilla dialect, the
     // layout odds allowed (option bits 6 << 3).
-    let lua_selector = Target::ALL
-        .iter()
-        .position(|&t| t == Target::NetHack37)
-        .unwrap_or(0) as u8;
+    let lua_selector = selector(Target::NetHack37, Dialect::Vanilla);
     let lua_seed = |src: &[u8]| {
         let mut seed = vec![lua_selector, 6 << 3];
         seed.extend_from_slice(src);
         seed
     };
-    for dir in &dirs {
+    for (n, dir) in dirs.iter().enumerate() {
         if let Ok(src) = std::fs::read(dir.join("dungeon.lua")) {
             add("lua_reader", lua_seed(&src));
+            let mut seed = vec![1, n as u8, lua_selector];
+            seed.extend_from_slice(&src);
+            add("loader", seed);
+            if let Ok(text) = std::str::from_utf8(&src) {
+                add("lsp_messages", session(text, "dungeon.lua"));
+            }
+            // Native format 1.1: the NetHack 3.7 fields.
+            let opts = CheckOptions {
+                target: Target::NetHack37,
+                ..CheckOptions::default()
+            };
+            if let Some(script) =
+                dgnkit::frontend::analyze_as(dgnkit::frontend::SourceKind::Lua, &src, &opts).script
+            {
+                scripts.push(("vanilla".to_string(), script));
+            }
         }
     }
     for (_, script) in &scripts {
@@ -263,7 +296,7 @@ fn main() -> ExitCode {
         if let Ok(read) = binary::read(&bytes, None) {
             scripts.push(("vanilla".to_string(), read.script));
         }
-        let mut seed = vec![0u8];
+        let mut seed = vec![0u8, 0];
         seed.extend_from_slice(&bytes);
         add("loader", seed);
         add("nethack_reader", bytes);
@@ -274,6 +307,15 @@ fn main() -> ExitCode {
     // Each variant family's own dgn_comp output.
     for family in files_in(&shared.join("expected").join("variants"), |p| p.is_dir()) {
         if let Ok(bytes) = std::fs::read(family.join("dungeon.bin")) {
+            if let Ok(read) = binary::read(&bytes, None) {
+                let dialect = read.format.target().game().dialect.name();
+                scripts.push((dialect.to_string(), read.script));
+            }
+            for pick in [0, 1, 7] {
+                let mut seed = vec![0u8, pick];
+                seed.extend_from_slice(&bytes);
+                add("loader", seed);
+            }
             add("nethack_reader", bytes);
         }
     }
@@ -285,7 +327,9 @@ fn main() -> ExitCode {
         let mut raw = vec![0u8];
         raw.extend_from_slice(&file);
         add("native_reader", raw);
-        let mut wrapped = vec![1u8];
+        // The minor version the file has (1.1 for NetHack 3.7's fields).
+        let minor = u16::from_le_bytes([file[10], file[11]]) as u8;
+        let mut wrapped = vec![1u8 | (minor << 1)];
         wrapped.extend_from_slice(&file[native::HEADER_LEN..]);
         add("native_reader", wrapped);
     }
