@@ -5,7 +5,7 @@
 //! count `k` of `n` within six standard deviations (plus one count), and
 //! what the exact statistics call impossible must never happen.
 
-use dgnkit::bones::BonesOptions;
+use dgnkit::bones::{BonesOptions, Rule};
 use dgnkit::frontend::{analyze_fast, CheckOptions};
 use dgnkit::games::LoaderInputs;
 use dgnkit::options::Target;
@@ -303,17 +303,18 @@ fn dnethack_options(setup: &Setup, approach: Approach, bones: &BonesOptions) -> 
 }
 
 /// dNetHack's loader (alternates, chaos_quest, the Quest's locate level and
-/// minimum) enumerated exactly, against 20,000 layouts of the proven loader
-/// for each setup. Vanilla's bones rules on both sides: this proves the
-/// loader model.
+/// minimum) and its bones rules (no bottom, branch or portal rule; rules
+/// 11 and 12 by the other end of a branch) enumerated exactly, against
+/// 20,000 layouts of the proven loader judged by `dgn bones`' rules, for
+/// each setup.
 #[test]
-fn dnethack_exact_loader_statistics_match_its_loader() {
+fn dnethack_exact_statistics_match_its_loader() {
     let Some(script) = dnethack_script() else {
         return;
     };
     let script = narrow_side_branches(script);
+    let bones = BonesOptions::for_target(Target::DNetHack);
     for setup in DNETHACK_SETUPS {
-        let bones = BonesOptions::default();
         let exact = stats::exact(&script, &dnethack_options(setup, Approach::Exact, &bones))
             .unwrap_or_else(|e| panic!("{}: {}", setup.what, e.what));
         assert!(
@@ -323,7 +324,34 @@ fn dnethack_exact_loader_statistics_match_its_loader() {
             exact.method
         );
         assert_eq!(exact.failure, 0.0, "{}", setup.what);
+        // Rule 12 decides somewhere (the Quest's portal level holds "qstlb",
+        // marker "none": rule 1 comes before rule 11 there); the bottom
+        // rule never does.
+        assert!(
+            exact
+                .bones
+                .iter()
+                .any(|c| c.bones.categories[Rule::BranchToNoBones.category()] > 0.0),
+            "{}: rule 12 never decides",
+            setup.what
+        );
+        assert!(exact
+            .bones
+            .iter()
+            .all(|c| !c.bones.possible[Rule::Bottom.category()]));
         let sampled = stats::sampled(&script, &dnethack_options(setup, Approach::Sampled, &bones));
         compare(&exact, &sampled, 20_000.0, setup.what);
+    }
+    // Rule 10 (a Madman's home) is not enumerated: a Madman's statistics
+    // are sampled, and say so.
+    let mut madman = BonesOptions::for_target(Target::DNetHack);
+    madman.role = Some("Madman".into());
+    let stats = stats::compute(
+        &script,
+        &dnethack_options(&DNETHACK_SETUPS[0], Approach::Auto, &madman),
+    );
+    match stats.method {
+        Method::Sampled { reason, .. } => assert!(reason.contains("Madman"), "{reason}"),
+        m => panic!("a Madman's statistics: {m:?}"),
     }
 }

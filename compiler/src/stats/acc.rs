@@ -8,7 +8,7 @@ use super::{
     BonesStat, BonesSummary, BranchStat, Dist, DungeonStat, FailureStat, LevelStat, Method,
     PlaceStat, Places, Stats,
 };
-use crate::bones::{depth_chance, Decision, LevelFacts, Rule};
+use crate::bones::{decide, BonesOptions, Decision, Known, LevelFacts, OtherEnd, Rule};
 use crate::loader::Resolver;
 use std::collections::BTreeMap;
 
@@ -84,100 +84,92 @@ impl BonesAcc {
         self.cat[c] = self.cat[c].plus(x);
     }
 
-    fn depth_cats(&mut self, x: PW, depth: i32) {
+    /// Counts weight `x` under the decision `d` for a level at `depth`.
+    fn decided(&mut self, x: PW, d: &Decision, depth: i32) {
         if !x.pos && x.w.is_zero() {
             return;
         }
-        if depth < 1 {
-            self.cat(6, x);
-        } else {
-            let (num, den) = depth_chance(depth);
-            if num == 0 {
-                self.cat(CAT_SHALLOW, x);
-            } else {
-                self.cat(CAT_ELIGIBLE, x);
-                self.leave_sum += x.w * W::ratio(u64::from(num), u64::from(den));
-                if x.pos {
-                    widen(&mut self.leave_depth, depth);
-                }
+        let c = match d.rule {
+            Rule::DepthRoll if d.chance.0 == 0 => CAT_SHALLOW,
+            Rule::DepthRoll => CAT_ELIGIBLE,
+            r => r.category(),
+        };
+        self.cat(c, x);
+        if c == CAT_ELIGIBLE {
+            self.leave_sum += x.w * W::ratio(u64::from(d.chance.0), u64::from(d.chance.1));
+            if x.pos {
+                widen(&mut self.leave_depth, depth);
             }
         }
-        if x.pos {
-            widen(&mut self.load_depth, depth);
-        }
-    }
-
-    fn note_load(&mut self, x: PW, depth: i32) {
-        if x.pos {
+        if d.can_load && x.pos {
             widen(&mut self.load_depth, depth);
         }
     }
 
     /// Adds one class of outcomes for one level. `kinds` weigh what lies
     /// there (already times the outcome's chance); `s` is the chance that
-    /// the rest of the resolution succeeds, `hv`/`gv` that it succeeds and
-    /// no later branch / some later branch ends on this level.
-    pub fn add(&mut self, exists: W, kinds: Kinds, st: &Static, s: W, hv: W, gv: W) {
+    /// the rest of the resolution succeeds and `ends` splits it by the
+    /// branches that end on this level. Every combination is judged by the
+    /// game's own [`decide`], so the categories follow whatever rules the
+    /// game has.
+    pub fn add(
+        &mut self,
+        exists: W,
+        kinds: Kinds,
+        st: &Static,
+        s: W,
+        ends: &Ends,
+        opts: &BonesOptions,
+    ) {
         self.exists += exists * s;
-        let none = kinds.none.times(s);
-        let rest = kinds.portal.plus(kinds.other).plus(kinds.event);
-        let total = kinds.none.plus(rest);
+        let total = kinds
+            .none
+            .plus(kinds.portal)
+            .plus(kinds.other)
+            .plus(kinds.event);
         self.bottom.add(st.bottom, total.times(s));
         self.vibrating.add(st.vibrating, total.times(s));
+        let branch = ends.branch.iter().fold(W::ZERO, |a, &w| a + w);
         if st.level > 1 {
-            if st.entry_branch {
-                self.branch.add(true, total.times(s));
-            } else {
-                self.branch.add(true, total.times(gv));
-                self.branch.add(false, total.times(hv));
-            }
+            self.branch.add(true, total.times(branch));
+            self.branch.add(false, total.times(ends.none));
         } else {
             self.branch.add(false, total.times(s));
         }
-        self.cat(0, none);
-        if st.dungeon_none {
-            self.cat(1, rest.times(s));
-            return;
-        }
-        if st.bottom {
-            self.cat(2, rest.times(s));
-            return;
-        }
-        if st.level > 1 {
-            if st.entry_branch {
-                self.cat(3, rest.times(s));
-                return;
+        let event = opts.rules.event_levels.first();
+        let lying = [
+            (kinds.none, true, false, false),
+            (kinds.portal, false, true, false),
+            (kinds.event, false, false, true),
+            (kinds.other, false, false, false),
+        ];
+        let situations = std::iter::once((ends.none, false, None))
+            .chain((0..ENDS).map(|c| (ends.branch[c], true, other_end(c))));
+        for (w_end, branch_level, other) in situations {
+            if w_end.is_zero() {
+                continue;
             }
-            self.cat(3, rest.times(gv));
-            self.cat(Rule::UntilEvent.category(), kinds.event.times(hv));
-            let rest = kinds.portal.plus(kinds.other);
-            if st.vibrating {
-                self.cat(4, rest.times(hv));
-                return;
-            }
-            let portal = kinds.portal.times(hv);
-            self.cat(5, portal);
-            self.note_load(portal, st.depth);
-            self.depth_cats(kinds.other.times(hv), st.depth);
-        } else {
-            if st.level_one {
-                self.cat(Rule::LevelOne.category(), rest.times(s));
-                return;
-            }
-            self.cat(Rule::UntilEvent.category(), kinds.event.times(s));
-            let rest = kinds.portal.plus(kinds.other);
-            if st.vibrating {
-                self.cat(4, rest.times(s));
-                return;
-            }
-            if st.entry_branch {
-                self.depth_cats(rest.times(s), st.depth);
-            } else {
-                self.depth_cats(kinds.portal.times(gv), st.depth);
-                let portal = kinds.portal.times(hv);
-                self.cat(5, portal);
-                self.note_load(portal, st.depth);
-                self.depth_cats(kinds.other.times(s), st.depth);
+            for &(kind, special_none, portal, is_event) in &lying {
+                let x = kind.times(w_end);
+                if !x.pos && x.w.is_zero() {
+                    continue;
+                }
+                let facts = LevelFacts {
+                    special_none,
+                    dungeon_none: st.dungeon_none,
+                    bottom: st.bottom,
+                    branch_level,
+                    level: st.level,
+                    main_dungeon: st.main_dungeon,
+                    vibrating: st.vibrating,
+                    portal,
+                    depth: st.depth,
+                    madman_home: Known::No,
+                    other_end: other,
+                    event: if is_event { event } else { None },
+                };
+                let d = decide(&opts.rules, &facts);
+                self.decided(x, &d, st.depth);
             }
         }
     }
@@ -189,19 +181,7 @@ impl BonesAcc {
         self.bottom.add(f.bottom, x);
         self.vibrating.add(f.vibrating, x);
         self.branch.add(f.branch_level && f.level > 1, x);
-        let c = match d.rule {
-            Rule::DepthRoll if d.chance.0 == 0 => CAT_SHALLOW,
-            Rule::DepthRoll => CAT_ELIGIBLE,
-            r => r.category(),
-        };
-        self.cat(c, x);
-        if c == CAT_ELIGIBLE {
-            self.leave_sum += w * W::ratio(u64::from(d.chance.0), u64::from(d.chance.1));
-            widen(&mut self.leave_depth, f.depth);
-        }
-        if d.can_load {
-            widen(&mut self.load_depth, f.depth);
-        }
+        self.decided(x, d, f.depth);
     }
 
     pub fn summary(&self) -> BonesSummary {
@@ -259,10 +239,56 @@ pub(crate) struct Static {
     pub dungeon_none: bool,
     pub bottom: bool,
     pub vibrating: bool,
-    /// The branch into this dungeon arrives here.
-    pub entry_branch: bool,
-    /// Rule 9 holds here (level 1 of a dungeon the game refuses it on).
-    pub level_one: bool,
+    /// The dungeon is the first in the game's list (rule 9's main dungeon).
+    pub main_dungeon: bool,
+}
+
+/// What the other end of the first branch ending on a level brings
+/// (dNetHack's rules 11 and 12): the categories depend only on which of
+/// the two holds, so the enumeration tells these apart.
+pub(crate) const ENDS: usize = 3;
+/// Neither rule: no other end judged, or one that keeps no rule.
+pub(crate) const END_PLAIN: usize = 0;
+/// The other end is in the Quest (rule 11).
+pub(crate) const END_QUEST: usize = 1;
+/// The other end is itself a no-bones level (rule 12).
+pub(crate) const END_NO_BONES: usize = 2;
+
+/// The other end of class `c` as the rules read it.
+fn other_end(c: usize) -> Option<OtherEnd> {
+    match c {
+        END_QUEST => Some(OtherEnd {
+            in_quest: true,
+            no_bones: None,
+        }),
+        // Which rule holds there does not change the category.
+        END_NO_BONES => Some(OtherEnd {
+            in_quest: false,
+            no_bones: Some(Rule::SpecialNone),
+        }),
+        _ => None,
+    }
+}
+
+/// The chance that the rest of the resolution succeeds, split by the
+/// branches ending on one level: none (`none`), or the first of them
+/// brings other-end class `c` (`branch[c]`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Ends {
+    pub none: W,
+    pub branch: [W; ENDS],
+}
+
+impl Ends {
+    /// A branch surely ends here, with other-end class `c`.
+    pub fn sure(s: W, c: usize) -> Ends {
+        let mut branch = [W::ZERO; ENDS];
+        branch[c] = s;
+        Ends {
+            none: W::ZERO,
+            branch,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -18,11 +18,15 @@
 //! succeeds and, per level of each dungeon that may still gain branches,
 //! the chance that it does (or does not) become a branch level.
 
+use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
 use super::fxhash::FxHashMap;
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::weight::W;
 use super::Budget;
+use crate::bones::names::QUEST_DUNGEON;
+use crate::bones::{no_bones_rule, BonesOptions, BranchRule, LevelFacts};
 use crate::loader::{BranchKind, DungeonChance, EntrySource, Resolver};
+use crate::script::flags;
 use std::collections::hash_map::Entry;
 use std::collections::BTreeSet;
 
@@ -95,6 +99,10 @@ pub(crate) struct BranchInfo {
     /// Fort Ludios: the branch gets the floating marker, so its parent end
     /// is not a branch level.
     pub floated: bool,
+    /// With dNetHack's bones rules: the parent is the Quest, so the entry
+    /// level's other end brings rule 11 ([`END_QUEST`]); otherwise
+    /// [`END_PLAIN`], and [`Run::core_at`] tells whether it brings rule 12.
+    pub other: usize,
 }
 
 /// A dungeon that exists in an outcome.
@@ -156,11 +164,34 @@ impl Layer {
 pub(crate) struct Back {
     /// Chance that the rest of the resolution succeeds.
     pub succ: W,
-    /// Per live dungeon (as in `State::live`), per level: chance that the
-    /// rest succeeds and no later branch ends on that level (`h`), or one
-    /// does (`g`).
-    pub h: Vec<[W; LEVELS]>,
-    pub g: Vec<[W; LEVELS]>,
+    /// Per live dungeon (as in `State::live`): the levels a later branch
+    /// may land on; on the others none does.
+    pub reach: Vec<u64>,
+    /// Per live dungeon, per level of its `reach` in increasing order: the
+    /// chance that the rest succeeds and no later branch ends there
+    /// (`[0]`), or the first later branch ending there brings other-end
+    /// class `c` (`[1 + c]`).
+    pub ends: Vec<Vec<[W; 1 + ENDS]>>,
+}
+
+impl Back {
+    /// The values of level `l` of live dungeon `li`.
+    pub fn ends_at(&self, li: usize, l: usize) -> Ends {
+        let m = self.reach[li];
+        if l < LEVELS && m & (1u64 << l) != 0 {
+            let k = (m & ((1u64 << l) - 1)).count_ones() as usize;
+            let v = self.ends[li][k];
+            Ends {
+                none: v[0],
+                branch: [v[1], v[2], v[3]],
+            }
+        } else {
+            Ends {
+                none: self.succ,
+                branch: [W::ZERO; ENDS],
+            }
+        }
+    }
 }
 
 /// Everything the enumeration found.
@@ -173,6 +204,40 @@ pub(crate) struct Run {
     /// final state.
     pub terminal_fail: Vec<Option<FailKey>>,
     pub placement_nodes: usize,
+    /// With dNetHack's bones rules, per layer, state and live dungeon: the
+    /// levels a later branch may land on, and for each the chance of
+    /// reaching the state with that level a no-bones level judged without
+    /// branch rules ([`Engine::core_chance`]). Which special level lies
+    /// where, beyond the levels kept in the state, has no effect on later
+    /// draws, so given the state it is independent of everything after.
+    pub core: Vec<Vec<LevelMasses>>,
+}
+
+/// Per live dungeon of one state: a mask of levels and a value for each
+/// of them, in increasing order.
+pub(crate) type LevelMasses = Vec<(u64, Vec<W>)>;
+
+impl Run {
+    /// The chance that level `level` of dungeon record `record`, live in
+    /// state `from` of layer `i`, is a no-bones level judged without branch
+    /// rules, given that state (zero without dNetHack's bones rules).
+    pub fn core_at(&self, i: usize, from: usize, record: u32, level: i32) -> W {
+        let Some(lives) = self.core.get(i).and_then(|l| l.get(from)) else {
+            return W::ZERO;
+        };
+        let s = &self.layers[i].states[from];
+        let Some(li) = s.live.iter().position(|l| u32::from(l.record) == record) else {
+            return W::ZERO;
+        };
+        let (mask, mass) = &lives[li];
+        let a = self.alpha[i][from];
+        match usize::try_from(level).ok().filter(|&l| l < LEVELS) {
+            Some(l) if mask & (1u64 << l) != 0 && a.v > 0.0 => {
+                mass[(mask & ((1u64 << l) - 1)).count_ones() as usize] / a
+            }
+            _ => W::ZERO,
+        }
+    }
 }
 
 /// What stays the same across the enumeration.
@@ -198,6 +263,9 @@ pub(crate) struct Engine<'a> {
     alt_group: Vec<u16>,
     /// `select_alternate` sees wizard mode (the `chaos_quest` override).
     wizard: bool,
+    /// dNetHack's bones rules (a branch level judged by its other end),
+    /// when the statistics follow them.
+    other_end: Option<&'a BonesOptions>,
     /// Branch record -> the dungeon records it may lead to.
     branch_targets: Vec<Vec<u32>>,
     memo: FxHashMap<PlaceKey, u32>,
@@ -334,11 +402,168 @@ impl<'a> Engine<'a> {
             alt_later,
             alt_group,
             wizard,
+            other_end: None,
             branch_targets,
             memo: FxHashMap::default(),
             placements: Vec::new(),
             placement_nodes: 0,
         }
+    }
+
+    /// Follows a game's bones rules where they reach across branches
+    /// (dNetHack judges a branch level by the other end of the first branch
+    /// ending there); other rules need nothing from the enumeration.
+    pub fn with_bones(mut self, opts: &'a BonesOptions) -> Self {
+        if opts.rules.branch == BranchRule::OtherEnd {
+            self.other_end = Some(opts);
+        }
+        self
+    }
+
+    /// The chance that level `l` of dungeon record `rec`, as outcome
+    /// `info` (at dungeon index `index`) has it, is a no-bones level judged
+    /// without branch rules: by its own facts, or by a special level with
+    /// marker "none" or waiting for an event lying there.
+    fn core_chance(&self, rec: usize, index: usize, info: &Present, l: i32) -> W {
+        let Some(opts) = self.other_end else {
+            return W::ZERO;
+        };
+        let d = &self.res.dungeons[rec];
+        let num = info.n;
+        let f = LevelFacts {
+            dungeon_none: d.bones.is_empty(),
+            bottom: l == num,
+            level: l,
+            main_dungeon: index == 0,
+            vibrating: d.flags & flags::HELLISH != 0 && l == num - 1,
+            ..LevelFacts::default()
+        };
+        if no_bones_rule(&opts.rules, &f, false).is_some() {
+            return W::ONE;
+        }
+        let Some(at) = usize::try_from(l).ok().filter(|&l| l < LEVELS) else {
+            return W::ZERO;
+        };
+        let class = &self.placements[info.placement as usize].classes[info.class as usize];
+        let core = (0..class.pos.len())
+            .filter(|&j| {
+                let lrec = &self.res.levels[d.levels.0 as usize + j];
+                lrec.bones.is_empty() || opts.event_level(&lrec.name).is_some()
+            })
+            .fold(W::ZERO, |a, j| a + class.pos[j][at]);
+        if class.p.v > 0.0 {
+            core / class.p
+        } else {
+            W::ZERO
+        }
+    }
+
+    /// [`Run::core`], forward: a dungeon's levels get their chance when it
+    /// is created, and carry it along every later edge.
+    fn core_mass(
+        &self,
+        layers: &[Layer],
+        alpha: &[Vec<W>],
+        reach: &[Vec<Vec<u64>>],
+    ) -> Vec<Vec<LevelMasses>> {
+        let mut mass: Vec<Vec<LevelMasses>> = layers
+            .iter()
+            .enumerate()
+            .map(|(i, layer)| {
+                layer
+                    .states
+                    .iter()
+                    .enumerate()
+                    .map(|(si, s)| {
+                        (0..s.live.len())
+                            .map(|li| {
+                                let m = reach[i][si][li] & LEVEL_BITS;
+                                (m, vec![W::ZERO; m.count_ones() as usize])
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        for i in 0..layers.len().saturating_sub(1) {
+            let (cur, rest) = mass.split_at_mut(i + 1);
+            let (cur, nxt) = (&cur[i], &mut rest[0]);
+            for e in &layers[i].edges {
+                let To::State(t) = e.to else { continue };
+                let (f, t) = (e.from as usize, t as usize);
+                let from = &layers[i].states[f];
+                for (lj, live) in layers[i + 1].states[t].live.iter().enumerate() {
+                    let (mask, out) = &mut nxt[t][lj];
+                    let mut levels = *mask;
+                    let mut k = 0;
+                    if usize::from(live.record) == i {
+                        let Some(info) = &e.info else { continue };
+                        let w = alpha[i][f] * e.p;
+                        while levels != 0 {
+                            let l = levels.trailing_zeros() as i32;
+                            levels &= levels - 1;
+                            out[k] += w * self.core_chance(i, from.loaded.len(), info, l);
+                            k += 1;
+                        }
+                    } else {
+                        let Some(li) = from.live.iter().position(|x| x.record == live.record)
+                        else {
+                            continue;
+                        };
+                        let (fmask, fmass) = &cur[f][li];
+                        while levels != 0 {
+                            let l = levels.trailing_zeros();
+                            levels &= levels - 1;
+                            if fmask & (1u64 << l) != 0 {
+                                let kf = (fmask & ((1u64 << l) - 1)).count_ones() as usize;
+                                out[k] += fmass[kf] * e.p;
+                            }
+                            k += 1;
+                        }
+                    }
+                }
+            }
+        }
+        mass
+    }
+
+    /// Whether the parent `owner` brings rule 11 to the entry level of a
+    /// dungeon its branch leads to.
+    fn incoming_class(&self, owner: u32) -> usize {
+        if self.other_end.is_some() && self.res.dungeons[owner as usize].name == QUEST_DUNGEON {
+            END_QUEST
+        } else {
+            END_PLAIN
+        }
+    }
+
+    /// The chances of each other-end class that the entry level of dungeon
+    /// record `rec`, as an outcome `info` has it, brings to the parent
+    /// level its branch leaves from.
+    fn entry_classes(&self, rec: usize, info: &Present) -> [W; ENDS] {
+        let mut out = [W::ZERO; ENDS];
+        if self.other_end.is_none() {
+            out[END_PLAIN] = W::ONE;
+            return out;
+        }
+        let d = &self.res.dungeons[rec];
+        if d.name == QUEST_DUNGEON {
+            out[END_QUEST] = W::ONE;
+            return out;
+        }
+        // A branch from an earlier dungeon: this one is not the first.
+        let core = self.core_chance(rec, 1, info, info.entry);
+        out[END_NO_BONES] = core;
+        out[END_PLAIN] = W::ONE - core;
+        out
+    }
+
+    /// Whether level record `j` of dungeon record `rec` (first slot
+    /// `n_slots`) goes into the placement's class key.
+    fn keeps_level(&self, rec: usize, n_slots: i32, j: usize, knox_here: u8) -> bool {
+        let l = self.res.dungeons[rec].levels.0 as usize + j;
+        self.needed_slots[rec + 1].contains(&(n_slots + j as i32))
+            || floats_in(self.res.levels[l].floating, knox_here)
     }
 
     /// The loader's last steps that move levels are modelled only where
@@ -868,6 +1093,7 @@ impl<'a> Engine<'a> {
                         level,
                         depth,
                         floated: false,
+                        other: self.incoming_class(owner),
                     };
                     draws.push((p * W::ratio(1, count as u64), Some(info), ds));
                 }
@@ -916,11 +1142,7 @@ impl<'a> Engine<'a> {
                 .fold(0u8, |m, f| m | (1 << f))
                 & !s.knox_done;
             let keep: Vec<bool> = (0..nlev)
-                .map(|j| {
-                    let slot = n_slots + j as i32;
-                    self.needed_slots[rec + 1].contains(&slot)
-                        || floats_in(res.levels[l0 as usize + j].floating, knox_here)
-                })
+                .map(|j| self.keeps_level(rec, n_slots, j, knox_here))
                 .collect();
             for mask in 0u64..(1u64 << optional.len()) {
                 let mut pattern: Vec<bool> = probs.iter().map(|(y, _)| !y.is_zero()).collect();
@@ -1024,11 +1246,7 @@ impl<'a> Engine<'a> {
         }
         let n_slots = self.n_slots(&s.loaded);
         let kept: Vec<usize> = (0..(l1 - l0) as usize)
-            .filter(|&j| {
-                let slot = n_slots + j as i32;
-                self.needed_slots[rec + 1].contains(&slot)
-                    || floats_in(res.levels[l0 as usize + j].floating, knox_here)
-            })
+            .filter(|&j| self.keeps_level(rec, n_slots, j, knox_here))
             .collect();
         for (ci, class) in placement.classes.iter().enumerate() {
             let p = prefix * class.p;
@@ -1045,7 +1263,12 @@ impl<'a> Engine<'a> {
                 if let Some(kl) = knox_level {
                     knox_done |= 1 << f;
                     match branch.as_mut() {
-                        Some(b) if entry == kl => b.floated = true,
+                        Some(b) if entry == kl => {
+                            b.floated = true;
+                            // Its parent end moves off the map: no other
+                            // end to judge.
+                            b.other = END_PLAIN;
+                        }
                         _ => knox_bad = true,
                     }
                 }
@@ -1216,7 +1439,16 @@ impl<'a> Engine<'a> {
             })
             .collect();
         let alpha = forward(&layers);
-        let back = backward(&layers, &reach, &terminal_fail);
+        let classes = |rec: usize, e: &Edge| match &e.info {
+            Some(info) => self.entry_classes(rec, info),
+            None => [W::ZERO; ENDS],
+        };
+        let back = backward(&layers, &reach, &terminal_fail, &classes);
+        let core = if self.other_end.is_some() {
+            self.core_mass(&layers, &alpha, &reach)
+        } else {
+            Vec::new()
+        };
         Ok(Run {
             layers,
             placements: self.placements,
@@ -1224,6 +1456,7 @@ impl<'a> Engine<'a> {
             back,
             terminal_fail,
             placement_nodes: self.placement_nodes,
+            core,
         })
     }
 }
@@ -1258,20 +1491,22 @@ fn added_end(e: &Edge) -> Option<(u32, i32)> {
     (!b.floated).then_some((b.parent, b.level))
 }
 
-/// Levels `1..LEVELS`, the ones `Back::h`/`g` describe.
+/// Levels `1..LEVELS`, the ones [`Back`] describes.
 const LEVEL_BITS: u64 = (u64::MAX >> (64 - LEVELS)) & !1;
 
 /// `reach[i][s][li]`: the levels a branch loaded from layer `i` on may land
 /// on in live dungeon `li` of state `s` ([`Engine::future_mask`]). On any
-/// other level no later branch ends, so `h` is the chance of success and
-/// `g` is zero; those are filled in without the sum over edges, which gives
-/// bit for bit the same values (the same terms added in the same order as
-/// `succ`). Masks only shrink from a layer to the next, which makes that
-/// hold by induction from the last layer, where nothing is live.
+/// other level no later branch ends: there the values are the chance of
+/// success and nothing else, so only reached levels are stored
+/// ([`Back::ends_at`]). Masks only shrink from a layer to the next, which
+/// makes that hold by induction from the last layer, where nothing is
+/// live. `classes(record, edge)`: the other-end classes an edge's entry
+/// level brings to the parent level its branch ends on.
 fn backward(
     layers: &[Layer],
     reach: &[Vec<Vec<u64>>],
     terminal_fail: &[Option<FailKey>],
+    classes: &dyn Fn(usize, &Edge) -> [W; ENDS],
 ) -> Vec<Vec<Back>> {
     let last = layers.len() - 1;
     let mut back: Vec<Vec<Back>> = layers
@@ -1291,8 +1526,14 @@ fn backward(
         let cur = &mut cur[i];
         let nxt = &rest[0];
         for (si, s) in layer.states.iter().enumerate() {
-            cur[si].h = vec![[W::ZERO; LEVELS]; s.live.len()];
-            cur[si].g = vec![[W::ZERO; LEVELS]; s.live.len()];
+            let masks: Vec<u64> = (0..s.live.len())
+                .map(|li| reach[i][si][li] & LEVEL_BITS)
+                .collect();
+            cur[si].ends = masks
+                .iter()
+                .map(|m| vec![[W::ZERO; 1 + ENDS]; m.count_ones() as usize])
+                .collect();
+            cur[si].reach = masks;
         }
         for e in &layer.edges {
             let To::State(t) = e.to else { continue };
@@ -1305,28 +1546,29 @@ fn backward(
             let to_state = &layers[i + 1].states[t];
             for (li, live) in s.live.iter().enumerate() {
                 let pos = to_state.live.iter().position(|l| l.record == live.record);
-                let mut levels = reach[i][from][li] & LEVEL_BITS;
+                let mut levels = cur[from].reach[li];
+                let mut k = 0;
                 while levels != 0 {
                     let l = levels.trailing_zeros() as usize;
                     levels &= levels - 1;
                     let adds = added == Some((u32::from(live.record), l as i32));
-                    let (hv, gv) = match pos {
-                        Some(p) => (nxt[t].h[p][l], nxt[t].g[p][l]),
-                        None => (succ, W::ZERO),
+                    let v: [W; 1 + ENDS] = if adds {
+                        let c = classes(i, e);
+                        [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ]
+                    } else {
+                        match pos {
+                            Some(p) => {
+                                let x = nxt[t].ends_at(p, l);
+                                [x.none, x.branch[0], x.branch[1], x.branch[2]]
+                            }
+                            None => [succ, W::ZERO, W::ZERO, W::ZERO],
+                        }
                     };
-                    let (hv, gv) = if adds { (W::ZERO, succ) } else { (hv, gv) };
-                    cur[from].h[li][l] += e.p * hv;
-                    cur[from].g[li][l] += e.p * gv;
-                }
-            }
-        }
-        for (si, b) in cur.iter_mut().enumerate() {
-            let succ = b.succ;
-            for (li, h) in b.h.iter_mut().enumerate() {
-                let mut unreached = !reach[i][si][li] & LEVEL_BITS;
-                while unreached != 0 {
-                    h[unreached.trailing_zeros() as usize] = succ;
-                    unreached &= unreached - 1;
+                    let slot = &mut cur[from].ends[li][k];
+                    for (acc, x) in slot.iter_mut().zip(v) {
+                        *acc += e.p * x;
+                    }
+                    k += 1;
                 }
             }
         }

@@ -1,11 +1,11 @@
 //! Turns the enumeration into statistics: every outcome weighted by the
 //! chance of reaching it and the chance that the rest succeeds.
 
-use super::acc::{bump, Acc, Kinds, Static, PW};
+use super::acc::{bump, Acc, Ends, Kinds, Static, ENDS, END_NO_BONES, END_PLAIN, PW};
 use super::engine::{Edge, Present, Run, To};
 use super::place::LEVELS;
 use super::weight::W;
-use crate::bones::{BonesOptions, BonesRules, BranchRule, LevelOneRule};
+use crate::bones::{BonesOptions, Known};
 use crate::loader::Resolver;
 use crate::script::flags;
 
@@ -31,19 +31,12 @@ fn level_kind(res: &Resolver, l: usize, opts: &BonesOptions) -> Kind {
     }
 }
 
-/// The bones rules the enumeration does not follow (its bones categories
-/// know the rules of `bones.md` and rule 9), if any: then the statistics
-/// are sampled.
-pub(crate) fn unmodelled_bones(rules: &BonesRules) -> Option<&'static str> {
-    if !rules.bottom {
-        Some("bones rules without the bottom-level rule")
-    } else if rules.branch != BranchRule::BelowLevelOne {
-        Some("bones rules that judge a branch level by its other end")
-    } else if rules.madman_home.is_some() {
-        Some("a bones rule for one role's Quest home")
-    } else {
-        None
-    }
+/// The bones rules the enumeration does not follow, if any: then the
+/// statistics are sampled. Its categories come from the game's own
+/// `decide`; rule 10 (the Madman's home, the level above the Quest's
+/// locate level) holds only for a Madman, and is not enumerated.
+pub(crate) fn unmodelled_bones(opts: &BonesOptions) -> Option<&'static str> {
+    (opts.is_madman() == Known::Yes).then_some("bones rule for a Madman's Quest home")
 }
 
 pub(crate) fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) -> Acc {
@@ -140,9 +133,25 @@ fn present(
         .live
         .iter()
         .position(|l| usize::from(l.record) == rec);
-    let future = |l: usize| match live {
-        Some(p) => (back.h[p][l], back.g[p][l]),
-        None => (s, W::ZERO),
+    // The branches ending on each level: the one into this dungeon at its
+    // entry (first in the game's list), later ones as the backward pass has
+    // them.
+    let future = |l: usize| match info.branch {
+        Some(b) if l as i32 == info.entry && b.other == END_PLAIN && !b.floated => {
+            // The parent's level may be a no-bones level (rule 12 here).
+            let q = run.core_at(i, e.from as usize, b.parent, b.level);
+            let mut ends = Ends::sure(s * (W::ONE - q), END_PLAIN);
+            ends.branch[END_NO_BONES] = s * q;
+            ends
+        }
+        Some(b) if l as i32 == info.entry => Ends::sure(s, b.other),
+        _ => match live {
+            Some(p) => back.ends_at(p, l),
+            None => Ends {
+                none: s,
+                branch: [W::ZERO; ENDS],
+            },
+        },
     };
     let hellish = d.flags & flags::HELLISH != 0;
     let statics = |l: i32| Static {
@@ -151,13 +160,7 @@ fn present(
         dungeon_none: d.bones.is_empty(),
         bottom: l == info.n,
         vibrating: hellish && l == info.n - 1,
-        entry_branch: info.branch.is_some() && l == info.entry,
-        level_one: l == 1
-            && match opts.rules.level_one {
-                LevelOneRule::None => false,
-                LevelOneRule::MainDungeon => index == 0,
-                LevelOneRule::EveryDungeon => true,
-            },
+        main_dungeon: index == 0,
     };
     let (l0, _) = d.levels;
     let kinds: Vec<Kind> = (0..class.pos.len())
@@ -197,8 +200,7 @@ fn present(
                     ..Kinds::default()
                 },
             };
-            let (hv, gv) = future(l);
-            la.bones.add(x, k, &statics(l as i32), s, hv, gv);
+            la.bones.add(x, k, &statics(l as i32), s, &future(l), opts);
         }
     }
     // Every level of the dungeon.
@@ -232,13 +234,13 @@ fn present(
             w: base * free,
             pos: (other.v > 0.0 || empty_possible) && base.v > 0.0,
         };
-        let (hv, gv) = future(lu);
+        let ends = future(lu);
         let st = statics(l);
         let cell = acc.cells.entry((rec as u32, l)).or_default();
-        cell.add(base * class.p, k, &st, s, hv, gv);
+        cell.add(base * class.p, k, &st, s, &ends, opts);
         if let Some(places) = &mut acc.places {
             let place = places.entry((index, st.depth)).or_default();
-            place.bones.add(base * class.p, k, &st, s, hv, gv);
+            place.bones.add(base * class.p, k, &st, s, &ends, opts);
             place.note(rec as u32, l, base * class.p * s);
             for (j, row) in class.pos.iter().enumerate() {
                 if !row[lu].is_zero() {

@@ -331,11 +331,12 @@ pub fn places(script: &Script, opts: &StatsOptions) -> Places {
     };
     let exact = match opts.approach {
         Approach::Sampled => Err("sampling was asked for".to_string()),
-        Approach::Exact | Approach::Auto => match exact::unmodelled_bones(&opts.bones.rules) {
+        Approach::Exact | Approach::Auto => match exact::unmodelled_bones(&opts.bones) {
             Some(what) => Err(format!(
                 "the exact enumeration does not model this game's {what}"
             )),
             None => engine::Engine::new(&res, opts.wizard, opts.budget)
+                .with_bones(&opts.bones)
                 .run()
                 .map_err(|e| format!("exact enumeration too large: {}", e.what)),
         },
@@ -424,7 +425,7 @@ pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
 }
 
 fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
-    if let Some(what) = exact::unmodelled_bones(&opts.bones.rules) {
+    if let Some(what) = exact::unmodelled_bones(&opts.bones) {
         return Err(TooLarge {
             what: format!("this game's {what}, which the exact statistics do not model"),
         });
@@ -435,7 +436,9 @@ fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
         None => None,
     };
     let res = fixed.as_ref().unwrap_or(res);
-    let run = engine::Engine::new(res, opts.wizard, opts.budget).run()?;
+    let run = engine::Engine::new(res, opts.wizard, opts.budget)
+        .with_bones(&opts.bones)
+        .run()?;
     let acc = exact::accumulate(res, &run, &opts.bones, false);
     Ok(acc.finish(res, exact_method(&run)))
 }

@@ -260,7 +260,7 @@ fn game_bones(level_one: crate::bones::LevelOneRule) -> BonesOptions {
     })
 }
 
-fn check_bones(script: &Script, rules: Rules, wizard: bool, bones: &BonesOptions) {
+fn check_bones(script: &Script, rules: Rules, wizard: bool, bones: &BonesOptions) -> Stats {
     let bones = bones.clone();
     let loader = Resolver::with_rules(script, rules.clone()).expect("resolver");
     // As `exact_with`: 3.7's chains by name, fixed where they can be.
@@ -269,6 +269,7 @@ fn check_bones(script: &Script, rules: Rules, wizard: bool, bones: &BonesOptions
         .map(|f| f.expect("fixed chains"));
     let res = fixed.unwrap_or_else(|| loader.clone());
     let run = engine::Engine::new(&res, wizard, Budget::default())
+        .with_bones(&bones)
         .run()
         .expect("enumerable");
     let acc = exact::accumulate(&res, &run, &bones, false);
@@ -286,6 +287,7 @@ fn check_bones(script: &Script, rules: Rules, wizard: bool, bones: &BonesOptions
     }
     let oracle = oracle(script, rules, wizard, &bones);
     same(&exact, &oracle);
+    exact
 }
 
 fn dungeon(name: &str, bones: u8, base: i32, rand: i32) -> Dungeon {
@@ -543,6 +545,46 @@ fn dnethack_quest_locate_matches_the_loader() {
 }
 
 #[test]
+fn dnethack_bones_rules_match_the_loader() {
+    // No bottom, branch or portal rule; a branch level is judged by the
+    // other end of the first branch ending there: in the Quest (rule 11),
+    // or a no-bones level judged without branch rules (rule 12; "medusa"
+    // and "castle" of the top, Sokoban's marker, "wizard1" below Hell's
+    // branch to the tower).
+    use crate::loader::GameInputs;
+    let bones = BonesOptions::for_target(crate::options::Target::DNetHack);
+    let mut quest = mini_quest();
+    quest.dungeons[4].entry = 1;
+    let rules = dnethack_rules(GameInputs::default());
+    let exact = check_bones(&quest, rules.clone(), false, &bones);
+    // Both rules decide somewhere, and the bottom never does.
+    for rule in [
+        crate::bones::Rule::QuestBranch,
+        crate::bones::Rule::BranchToNoBones,
+    ] {
+        assert!(
+            exact
+                .bones
+                .iter()
+                .any(|c| c.bones.possible[rule.category()]),
+            "{rule} never decides"
+        );
+    }
+    assert!(exact
+        .bones
+        .iter()
+        .all(|c| !c.bones.possible[crate::bones::Rule::Bottom.category()]));
+    check_bones(&quest, rules.clone(), true, &bones);
+    check_bones(&mini_alternates(), rules, false, &bones);
+    let healer = dnethack_rules(GameInputs {
+        quest_nemesis_blibdoolpoolp: true,
+        ..GameInputs::default()
+    });
+    check_bones(&mini_quest(), healer, false, &bones);
+    check_bones(&mini(), Rules::nethack_36(), false, &bones);
+}
+
+#[test]
 fn level_one_and_event_rules_match_the_loader() {
     // "valley" is level 1 of a hellish dungeon and a branch level; "a"
     // lies on a branch level or not, at the bottom or above it.
@@ -766,13 +808,14 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_small_scripts_match_the_loader(script in arb_script(), old in any::<bool>(), wizard in any::<bool>(), game in 0u8..3) {
+    fn random_small_scripts_match_the_loader(script in arb_script(), old in any::<bool>(), wizard in any::<bool>(), game in 0u8..4) {
         let rules = if old { Rules { required_dungeons: &[], ..Rules::nethack_343() } } else { Rules::native() };
         use crate::bones::LevelOneRule;
         let bones = match game {
             0 => BonesOptions::default(),
             1 => game_bones(LevelOneRule::MainDungeon),
-            _ => game_bones(LevelOneRule::EveryDungeon),
+            2 => game_bones(LevelOneRule::EveryDungeon),
+            _ => BonesOptions::for_target(crate::options::Target::DNetHack),
         };
         check_bones(&script, rules, wizard, &bones);
     }
