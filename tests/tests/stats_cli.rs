@@ -198,3 +198,83 @@ fn errors_and_exit_codes() {
         .unwrap()
         .contains("\"Top\" has 3 levels"));
 }
+
+/// dNetHack: its built-in description with the main dungeon's three
+/// 25-level side branches (`@ (5, 25)`, each avoiding the levels earlier
+/// branches took) at one level each is enumerated exactly, and both
+/// formats say so; the description itself is too large to enumerate, is
+/// sampled from the proven loader, and both formats say why.
+#[test]
+fn dnethack_stats_say_exact_or_why_not() {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let built_in = here.join("dnethack-3.23.def");
+    let src = std::fs::read_to_string(&built_in).expect("built-in dNetHack description");
+    let mut narrowed = src.clone();
+    for (name, level) in [
+        ("The Lost Tomb", 10),
+        ("The Sunless Sea", 20),
+        ("The Temple of Moloch", 24),
+    ] {
+        let line = format!("BRANCH:      \"{name}\" @ (5, 25)");
+        assert!(narrowed.contains(&line), "{line}");
+        narrowed = narrowed.replace(&line, &format!("BRANCH:      \"{name}\" @ ({level}, 0)"));
+    }
+    let path = std::env::temp_dir().join(format!("dgnkit-dnstats-{}.def", std::process::id()));
+    std::fs::write(&path, narrowed).expect("temporary file");
+    let file = path.to_string_lossy().into_owned();
+    let exact = ["--target", "dnethack", "--max-search-states", "1000000"];
+    let (code, out, err) = run(&[&exact[..], &[file.as_str()]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().any(|l| l.starts_with("exact")), "{out}");
+    assert!(
+        !out.contains("sampled") && !err.contains("sampl"),
+        "{out}{err}"
+    );
+    let (code, out, err) = run(&[&exact[..], &["--format", "json", file.as_str()]].concat());
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["method"]["kind"], "exact", "{}", v["method"]);
+    // Three "Chaos Quest" records, one of them kept: a third each.
+    let chaos: Vec<f64> = v["dungeons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["name"] == "Chaos Quest")
+        .map(|d| d["exists"].as_f64().unwrap())
+        .collect();
+    assert_eq!(chaos.len(), 3);
+    assert!(
+        chaos.iter().all(|p| (p - 1.0 / 3.0).abs() < 1e-9),
+        "{chaos:?}"
+    );
+
+    let built_in = built_in.to_string_lossy().into_owned();
+    let (code, out, err) = run(&["--target", "dnethack", built_in.as_str()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("sampled") && l.contains("too large")),
+        "{out}"
+    );
+    let (code, out, err) = run(&[
+        "--target",
+        "dnethack",
+        "--format",
+        "json",
+        "--samples",
+        "2000",
+        built_in.as_str(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["method"]["kind"], "sampled");
+    assert!(
+        v["method"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("too large"),
+        "{}",
+        v["method"]
+    );
+}
