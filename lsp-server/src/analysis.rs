@@ -146,12 +146,18 @@ pub fn family_note(
     };
     let code = dgnkit::check::codes::DIALECT_SUGGESTION;
     if let Some(d) = out.iter_mut().find(|d| d.code == code) {
-        let named = dgnkit::options::Target::ALL
+        // It names `--target F`, or `--dialect D` for a game without one.
+        let target = dgnkit::options::Target::ALL
             .into_iter()
-            .find(|t| d.message.contains(&format!("`--target {}`", t.name())));
-        if let Some(t) = named {
+            .find(|t| d.message.contains(&format!("`--target {}`", t.name())))
+            .map(|t| (key, t.name()));
+        let dialect = Dialect::ALL
+            .into_iter()
+            .find(|x| d.message.contains(&format!("`--dialect {}`", x.name())))
+            .map(|x| ("dgnkit.dialect", x.name()));
+        if let Some((setting, value)) = target.or(dialect) {
             d.notes
-                .push(format!("in the editor: set `{key}` to \"{}\"", t.name()));
+                .push(format!("in the editor: set `{setting}` to \"{value}\""));
         }
         return;
     }

@@ -146,6 +146,25 @@ async fn the_checks_own_note_gets_the_setting_too() {
     );
 }
 
+#[tokio::test]
+async fn a_game_without_a_target_gets_the_dialect_setting() {
+    // SLASH'EM Extended's limits: the checks' note names its dialect.
+    let (_, text) = repo_corpus("limits-branches-slashem-extended.def");
+    let mut c = Client::start(json!({"dgnkit": {"statistics": "off"}})).await;
+    let published = c.open("file:///src/mine/dungeon.def", &text).await;
+    let found = notes(&published);
+    assert_eq!(found.len(), 1, "{published}");
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`--dialect slashem-extended`"),
+        "{message}"
+    );
+    assert!(
+        message.contains("in the editor: set `dgnkit.dialect` to \"slashem-extended\""),
+        "{message}"
+    );
+}
+
 /// The hover's `- bones: ...` line.
 fn bones_line(hover: &Value) -> String {
     let text = hover["contents"]["value"].as_str().unwrap_or_default();
