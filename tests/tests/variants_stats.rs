@@ -342,16 +342,23 @@ fn dnethack_exact_statistics_match_its_loader() {
         let sampled = stats::sampled(&script, &dnethack_options(setup, Approach::Sampled, &bones));
         compare(&exact, &sampled, 20_000.0, setup.what);
     }
-    // Rule 10 (a Madman's home) is not enumerated: a Madman's statistics
-    // are sampled, and say so.
+    // Rule 10 for a Madman: the Quest level above the locate level.
     let mut madman = BonesOptions::for_target(Target::DNetHack);
     madman.role = Some("Madman".into());
-    let stats = stats::compute(
-        &script,
-        &dnethack_options(&DNETHACK_SETUPS[0], Approach::Auto, &madman),
+    let setup = &DNETHACK_SETUPS[0];
+    let exact = stats::exact(&script, &dnethack_options(setup, Approach::Exact, &madman))
+        .unwrap_or_else(|e| panic!("Madman: {}", e.what));
+    assert!(matches!(exact.method, Method::Exact { .. }));
+    assert!(
+        exact
+            .bones
+            .iter()
+            .any(|c| c.dungeon == "The Quest"
+                && c.bones.categories[Rule::MadmanHome.category()] > 0.0)
     );
-    match stats.method {
-        Method::Sampled { reason, .. } => assert!(reason.contains("Madman"), "{reason}"),
-        m => panic!("a Madman's statistics: {m:?}"),
-    }
+    let sampled = stats::sampled(
+        &script,
+        &dnethack_options(setup, Approach::Sampled, &madman),
+    );
+    compare(&exact, &sampled, 20_000.0, "Madman");
 }

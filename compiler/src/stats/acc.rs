@@ -164,7 +164,7 @@ impl BonesAcc {
                     vibrating: st.vibrating,
                     portal,
                     depth: st.depth,
-                    madman_home: Known::No,
+                    madman_home: if st.madman { Known::Yes } else { Known::No },
                     other_end: other,
                     event: if is_event { event } else { None },
                 };
@@ -241,6 +241,8 @@ pub(crate) struct Static {
     pub vibrating: bool,
     /// The dungeon is the first in the game's list (rule 9's main dungeon).
     pub main_dungeon: bool,
+    /// Rule 10 holds here (a Madman's Quest home).
+    pub madman: bool,
 }
 
 /// What the other end of the first branch ending on a level brings

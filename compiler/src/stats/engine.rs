@@ -266,6 +266,9 @@ pub(crate) struct Engine<'a> {
     /// dNetHack's bones rules (a branch level judged by its other end),
     /// when the statistics follow them.
     other_end: Option<&'a BonesOptions>,
+    /// Rule 10's locate-level record, kept in the class key
+    /// ([`super::exact::madman_records`]).
+    madman_locate: Option<u32>,
     /// Branch record -> the dungeon records it may lead to.
     branch_targets: Vec<Vec<u32>>,
     memo: FxHashMap<PlaceKey, u32>,
@@ -403,6 +406,7 @@ impl<'a> Engine<'a> {
             alt_group,
             wizard,
             other_end: None,
+            madman_locate: None,
             branch_targets,
             memo: FxHashMap::default(),
             placements: Vec::new(),
@@ -417,6 +421,10 @@ impl<'a> Engine<'a> {
         if opts.rules.branch == BranchRule::OtherEnd {
             self.other_end = Some(opts);
         }
+        self.madman_locate = super::exact::madman_records(self.res, opts)
+            .ok()
+            .flatten()
+            .map(|(_, loca)| loca);
         self
     }
 
@@ -564,6 +572,7 @@ impl<'a> Engine<'a> {
         let l = self.res.dungeons[rec].levels.0 as usize + j;
         self.needed_slots[rec + 1].contains(&(n_slots + j as i32))
             || floats_in(self.res.levels[l].floating, knox_here)
+            || self.madman_locate == Some(l as u32)
     }
 
     /// The loader's last steps that move levels are modelled only where

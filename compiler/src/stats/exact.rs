@@ -33,10 +33,45 @@ fn level_kind(res: &Resolver, l: usize, opts: &BonesOptions) -> Kind {
 
 /// The bones rules the enumeration does not follow, if any: then the
 /// statistics are sampled. Its categories come from the game's own
-/// `decide`; rule 10 (the Madman's home, the level above the Quest's
-/// locate level) holds only for a Madman, and is not enumerated.
-pub(crate) fn unmodelled_bones(opts: &BonesOptions) -> Option<&'static str> {
-    (opts.is_madman() == Known::Yes).then_some("bones rule for a Madman's Quest home")
+/// `decide`; rule 10 only in the shape [`madman_records`] takes.
+pub(crate) fn unmodelled_bones(res: &Resolver, opts: &BonesOptions) -> Option<&'static str> {
+    madman_records(res, opts).err()
+}
+
+/// Rule 10 for a Madman (dNAO `bones.c:35`: the level just above the
+/// first level named `*-loca`, in the dungeon of the first named
+/// `*-strt`): the two level records, when the file has one of each, both
+/// in "The Quest", which no branch leaves (so the rule only ever judges
+/// the Quest's own levels, and its entry's other end is in the Quest);
+/// `None` when the rule cannot hold; an error for any other shape.
+pub(crate) fn madman_records(
+    res: &Resolver,
+    opts: &BonesOptions,
+) -> Result<Option<(u32, u32)>, &'static str> {
+    if opts.is_madman() != Known::Yes {
+        return Ok(None);
+    }
+    let named = |suffix: &str| -> Vec<u32> {
+        (0..res.levels.len() as u32)
+            .filter(|&l| res.levels[l as usize].name.ends_with(suffix))
+            .collect()
+    };
+    match (named("-strt").as_slice(), named("-loca").as_slice()) {
+        ([], _) | (_, []) => Ok(None),
+        (&[strt], &[loca]) => {
+            let d = res.levels[strt as usize].dungeon;
+            let dr = &res.dungeons[d as usize];
+            if res.levels[loca as usize].dungeon == d
+                && dr.name == crate::bones::names::QUEST_DUNGEON
+                && dr.branches.0 == dr.branches.1
+            {
+                Ok(Some((strt, loca)))
+            } else {
+                Err("bones rule for a Madman's Quest home, with its Quest levels in this file's places")
+            }
+        }
+        _ => Err("bones rule for a Madman's Quest home, with several Quest start or locate levels"),
+    }
 }
 
 pub(crate) fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) -> Acc {
@@ -45,6 +80,7 @@ pub(crate) fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places:
         acc.places = Some(Default::default());
     }
     let preds = predecessors(run);
+    let madman = madman_records(res, opts).ok().flatten();
     for (i, layer) in run.layers.iter().enumerate() {
         for (ei, e) in layer.edges.iter().enumerate() {
             let a = run.alpha[i][e.from as usize];
@@ -60,7 +96,15 @@ pub(crate) fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places:
                         // Dropped optional dungeons take no index: this is
                         // the dungeon's number in the game's dungeons[].
                         let index = layer.states[e.from as usize].loaded.len() as u32;
-                        present(res, run, opts, &mut acc, i, index, e, info, a, t as usize);
+                        let at = Outcome {
+                            i,
+                            index,
+                            e,
+                            info,
+                            a,
+                            t: t as usize,
+                        };
+                        present(res, run, opts, madman, &mut acc, &at);
                     }
                 }
             }
@@ -93,19 +137,33 @@ pub(crate) fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places:
     acc
 }
 
-#[allow(clippy::too_many_arguments)]
+/// One outcome of dungeon record `i` (at dungeon index `index`): edge `e`
+/// from a state reached with chance `a`, to state `t`.
+struct Outcome<'r> {
+    i: usize,
+    index: u32,
+    e: &'r Edge,
+    info: &'r Present,
+    a: W,
+    t: usize,
+}
+
 fn present(
     res: &Resolver,
     run: &Run,
     opts: &BonesOptions,
+    madman: Option<(u32, u32)>,
     acc: &mut Acc,
-    i: usize,
-    index: u32,
-    e: &Edge,
-    info: &Present,
-    a: W,
-    t: usize,
+    at: &Outcome<'_>,
 ) {
+    let Outcome {
+        i,
+        index,
+        e,
+        info,
+        a,
+        t,
+    } = *at;
     let rec = i;
     let d = &res.dungeons[rec];
     let back = &run.back[i + 1][t];
@@ -154,6 +212,17 @@ fn present(
         },
     };
     let hellish = d.flags & flags::HELLISH != 0;
+    let (l0, _) = d.levels;
+    // Rule 10: the level above the locate level (kept, so one level in
+    // this class), when the start level exists too.
+    let madman_home = madman.and_then(|(strt, loca)| {
+        let (js, jl) = (strt.checked_sub(l0)?, loca.checked_sub(l0)?);
+        if res.levels[strt as usize].dungeon != rec as u32 || !info.pattern[js as usize] {
+            return None;
+        }
+        let v = class.pos[jl as usize].iter().position(|w| !w.is_zero())?;
+        Some(v as i32 - 1)
+    });
     let statics = |l: i32| Static {
         level: l,
         depth: info.depth_start.wrapping_add(l - 1),
@@ -161,8 +230,8 @@ fn present(
         bottom: l == info.n,
         vibrating: hellish && l == info.n - 1,
         main_dungeon: index == 0,
+        madman: madman_home == Some(l),
     };
-    let (l0, _) = d.levels;
     let kinds: Vec<Kind> = (0..class.pos.len())
         .map(|j| level_kind(res, l0 as usize + j, opts))
         .collect();

@@ -331,7 +331,7 @@ pub fn places(script: &Script, opts: &StatsOptions) -> Places {
     };
     let exact = match opts.approach {
         Approach::Sampled => Err("sampling was asked for".to_string()),
-        Approach::Exact | Approach::Auto => match exact::unmodelled_bones(&opts.bones) {
+        Approach::Exact | Approach::Auto => match exact::unmodelled_bones(&res, &opts.bones) {
             Some(what) => Err(format!(
                 "the exact enumeration does not model this game's {what}"
             )),
@@ -425,7 +425,7 @@ pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
 }
 
 fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
-    if let Some(what) = exact::unmodelled_bones(&opts.bones) {
+    if let Some(what) = exact::unmodelled_bones(res, &opts.bones) {
         return Err(TooLarge {
             what: format!("this game's {what}, which the exact statistics do not model"),
         });

@@ -575,13 +575,22 @@ fn dnethack_bones_rules_match_the_loader() {
         .iter()
         .all(|c| !c.bones.possible[crate::bones::Rule::Bottom.category()]));
     check_bones(&quest, rules.clone(), true, &bones);
-    check_bones(&mini_alternates(), rules, false, &bones);
+    check_bones(&mini_alternates(), rules.clone(), false, &bones);
     let healer = dnethack_rules(GameInputs {
         quest_nemesis_blibdoolpoolp: true,
         ..GameInputs::default()
     });
     check_bones(&mini_quest(), healer, false, &bones);
     check_bones(&mini(), Rules::nethack_36(), false, &bones);
+    // Rule 10 for a Madman: the level above the locate level.
+    let madman = BonesOptions {
+        role: Some("Madman".into()),
+        ..bones.clone()
+    };
+    let exact = check_bones(&quest, rules.clone(), false, &madman);
+    let home = crate::bones::Rule::MadmanHome.category();
+    assert!(exact.bones.iter().any(|c| c.bones.possible[home]));
+    check_bones(&quest, rules, true, &madman);
 }
 
 #[test]
