@@ -42,10 +42,9 @@ fuzz_target!(|data: &[u8]| {
 
     // The printer re-parses to the same tree (compared through the printer,
     // which ignores spans).
-    let parse_opts = ParseOptions {
-        defines: opts.defines.clone(),
-        undefines: opts.undefines.clone(),
-    };
+    // The `%FLAG` options analyze used (the target's default build's
+    // undefined flags included).
+    let parse_opts = dgnkit::frontend::parse_options(&opts);
     let printed = printer::print(&analysis.file);
     if !analysis.diagnostics.iter().any(is_syntax_error) {
         let again = parse(&printed, &ParseOptions::default());
