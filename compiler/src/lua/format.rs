@@ -72,17 +72,10 @@ enum Kind {
     Text,
 }
 
-/// The file's tokens (offsets in `src`; bytes that are not UTF-8 are read
-/// as one unknown character each, as the reader does).
+/// The file's tokens (offsets in `src`; bytes that are not UTF-8, and
+/// backticks, are read as one unknown character each, as the reader does).
 fn lex(src: &[u8]) -> Result<Vec<Tok>, Vec<Diagnostic>> {
-    let text: String = src
-        .utf8_chunks()
-        .flat_map(|c| {
-            c.valid()
-                .chars()
-                .chain(std::iter::repeat_n('\u{1}', c.invalid().len()))
-        })
-        .collect();
+    let text = super::syntax::lexable(src);
     let tokens: Vec<Token> = match Lexer::new(&text, full_moon::LuaVersion::lua54()).collect() {
         LexerResult::Ok(t) => t,
         LexerResult::Recovered(_, e) | LexerResult::Fatal(e) => {

@@ -110,20 +110,7 @@ pub fn parse(src: &[u8]) -> Parsed {
             ..Parsed::default()
         };
     }
-    // Invalid UTF-8 becomes a byte the tokenizer rejects outside strings;
-    // string values are decoded from the original bytes, so a name in
-    // Latin-1 keeps its bytes and every offset stays the same.
-    let text: String = match std::str::from_utf8(src) {
-        Ok(s) => s.to_string(),
-        Err(_) => src
-            .utf8_chunks()
-            .flat_map(|c| {
-                c.valid()
-                    .chars()
-                    .chain(std::iter::repeat_n('\u{1}', c.invalid().len()))
-            })
-            .collect(),
-    };
+    let text = lexable(src);
     let owned = src.to_vec();
     let run = move || parse_text(&owned, &text);
     match std::thread::Builder::new()
@@ -142,6 +129,24 @@ pub fn parse(src: &[u8]) -> Parsed {
             ..Parsed::default()
         },
     }
+}
+
+/// `src` as the text full_moon's tokenizer is given. Invalid UTF-8
+/// becomes a character the tokenizer rejects outside strings; string
+/// values are decoded from the original bytes, so a name in Latin-1 keeps
+/// its bytes and every offset stays the same. A backtick becomes that
+/// character too: full_moon 3.0's tokenizer panics on one outside a string
+/// (`read_string` reaches `unreachable!()` without its Luau or CfxLua
+/// features, tokenizer/lexer.rs:1210), and Lua 5.4 has no backtick token.
+pub(crate) fn lexable(src: &[u8]) -> String {
+    src.utf8_chunks()
+        .flat_map(|c| {
+            c.valid()
+                .chars()
+                .map(|ch| if ch == '`' { '\u{1}' } else { ch })
+                .chain(std::iter::repeat_n('\u{1}', c.invalid().len()))
+        })
+        .collect()
 }
 
 fn parse_text(src: &[u8], text: &str) -> Parsed {

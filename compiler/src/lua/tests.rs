@@ -199,3 +199,41 @@ pub(crate) fn corpus_file() -> Option<std::path::PathBuf> {
         None
     }
 }
+
+/// Found by the `lua_reader` fuzz target: a backtick outside a string made
+/// full_moon's tokenizer panic (its `read_string` has no arm for it
+/// without the Luau features), so the reader answered "could not read
+/// this file" and `dgn fmt` crashed. It is a syntax error at its byte.
+#[test]
+fn a_backtick_is_a_syntax_error_at_its_byte() {
+    for src in [
+        &b"dungeon = { ` }"[..],
+        b"dungeon = {\n  { name = \"x\", base = `1 },\n}\n",
+        b"`",
+        b"-- `quoted` in a comment is fine\ndungeon = { ` }",
+    ] {
+        let at = src.iter().rposition(|&b| b == b'`').unwrap() as u32;
+        let parsed = super::syntax::parse(src);
+        let d = &parsed.diagnostics;
+        assert!(
+            d.iter().all(|d| d.code != LUA_TOO_COMPLEX),
+            "{:?}: {d:?}",
+            String::from_utf8_lossy(src)
+        );
+        assert!(
+            d.iter().any(|d| d.code == LUA_SYNTAX && d.span.start == at),
+            "{:?}: {d:?}",
+            String::from_utf8_lossy(src)
+        );
+        assert!(super::format::format(src).is_err());
+    }
+    // Inside a string it is a character like any other.
+    let ok = b"dungeon = { { name = \"a`b\", bonetag = \"`\", base = 1 } }";
+    let parsed = super::syntax::parse(ok);
+    assert!(
+        parsed.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        parsed.diagnostics
+    );
+    assert!(super::format::format(ok).is_ok());
+}
