@@ -233,7 +233,7 @@ impl Run {
         let a = self.alpha[i][from];
         match usize::try_from(level).ok().filter(|&l| l < LEVELS) {
             Some(l) if mask & (1u64 << l) != 0 && a.v > 0.0 => {
-                mass[(mask & ((1u64 << l) - 1)).count_ones() as usize] / a
+                (mass[(mask & ((1u64 << l) - 1)).count_ones() as usize] / a).snapped()
             }
             _ => W::ZERO,
         }
@@ -460,7 +460,7 @@ impl<'a> Engine<'a> {
             })
             .fold(W::ZERO, |a, j| a + class.pos[j][at]);
         if class.p.v > 0.0 {
-            core / class.p
+            (core / class.p).snapped()
         } else {
             W::ZERO
         }

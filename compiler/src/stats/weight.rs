@@ -60,6 +60,21 @@ impl W {
         }
     }
 
+    /// A chance as [`Self::clamped`] reads it: exactly 0 or 1 (no error)
+    /// when it lies within its bound of them, so a chance computed as a
+    /// quotient of equal sums does not leave a remainder that looks
+    /// possible.
+    pub fn snapped(self) -> W {
+        let x = self.clamped();
+        if x == 0.0 {
+            W::ZERO
+        } else if x == 1.0 {
+            W::ONE
+        } else {
+            self
+        }
+    }
+
     /// The error bound, inflated to cover the rounding of its own
     /// computation.
     pub fn bound(self) -> f64 {
