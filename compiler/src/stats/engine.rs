@@ -17,6 +17,20 @@
 //! backward pass computes for every state the chance that the rest
 //! succeeds and, per level of each dungeon that may still gain branches,
 //! the chance that it does (or does not) become a branch level.
+//!
+//! A run of consecutive dungeons that each only hang off one parent by an
+//! unchained branch (dNetHack's three `@ (5, 25)` side branches) would make
+//! the parent's set of taken levels, which each later branch of the run
+//! avoids, multiply the states by the range at every step. When nothing
+//! after the run can land on the levels the run takes, the run's levels are
+//! deferred instead: the parent keeps the taken levels of before the run
+//! and counts the run's branches placed ([`Live::pending`]); each branch
+//! carries the chance of each of its levels given those ([`Spread`]), and
+//! the backward pass judges the run's levels on the state before the run
+//! from the joint chances of the whole run ([`RunDist`]). That is exact
+//! because the run's levels change nothing else: a child's own outcomes do
+//! not depend on where its branch leaves, and the state after the run
+//! forgets those levels anyway.
 
 use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
 use super::fxhash::FxHashMap;
@@ -47,6 +61,9 @@ pub(crate) struct Live {
     pub depth_final: i32,
     /// Levels that end a branch and that a later branch could land on.
     pub avoid: u64,
+    /// Branches of a deferred run (see the module's notes) placed into this
+    /// dungeon, whose levels `avoid` leaves out.
+    pub pending: u8,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -103,7 +120,55 @@ pub(crate) struct BranchInfo {
     /// level's other end brings rule 11 ([`END_QUEST`]); otherwise
     /// [`END_PLAIN`], and [`Run::core_at`] tells whether it brings rule 12.
     pub other: usize,
+    /// A branch of a deferred run: its level is one of [`Run::spreads`]'
+    /// entry's, each with its chance (then `level`, `depth` and the
+    /// outcome's `depth_start` are the first of them).
+    pub spread: Option<u32>,
 }
+
+/// The levels a branch of a deferred run may leave from, given the state.
+#[derive(Clone, Debug)]
+pub(crate) struct Spread {
+    /// [`Engine::dists`] index and the branch's place in its run.
+    pub dist: u32,
+    pub pos: u8,
+    /// By level.
+    pub at: Vec<SpreadAt>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SpreadAt {
+    pub p: W,
+    pub level: i32,
+    /// Of the parent end, in the final layout.
+    pub depth: i32,
+    /// Of the dungeon the branch leads to.
+    pub depth_start: i32,
+}
+
+/// The joint chances of a deferred run's levels from one set of taken
+/// levels: per branch of the run, the chance of each level, and the chance
+/// that it is the first branch of the run to end there.
+#[derive(Clone, Debug)]
+pub(crate) struct RunDist {
+    pub marg: Vec<Vec<(i32, W)>>,
+    pub first: Vec<Vec<(i32, W)>>,
+    /// Every level a branch of the run may take.
+    pub span: u64,
+}
+
+/// Where a dungeon record stands in a run of leaf branches of one parent
+/// (see the module's notes).
+#[derive(Clone, Copy, Debug)]
+struct RunPos {
+    /// The run's first record and its length.
+    first: u32,
+    len: u8,
+    pos: u8,
+}
+
+/// Deferred runs whose levels are enumerated at most, in sequences.
+const MAX_RUN_SEQUENCES: u64 = 1 << 20;
 
 /// A dungeon that exists in an outcome.
 #[derive(Clone, Debug)]
@@ -170,8 +235,15 @@ pub(crate) struct Back {
     /// Per live dungeon, per level of its `reach` in increasing order: the
     /// chance that the rest succeeds and no later branch ends there
     /// (`[0]`), or the first later branch ending there brings other-end
-    /// class `c` (`[1 + c]`).
+    /// class `c` (`[1 + c]`). In a deferred run's states after its start,
+    /// the run's levels leave out the run's earlier branches (the state
+    /// forgot them): only the start's values, which earlier layers read,
+    /// are whole.
     pub ends: Vec<Vec<[W; 1 + ENDS]>>,
+    /// In a deferred run: per branch of the run, the chance that the rest
+    /// succeeds with that branch's entry level bringing other-end class
+    /// `c` (for the branches not placed yet).
+    pub run: Vec<[W; ENDS]>,
 }
 
 impl Back {
@@ -211,6 +283,8 @@ pub(crate) struct Run {
     /// where, beyond the levels kept in the state, has no effect on later
     /// draws, so given the state it is independent of everything after.
     pub core: Vec<Vec<LevelMasses>>,
+    /// [`BranchInfo::spread`]'s.
+    pub spreads: Vec<Spread>,
 }
 
 /// Per live dungeon of one state: a mask of levels and a value for each
@@ -274,6 +348,15 @@ pub(crate) struct Engine<'a> {
     memo: FxHashMap<PlaceKey, u32>,
     placements: Vec<Placement>,
     placement_nodes: usize,
+    /// Per dungeon record: its place in a run that may be deferred.
+    runs: Vec<Option<RunPos>>,
+    /// Joint chances of deferred runs, by (first record, taken levels in
+    /// the run's span, parent size).
+    dists: Vec<RunDist>,
+    dist_memo: FxHashMap<(u32, u64, i32), u32>,
+    spreads: Vec<Spread>,
+    /// By (dist, pos, the parent's two depth starts, step, entry).
+    spread_memo: FxHashMap<(u32, u8, i32, i32, i32, i32), u32>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -289,6 +372,78 @@ struct PlaceKey {
     /// Added to the base of the record before last (dNetHack's Quest
     /// locate level, [`Engine::locate_moves`]).
     adjust: i32,
+}
+
+/// The runs of consecutive dungeon records whose branches may be deferred
+/// (see the module's notes): each record the only one of a dungeon that
+/// always exists, entered by a single unchained branch from the same
+/// earlier parent, leading nowhere further, with no floating or `dummy`
+/// level (whose fix-ups read the branch) and not unconnected; at least two
+/// in a row. Whether a run is deferred is decided per state
+/// ([`Engine::defers`]).
+fn find_runs(res: &Resolver, live_until: &[i64], skip_dungeon_chance: bool) -> Vec<Option<RunPos>> {
+    let nd = res.dungeons.len();
+    let owner = |r: usize| -> Option<u32> {
+        let d = &res.dungeons[r];
+        let &[(b, owner)] = d.incoming.as_slice() else {
+            return None;
+        };
+        // Without a chance (0) the dungeon is made without a roll, or with
+        // a roll of 100.
+        let sure = skip_dungeon_chance || d.chance == 0 || d.chance >= 100;
+        let lv = &res.levels[d.levels.0 as usize..d.levels.1 as usize];
+        let leaf = live_until[r] <= r as i64;
+        (r > 0
+            && (owner as usize) < r
+            && res.rules.avoid_branch_levels
+            && res.branches[b as usize].chain < 0
+            && leaf
+            && sure
+            && !(res.rules.alternates && d.alternates > 0)
+            && !(res.rules.unconnected && d.unconnected)
+            && lv.iter().all(|l| l.floating.is_none() && !l.is_dummy))
+        .then_some(owner)
+    };
+    let mut runs = vec![None; nd];
+    let mut r = 0;
+    while r < nd {
+        let Some(p) = owner(r) else {
+            r += 1;
+            continue;
+        };
+        let mut end = r + 1;
+        while end < nd && end - r < usize::from(u8::MAX) && owner(end) == Some(p) {
+            end += 1;
+        }
+        if end - r >= 2 {
+            for (pos, run) in runs[r..end].iter_mut().enumerate() {
+                *run = Some(RunPos {
+                    first: r as u32,
+                    len: (end - r) as u8,
+                    pos: pos as u8,
+                });
+            }
+        }
+        r = end;
+    }
+    runs
+}
+
+/// The level a branch over `count` levels from `base` takes for draw `j`,
+/// skipping levels in `avoid` (3.6's `parent_dlevel`, `dungeon.c`): the
+/// first free one after the drawn one, round the range, or the drawn one.
+fn probe(avoid: u64, base: i32, count: i32, j: i32) -> i32 {
+    let mut k = j;
+    loop {
+        k += 1;
+        if k >= count {
+            k = 0;
+        }
+        if avoid & bit(base + k) == 0 || k == j {
+            break;
+        }
+    }
+    base + k
 }
 
 /// Dungeon sizes enumerated at most (the random part of a size).
@@ -393,8 +548,14 @@ impl<'a> Engine<'a> {
                     .unwrap_or(r) as u16
             })
             .collect();
+        let runs = find_runs(res, &live_until, skip_dungeon_chance);
         Engine {
             res,
+            runs,
+            dists: Vec::new(),
+            dist_memo: FxHashMap::default(),
+            spreads: Vec::new(),
+            spread_memo: FxHashMap::default(),
             skip_dungeon_chance,
             skip_level_chance,
             budget,
@@ -742,7 +903,11 @@ impl<'a> Engine<'a> {
             .filter(|l| self.live_until[l.record as usize] >= next as i64)
             .cloned()
             .map(|mut l| {
-                l.avoid = if self.res.rules.avoid_branch_levels {
+                // A deferred run's joint chances are those of the levels
+                // taken before it, all of them.
+                l.avoid = if l.pending > 0 {
+                    l.avoid
+                } else if self.res.rules.avoid_branch_levels {
                     l.avoid & self.future_mask(&l, next, &s.slots, n_slots)
                 } else {
                     0
@@ -843,6 +1008,141 @@ impl<'a> Engine<'a> {
         } else {
             vec![(0, W::ONE)]
         }
+    }
+
+    /// The branch into record `rec` (from `parent`, live in `s`) as a
+    /// deferred run's ([`Spread`]), when it is one: the run's first branch
+    /// starts deferring only if nothing after the run can land on a level
+    /// the run may take, and its levels are not too many to enumerate; the
+    /// later ones defer when the first did.
+    fn deferred_spread(
+        &mut self,
+        s: &State,
+        rec: usize,
+        parent: &Live,
+        step: i32,
+        entry: i32,
+    ) -> Option<u32> {
+        let rp = self.runs[rec]?;
+        if parent.pending != rp.pos {
+            return None;
+        }
+        let dist = self.run_dist(parent, rp)?;
+        if rp.pos == 0 {
+            let after = rp.first as usize + usize::from(rp.len);
+            let later = self.future_mask(parent, after, &s.slots, self.n_slots(&s.loaded));
+            if later & self.dists[dist as usize].span != 0 {
+                return None;
+            }
+        }
+        let key = (
+            dist,
+            rp.pos,
+            parent.depth_start,
+            parent.depth_final,
+            step,
+            entry,
+        );
+        if let Some(&id) = self.spread_memo.get(&key) {
+            return Some(id);
+        }
+        let fields = &self.res.rules.fields;
+        let at: Vec<SpreadAt> = self.dists[dist as usize].marg[usize::from(rp.pos)]
+            .iter()
+            .map(|&(level, p)| {
+                let from_depth = fields.depth(parent.depth_start.wrapping_add(level - 1));
+                SpreadAt {
+                    p,
+                    level,
+                    depth: parent.depth_final.wrapping_add(level - 1),
+                    depth_start: fields.start(from_depth + step - (entry - 1)),
+                }
+            })
+            .collect();
+        if at.is_empty() {
+            return None;
+        }
+        let id = self.spreads.len() as u32;
+        self.spreads.push(Spread {
+            dist,
+            pos: rp.pos,
+            at,
+        });
+        self.spread_memo.insert(key, id);
+        Some(id)
+    }
+
+    /// The joint chances of the levels of the run `rp` into `parent`, from
+    /// the levels it has taken before the run (memoised); `None` when a
+    /// branch's range fails on its size (the run is then followed level by
+    /// level) or the sequences are too many.
+    fn run_dist(&mut self, parent: &Live, rp: RunPos) -> Option<u32> {
+        let res = self.res;
+        let first = rp.first as usize;
+        let ranges: Vec<(i32, i32)> = (first..first + usize::from(rp.len))
+            .map(|r| {
+                let (b, _) = res.dungeons[r].incoming[0];
+                let b = &res.branches[b as usize];
+                level_range(parent.n, b.range.base, b.range.rand, None).ok()
+            })
+            .collect::<Option<_>>()?;
+        let mut span = 0u64;
+        let mut sequences = 1u64;
+        for &(base, count) in &ranges {
+            for j in 0..count {
+                span |= bit(self.count(base + j));
+            }
+            sequences = sequences.saturating_mul(count.max(1) as u64);
+        }
+        if sequences > MAX_RUN_SEQUENCES {
+            return None;
+        }
+        let key = (rp.first, parent.avoid & span, parent.n);
+        if let Some(&id) = self.dist_memo.get(&key) {
+            return Some(id);
+        }
+        let k = ranges.len();
+        let mut marg = vec![FxHashMap::<i32, u64>::default(); k];
+        let mut firsts = vec![FxHashMap::<i32, u64>::default(); k];
+        // Depth-first over the draws; a level at position `i` stands for
+        // every sequence below it.
+        let below: Vec<u64> = (0..k)
+            .map(|i| ranges[i + 1..].iter().map(|&(_, c)| c as u64).product())
+            .collect();
+        let mut stack: Vec<(usize, u64, u64)> = vec![(0, parent.avoid, 0)];
+        while let Some((i, avoid, taken)) = stack.pop() {
+            let (base, count) = ranges[i];
+            for j in 0..count {
+                let level = self.count(probe(avoid, base, count, j));
+                *marg[i].entry(level).or_default() += below[i];
+                if taken & bit(level) == 0 {
+                    *firsts[i].entry(level).or_default() += below[i];
+                }
+                if i + 1 < k {
+                    stack.push((i + 1, avoid | bit(level), taken | bit(level)));
+                }
+            }
+        }
+        let as_chances = |m: Vec<FxHashMap<i32, u64>>| -> Vec<Vec<(i32, W)>> {
+            m.into_iter()
+                .map(|m| {
+                    let mut v: Vec<(i32, W)> = m
+                        .into_iter()
+                        .map(|(l, c)| (l, W::ratio(c, sequences)))
+                        .collect();
+                    v.sort_unstable_by_key(|&(l, _)| l);
+                    v
+                })
+                .collect()
+        };
+        let id = self.dists.len() as u32;
+        self.dists.push(RunDist {
+            marg: as_chances(marg),
+            first: as_chances(firsts),
+            span,
+        });
+        self.dist_memo.insert(key, id);
+        Some(id)
     }
 
     fn placement(&mut self, key: PlaceKey) -> Result<u32, TooLarge> {
@@ -1073,19 +1373,22 @@ impl<'a> Engine<'a> {
                     _ if b.up => -1,
                     _ => 1,
                 };
-                for j in 0..count {
+                let deferred = self.deferred_spread(s, rec, parent, step, entry);
+                if let Some(id) = deferred {
+                    let first = self.spreads[id as usize].at[0];
+                    let info = BranchInfo {
+                        parent: owner,
+                        level: first.level,
+                        depth: first.depth,
+                        floated: false,
+                        other: self.incoming_class(owner),
+                        spread: Some(id),
+                    };
+                    draws.push((p, Some(info), first.depth_start));
+                }
+                for j in (0..count).filter(|_| deferred.is_none()) {
                     let level = if res.rules.avoid_branch_levels {
-                        let mut k = j;
-                        loop {
-                            k += 1;
-                            if k >= count {
-                                k = 0;
-                            }
-                            if parent.avoid & bit(base + k) == 0 || k == j {
-                                break;
-                            }
-                        }
-                        base + k
+                        probe(parent.avoid, base, count, j)
                     } else {
                         base + j
                     };
@@ -1103,6 +1406,7 @@ impl<'a> Engine<'a> {
                         depth,
                         floated: false,
                         other: self.incoming_class(owner),
+                        spread: None,
                     };
                     draws.push((p * W::ratio(1, count as u64), Some(info), ds));
                 }
@@ -1311,7 +1615,12 @@ impl<'a> Engine<'a> {
                     .iter_mut()
                     .find(|l| u32::from(l.record) == b.parent)
                 {
-                    parent.avoid |= bit(b.level);
+                    match (b.spread, self.runs[rec]) {
+                        (Some(_), Some(rp)) => {
+                            parent.pending = if rp.pos + 1 == rp.len { 0 } else { rp.pos + 1 };
+                        }
+                        _ => parent.avoid |= bit(b.level),
+                    }
                 }
             }
             if self.live_until[rec] > rec as i64 {
@@ -1321,6 +1630,7 @@ impl<'a> Engine<'a> {
                     depth_start: ds,
                     depth_final: ds_adj,
                     avoid: if index > 0 { bit(entry) } else { 0 },
+                    pending: 0,
                 });
                 next.live.sort_by_key(|l| l.record);
             }
@@ -1401,6 +1711,8 @@ impl<'a> Engine<'a> {
                 });
             }
             layers[rec].edges = edges;
+            // Interning is done: the states' second copy goes.
+            next.index = FxHashMap::default();
             layers.push(next);
         }
         // After the last dungeon: Fort Ludios, then the hard-wired dungeons.
@@ -1452,7 +1764,11 @@ impl<'a> Engine<'a> {
             Some(info) => self.entry_classes(rec, info),
             None => [W::ZERO; ENDS],
         };
-        let back = backward(&layers, &reach, &terminal_fail, &classes);
+        let runs = Runs {
+            spreads: &self.spreads,
+            dists: &self.dists,
+        };
+        let back = backward(&layers, &reach, &terminal_fail, &classes, &runs);
         let core = if self.other_end.is_some() {
             self.core_mass(&layers, &alpha, &reach)
         } else {
@@ -1466,6 +1782,7 @@ impl<'a> Engine<'a> {
             terminal_fail,
             placement_nodes: self.placement_nodes,
             core,
+            spreads: self.spreads,
         })
     }
 }
@@ -1494,10 +1811,56 @@ fn forward(layers: &[Layer]) -> Vec<Vec<W>> {
     alpha
 }
 
-/// The branch end an edge adds to its parent that counts for bones.
+/// The branch end an edge adds to its parent that counts for bones (a
+/// deferred run's are judged at the run's start, [`Runs`]).
 fn added_end(e: &Edge) -> Option<(u32, i32)> {
     let b = e.info.as_ref()?.branch?;
-    (!b.floated).then_some((b.parent, b.level))
+    (!b.floated && b.spread.is_none()).then_some((b.parent, b.level))
+}
+
+/// The deferred runs, for the backward pass.
+struct Runs<'r> {
+    spreads: &'r [Spread],
+    dists: &'r [RunDist],
+}
+
+impl Runs<'_> {
+    /// The spread of an edge's branch, with its parent record.
+    fn of(&self, e: &Edge) -> Option<(&Spread, u32)> {
+        let b = e.info.as_ref()?.branch?;
+        Some((&self.spreads[b.spread? as usize], b.parent))
+    }
+
+    /// The backward values of the levels a run from state `b` may take,
+    /// from the chances that each of its branches is the first to end on a
+    /// level (no later branch lands there: [`Engine::deferred_spread`]).
+    fn judge(&self, b: &mut Back, li: usize, dist: &RunDist) {
+        let mut first = [[W::ZERO; ENDS + 1]; LEVELS];
+        for (i, f) in dist.first.iter().enumerate() {
+            let g = b.run.get(i).copied().unwrap_or([W::ZERO; ENDS]);
+            for &(l, p) in f {
+                let Some(x) = usize::try_from(l).ok().and_then(|l| first.get_mut(l)) else {
+                    continue;
+                };
+                x[0] += p;
+                for c in 0..ENDS {
+                    x[1 + c] += p * g[c];
+                }
+            }
+        }
+        let mut levels = b.reach[li];
+        let mut k = 0;
+        while levels != 0 {
+            let l = levels.trailing_zeros() as usize;
+            levels &= levels - 1;
+            if dist.span & (1u64 << l) != 0 {
+                let x = first[l];
+                let none = (W::ONE - x[0]).snapped() * b.succ;
+                b.ends[li][k] = [none, x[1], x[2], x[3]];
+            }
+            k += 1;
+        }
+    }
 }
 
 /// Levels `1..LEVELS`, the ones [`Back`] describes.
@@ -1516,6 +1879,7 @@ fn backward(
     reach: &[Vec<Vec<u64>>],
     terminal_fail: &[Option<FailKey>],
     classes: &dyn Fn(usize, &Edge) -> [W; ENDS],
+    runs: &Runs<'_>,
 ) -> Vec<Vec<Back>> {
     let last = layers.len() - 1;
     let mut back: Vec<Vec<Back>> = layers
@@ -1544,12 +1908,35 @@ fn backward(
                 .collect();
             cur[si].reach = masks;
         }
+        // States where a deferred run starts: its dist and parent record.
+        let mut starts: Vec<(usize, u32, u32)> = Vec::new();
         for e in &layer.edges {
             let To::State(t) = e.to else { continue };
             let t = t as usize;
             let from = e.from as usize;
             let succ = nxt[t].succ;
             cur[from].succ += e.p * succ;
+            if let Some((sp, parent)) = runs.of(e) {
+                let dist = &runs.dists[sp.dist as usize];
+                let pos = usize::from(sp.pos);
+                let run = &mut cur[from].run;
+                if run.is_empty() {
+                    *run = vec![[W::ZERO; ENDS]; dist.marg.len()];
+                    if pos == 0 {
+                        starts.push((from, sp.dist, parent));
+                    }
+                }
+                let c = classes(i, e);
+                for (k, c) in c.iter().enumerate() {
+                    run[pos][k] += e.p * *c * succ;
+                }
+                for j in pos + 1..run.len() {
+                    let later = nxt[t].run.get(j).copied().unwrap_or([W::ZERO; ENDS]);
+                    for (k, g) in later.iter().enumerate() {
+                        run[j][k] += e.p * *g;
+                    }
+                }
+            }
             let s = &layer.states[from];
             let added = added_end(e);
             let to_state = &layers[i + 1].states[t];
@@ -1579,6 +1966,12 @@ fn backward(
                     }
                     k += 1;
                 }
+            }
+        }
+        for (from, dist, parent) in starts {
+            let s = &layer.states[from];
+            if let Some(li) = s.live.iter().position(|l| u32::from(l.record) == parent) {
+                runs.judge(&mut cur[from], li, &runs.dists[dist as usize]);
             }
         }
     }

@@ -2,7 +2,7 @@
 //! chance of reaching it and the chance that the rest succeeds.
 
 use super::acc::{bump, Acc, Ends, Kinds, Static, ENDS, END_NO_BONES, END_PLAIN, PW};
-use super::engine::{Edge, Present, Run, To};
+use super::engine::{BranchInfo, Edge, Present, Run, To};
 use super::place::LEVELS;
 use super::weight::W;
 use crate::bones::{BonesOptions, Known};
@@ -104,7 +104,30 @@ pub(crate) fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places:
                             a,
                             t: t as usize,
                         };
-                        present(res, run, opts, madman, &mut acc, &at);
+                        match info.branch.and_then(|b| b.spread.map(|id| (b, id))) {
+                            // A deferred run's branch: each level it may
+                            // leave from, with its chance.
+                            Some((b, id)) => {
+                                for x in &run.spreads[id as usize].at {
+                                    let info = Present {
+                                        depth_start: x.depth_start,
+                                        branch: Some(BranchInfo {
+                                            level: x.level,
+                                            depth: x.depth,
+                                            ..b
+                                        }),
+                                        ..info.clone()
+                                    };
+                                    let at = Outcome {
+                                        info: &info,
+                                        a: a * x.p,
+                                        ..at
+                                    };
+                                    present(res, run, opts, madman, &mut acc, &at);
+                                }
+                            }
+                            None => present(res, run, opts, madman, &mut acc, &at),
+                        }
                     }
                 }
             }
@@ -359,10 +382,7 @@ fn describe(res: &Resolver, run: &Run, rec: usize, e: &Edge) -> String {
     };
     let mut s = format!("\"{}\" has {} levels", d.name, info.n);
     if let Some(b) = info.branch {
-        s += &format!(
-            ", entered from level {} of \"{}\"",
-            b.level, res.dungeons[b.parent as usize].name
-        );
+        s += &entered_from(res, run, &b);
     }
     let (l0, _) = d.levels;
     let missing: Vec<String> = info
@@ -398,6 +418,21 @@ fn describe(res: &Resolver, run: &Run, rec: usize, e: &Edge) -> String {
         }
     }
     s
+}
+
+/// Where a branch leaves from, in words; a deferred run's branch may leave
+/// from any of its levels.
+fn entered_from(res: &Resolver, run: &Run, b: &BranchInfo) -> String {
+    let parent = &res.dungeons[b.parent as usize].name;
+    match b.spread.and_then(|id| run.spreads.get(id as usize)) {
+        Some(sp) if sp.at.len() > 1 => {
+            let (lo, hi) = sp.at.iter().fold((i32::MAX, i32::MIN), |(lo, hi), x| {
+                (lo.min(x.level), hi.max(x.level))
+            });
+            format!(", entered from one of levels {lo}-{hi} of \"{parent}\"")
+        }
+        _ => format!(", entered from level {} of \"{parent}\"", b.level),
+    }
 }
 
 fn path_to(
@@ -438,10 +473,7 @@ fn example(
         Some(info) => {
             let mut s = format!("\"{}\" has {} levels", d.name, info.n);
             if let Some(b) = info.branch {
-                s += &format!(
-                    ", entered from level {} of \"{}\"",
-                    b.level, res.dungeons[b.parent as usize].name
-                );
+                s += &entered_from(res, run, &b);
             }
             s
         }

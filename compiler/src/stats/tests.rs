@@ -593,6 +593,79 @@ fn dnethack_bones_rules_match_the_loader() {
     check_bones(&quest, rules, true, &madman);
 }
 
+/// A small top dungeon with a run of three one-level dungeons hanging off
+/// it by overlapping unchained branches, each avoiding the levels the
+/// others and the earlier branches took; then one more dungeon (there in
+/// 60% of games) branching from the top at `last`, and the end of a branch
+/// from a dungeon before the run.
+fn mini_run(last: (i32, i32)) -> Script {
+    let mut top = dungeon("Top", b'D', 6, 2);
+    top.levels.push(level("oracle", b'O', 2, 2));
+    top.levels.push(level("castle", 0, -1, 0));
+    top.branches.push(branch("M", 1, 2));
+    let mut soko = branch("S", 1, 0);
+    soko.chain = 0;
+    soko.up = true;
+    top.branches.push(soko);
+    top.branches.push(branch("A", 1, 3));
+    top.branches.push(branch("B", 3, 3));
+    top.branches.push(branch("C", 2, 3));
+    top.branches.push(branch("E", last.0, last.1));
+    let mut m = dungeon("M", b'M', 2, 0);
+    m.levels.push(level("m1", 0, 1, 1));
+    m.branches.push(branch("T", 1, 0));
+    let s = dungeon("S", 0, 1, 0);
+    let mut a = dungeon("A", b'X', 1, 0);
+    a.levels.push(level("a1", b'A', 1, 0));
+    // No bones in "B": with dNetHack's rules its parent level's bones
+    // follow (rule 12).
+    let b = dungeon("B", 0, 1, 0);
+    let c = dungeon("C", b'Z', 1, 0);
+    let mut e = dungeon("E", b'W', 2, 0);
+    e.chance = 60;
+    let t = dungeon("T", b'T', 1, 0);
+    Script {
+        dungeons: vec![top, m, s, a, b, c, e, t],
+    }
+}
+
+#[test]
+fn deferred_runs_of_leaf_branches_match_the_loader() {
+    use crate::bones::LevelOneRule;
+    use crate::loader::GameInputs;
+    let dnethack = BonesOptions::for_target(crate::options::Target::DNetHack);
+    // "E" at the bottom lies outside the run's levels, so the run is
+    // deferred; in its range it is not (and in wizard mode "E" is always
+    // there, so it joins the run).
+    for (last, deferred) in [((-1, 0), true), ((4, 2), false)] {
+        let script = mini_run(last);
+        for wizard in [false, true] {
+            let res = Resolver::with_rules(&script, Rules::nethack_36()).expect("resolver");
+            let run = engine::Engine::new(&res, wizard, Budget::default())
+                .run()
+                .expect("enumerable");
+            assert_eq!(
+                !run.spreads.is_empty(),
+                deferred || wizard,
+                "{last:?}, wizard {wizard}"
+            );
+            check(&script, Rules::nethack_36(), wizard);
+            check_bones(
+                &script,
+                dnethack_rules(GameInputs::default()),
+                wizard,
+                &dnethack,
+            );
+        }
+        check_bones(
+            &script,
+            Rules::nethack_36(),
+            false,
+            &game_bones(LevelOneRule::EveryDungeon),
+        );
+    }
+}
+
 #[test]
 fn level_one_and_event_rules_match_the_loader() {
     // "valley" is level 1 of a hellish dungeon and a branch level; "a"
