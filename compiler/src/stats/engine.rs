@@ -628,33 +628,37 @@ impl<'a> Engine<'a> {
     }
 
     /// [`Run::core`], forward: a dungeon's levels get their chance when it
-    /// is created, and carry it along every later edge.
+    /// is created, and carry it along every later edge. Once a layer's
+    /// successor is done, only the dungeons its own record branches from
+    /// are kept ([`Run::core_at`] reads no other).
     fn core_mass(
         &self,
         layers: &[Layer],
         alpha: &[Vec<W>],
         reach: &[Vec<Vec<u64>>],
     ) -> Vec<Vec<LevelMasses>> {
-        let mut mass: Vec<Vec<LevelMasses>> = layers
-            .iter()
-            .enumerate()
-            .map(|(i, layer)| {
-                layer
-                    .states
-                    .iter()
-                    .enumerate()
-                    .map(|(si, s)| {
-                        (0..s.live.len())
-                            .map(|li| {
-                                let m = reach[i][si][li] & LEVEL_BITS;
-                                (m, vec![W::ZERO; m.count_ones() as usize])
-                            })
-                            .collect()
-                    })
-                    .collect()
-            })
-            .collect();
+        let layer_mass = |i: usize| -> Vec<LevelMasses> {
+            layers[i]
+                .states
+                .iter()
+                .enumerate()
+                .map(|(si, s)| {
+                    (0..s.live.len())
+                        .map(|li| {
+                            let m = reach[i][si][li] & LEVEL_BITS;
+                            (m, vec![W::ZERO; m.count_ones() as usize])
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let mut mass: Vec<Vec<LevelMasses>> = Vec::with_capacity(layers.len());
+        mass.push(layer_mass(0));
         for i in 0..layers.len().saturating_sub(1) {
+            mass.push(layer_mass(i + 1));
+            if i > 0 {
+                self.keep_parents(i - 1, &layers[i - 1], &mut mass[i - 1]);
+            }
             let (cur, rest) = mass.split_at_mut(i + 1);
             let (cur, nxt) = (&cur[i], &mut rest[0]);
             for e in &layers[i].edges {
@@ -693,7 +697,26 @@ impl<'a> Engine<'a> {
                 }
             }
         }
+        let n = mass.len();
+        for i in n.saturating_sub(2)..n.saturating_sub(1) {
+            self.keep_parents(i, &layers[i], &mut mass[i]);
+        }
         mass
+    }
+
+    /// Drops the masses of layer `i` but those of the dungeons record `i`
+    /// branches from.
+    fn keep_parents(&self, i: usize, layer: &Layer, mass: &mut [LevelMasses]) {
+        let Some(d) = self.res.dungeons.get(i) else {
+            return;
+        };
+        for (s, lives) in layer.states.iter().zip(mass.iter_mut()) {
+            for (live, m) in s.live.iter().zip(lives.iter_mut()) {
+                if !d.incoming.iter().any(|&(_, o)| o == u32::from(live.record)) {
+                    *m = (0, Vec::new());
+                }
+            }
+        }
     }
 
     /// Whether the parent `owner` brings rule 11 to the entry level of a
@@ -1972,6 +1995,16 @@ fn backward(
             let s = &layer.states[from];
             if let Some(li) = s.live.iter().position(|l| u32::from(l.record) == parent) {
                 runs.judge(&mut cur[from], li, &runs.dists[dist as usize]);
+            }
+        }
+        // Layer `i + 1`'s values have been read: from now on only those of
+        // the dungeon record `i` created are (by the statistics).
+        for (s, b) in layers[i + 1].states.iter().zip(rest[0].iter_mut()) {
+            for (li, live) in s.live.iter().enumerate() {
+                if usize::from(live.record) != i {
+                    b.reach[li] = 0;
+                    b.ends[li] = Vec::new();
+                }
             }
         }
     }

@@ -65,7 +65,8 @@ impl Default for Budget {
         Budget {
             states: 200_000,
             edges: 4_000_000,
-            placement_nodes: 200_000,
+            // dNetHack's main dungeon (dNAO's file) needs about 500,000.
+            placement_nodes: 1_000_000,
             optional_levels: 12,
         }
     }
