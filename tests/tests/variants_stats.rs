@@ -209,11 +209,37 @@ fn dnethack_script() -> Option<Script> {
     )
 }
 
+/// dNAO's own file, its three side branches `@ (5, 25)` as they are (the
+/// enumeration defers their levels, [`stats::exact`]'s engine): exact with
+/// the default budget, and the same as 20,000 layouts of the proven loader
+/// judged by `dgn bones`' rules, with and without chance rolls.
+#[test]
+fn dnethack_own_file_is_exact_and_matches_its_loader() {
+    let Some(script) = dnethack_script() else {
+        return;
+    };
+    let bones = BonesOptions::for_target(Target::DNetHack);
+    for setup in &DNETHACK_SETUPS[..2] {
+        let opts = dnethack_options(setup, Approach::Exact, &bones);
+        let exact =
+            stats::exact(&script, &opts).unwrap_or_else(|e| panic!("{}: {}", setup.what, e.what));
+        assert!(
+            matches!(exact.method, Method::Exact { .. }),
+            "{}: {:?}",
+            setup.what,
+            exact.method
+        );
+        assert_eq!(exact.failure, 0.0, "{}", setup.what);
+        let sampled = stats::sampled(&script, &dnethack_options(setup, Approach::Sampled, &bones));
+        compare(&exact, &sampled, 20_000.0, setup.what);
+    }
+}
+
 /// dNAO's file with the three branches `@ (5, 25)` of the main dungeon
 /// (The Lost Tomb, The Sunless Sea, The Temple of Moloch) at one level
-/// each, 10, 20 and 24: with 25 candidate levels each, avoiding the
-/// levels earlier branches took (3.6's `parent_dlevel`), the exact
-/// enumeration would follow millions of sets of taken levels.
+/// each, 10, 20 and 24: a smaller enumeration, quick enough to compare all
+/// six setups with the loader (the whole file: two setups,
+/// `dnethack_own_file_is_exact_and_matches_its_loader`).
 fn narrow_side_branches(mut script: Script) -> Script {
     let mut narrowed = 0;
     for b in &mut script.dungeons[0].branches {
@@ -291,11 +317,6 @@ fn dnethack_options(setup: &Setup, approach: Approach, bones: &BonesOptions) -> 
         approach,
         wizard: setup.wizard,
         samples: 20_000,
-        // The main dungeon's placement search has about 500,000 states.
-        budget: stats::Budget {
-            placement_nodes: 1_000_000,
-            ..stats::Budget::default()
-        },
         inputs: LoaderInputs::parse(setup.role, setup.race, &options, false, setup.wizard)
             .expect("dNetHack's inputs"),
         ..StatsOptions::default()
