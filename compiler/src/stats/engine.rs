@@ -1953,10 +1953,10 @@ fn backward(
                 for (k, c) in c.iter().enumerate() {
                     run[pos][k] += e.p * *c * succ;
                 }
-                for j in pos + 1..run.len() {
+                for (j, acc) in run.iter_mut().enumerate().skip(pos + 1) {
                     let later = nxt[t].run.get(j).copied().unwrap_or([W::ZERO; ENDS]);
-                    for (k, g) in later.iter().enumerate() {
-                        run[j][k] += e.p * *g;
+                    for (a, g) in acc.iter_mut().zip(later) {
+                        *a += e.p * g;
                     }
                 }
             }
