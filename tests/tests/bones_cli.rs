@@ -252,8 +252,9 @@ fn variant_rules_in_both_formats() {
         "{out}"
     );
     assert!(!out.contains("give --role"), "{out}");
-    // Sampled from the proven loader, and said so.
-    assert!(out.contains("sampl"), "{out}");
+    // Every layout, enumerated exactly.
+    assert!(out.contains("exact enumeration"), "{out}");
+    assert!(!out.contains("sampl"), "{out}");
     let (code, out, err) = run(&[
         "--target",
         "slashem",
