@@ -41,7 +41,6 @@ use crate::bones::names::QUEST_DUNGEON;
 use crate::bones::{no_bones_rule, BonesOptions, BranchRule, LevelFacts};
 use crate::loader::{BranchKind, DungeonChance, EntrySource, Resolver};
 use crate::script::flags;
-use std::collections::hash_map::Entry;
 use std::collections::BTreeSet;
 
 /// The enumeration needs more than the budget allows.
@@ -211,16 +210,21 @@ pub(crate) struct Layer {
 }
 
 impl Layer {
+    /// The state's number in the layer, new or not. States are held by the
+    /// index alone until [`Layer::seal`] (hundreds of thousands of them in
+    /// the largest files: one copy, not two).
     fn intern(&mut self, s: State) -> u32 {
-        match self.index.entry(s) {
-            Entry::Occupied(o) => *o.get(),
-            Entry::Vacant(v) => {
-                let i = self.states.len() as u32;
-                self.states.push(v.key().clone());
-                v.insert(i);
-                i
-            }
+        let n = self.index.len() as u32;
+        *self.index.entry(s).or_insert(n)
+    }
+
+    /// Moves the interned states into `states`, in number order.
+    fn seal(&mut self) {
+        let mut states: Vec<Option<State>> = vec![None; self.index.len()];
+        for (s, i) in std::mem::take(&mut self.index) {
+            states[i as usize] = Some(s);
         }
+        self.states = states.into_iter().flatten().collect();
     }
 }
 
@@ -236,10 +240,11 @@ pub(crate) struct Back {
     /// chance that the rest succeeds and no later branch ends there
     /// (`[0]`), or the first later branch ending there brings other-end
     /// class `c` (`[1 + c]`). In a deferred run's states after its start,
-    /// the run's levels leave out the run's earlier branches (the state
-    /// forgot them): only the start's values, which earlier layers read,
-    /// are whole.
-    pub ends: Vec<Vec<[W; 1 + ENDS]>>,
+    /// the run's levels are left out of `reach` (the state forgot the run's
+    /// earlier branches): the start's values, which earlier layers read,
+    /// are computed from the whole run.
+    /// One vector for all live dungeons, in order (one allocation a state).
+    pub ends: Vec<[W; 1 + ENDS]>,
     /// In a deferred run: per branch of the run, the chance that the rest
     /// succeeds with that branch's entry level bringing other-end class
     /// `c` (for the branches not placed yet).
@@ -247,12 +252,20 @@ pub(crate) struct Back {
 }
 
 impl Back {
+    /// Where live dungeon `li`'s levels start in `ends`.
+    fn offset(&self, li: usize) -> usize {
+        self.reach[..li]
+            .iter()
+            .map(|m| m.count_ones() as usize)
+            .sum()
+    }
+
     /// The values of level `l` of live dungeon `li`.
     pub fn ends_at(&self, li: usize, l: usize) -> Ends {
         let m = self.reach[li];
         if l < LEVELS && m & (1u64 << l) != 0 {
             let k = (m & ((1u64 << l) - 1)).count_ones() as usize;
-            let v = self.ends[li][k];
+            let v = self.ends[self.offset(li) + k];
             Ends {
                 none: v[0],
                 branch: [v[1], v[2], v[3]],
@@ -619,7 +632,9 @@ impl<'a> Engine<'a> {
                 let lrec = &self.res.levels[d.levels.0 as usize + j];
                 lrec.bones.is_empty() || opts.event_level(&lrec.name).is_some()
             })
-            .fold(W::ZERO, |a, j| a + class.pos[j][at]);
+            .fold(W::ZERO, |a, j| {
+                a + class.pos[j].get(at).copied().unwrap_or(W::ZERO)
+            });
         if class.p.v > 0.0 {
             (core / class.p).snapped()
         } else {
@@ -1694,6 +1709,7 @@ impl<'a> Engine<'a> {
             dummy_done: false,
             alts: Vec::new(),
         });
+        first.seal();
         layers.push(first);
         let mut total_edges = 0usize;
         for rec in 0..nd {
@@ -1718,7 +1734,7 @@ impl<'a> Engine<'a> {
                         info,
                     });
                 }
-                if next.states.len() > self.budget.states {
+                if next.index.len() > self.budget.states {
                     return Err(TooLarge {
                         what: format!(
                             "more than {} distinct loader states after \"{}\"",
@@ -1733,9 +1749,9 @@ impl<'a> Engine<'a> {
                     what: format!("more than {} outcomes", self.budget.edges),
                 });
             }
+            edges.shrink_to_fit();
             layers[rec].edges = edges;
-            // Interning is done: the states' second copy goes.
-            next.index = FxHashMap::default();
+            next.seal();
             layers.push(next);
         }
         // After the last dungeon: Fort Ludios, then the hard-wired dungeons.
@@ -1872,14 +1888,14 @@ impl Runs<'_> {
             }
         }
         let mut levels = b.reach[li];
-        let mut k = 0;
+        let mut k = b.offset(li);
         while levels != 0 {
             let l = levels.trailing_zeros() as usize;
             levels &= levels - 1;
             if dist.span & (1u64 << l) != 0 {
                 let x = first[l];
                 let none = (W::ONE - x[0]).snapped() * b.succ;
-                b.ends[li][k] = [none, x[1], x[2], x[3]];
+                b.ends[k] = [none, x[1], x[2], x[3]];
             }
             k += 1;
         }
@@ -1921,14 +1937,26 @@ fn backward(
         let (cur, rest) = back.split_at_mut(i + 1);
         let cur = &mut cur[i];
         let nxt = &rest[0];
+        // In a deferred run after its start, the run's levels have no
+        // values (see `Back::ends`): not kept.
+        let mut deferred = vec![None; layer.states.len()];
+        for e in &layer.edges {
+            if let Some((sp, parent)) = runs.of(e).filter(|(sp, _)| sp.pos > 0) {
+                deferred[e.from as usize] = Some((parent, runs.dists[sp.dist as usize].span));
+            }
+        }
         for (si, s) in layer.states.iter().enumerate() {
             let masks: Vec<u64> = (0..s.live.len())
-                .map(|li| reach[i][si][li] & LEVEL_BITS)
+                .map(|li| {
+                    let m = reach[i][si][li] & LEVEL_BITS;
+                    match deferred[si] {
+                        Some((p, span)) if u32::from(s.live[li].record) == p => m & !span,
+                        _ => m,
+                    }
+                })
                 .collect();
-            cur[si].ends = masks
-                .iter()
-                .map(|m| vec![[W::ZERO; 1 + ENDS]; m.count_ones() as usize])
-                .collect();
+            let n: u32 = masks.iter().map(|m| m.count_ones()).sum();
+            cur[si].ends = vec![[W::ZERO; 1 + ENDS]; n as usize];
             cur[si].reach = masks;
         }
         // States where a deferred run starts: its dist and parent record.
@@ -1966,7 +1994,7 @@ fn backward(
             for (li, live) in s.live.iter().enumerate() {
                 let pos = to_state.live.iter().position(|l| l.record == live.record);
                 let mut levels = cur[from].reach[li];
-                let mut k = 0;
+                let mut k = cur[from].offset(li);
                 while levels != 0 {
                     let l = levels.trailing_zeros() as usize;
                     levels &= levels - 1;
@@ -1983,7 +2011,7 @@ fn backward(
                             None => [succ, W::ZERO, W::ZERO, W::ZERO],
                         }
                     };
-                    let slot = &mut cur[from].ends[li][k];
+                    let slot = &mut cur[from].ends[k];
                     for (acc, x) in slot.iter_mut().zip(v) {
                         *acc += e.p * x;
                     }
@@ -2000,12 +2028,17 @@ fn backward(
         // Layer `i + 1`'s values have been read: from now on only those of
         // the dungeon record `i` created are (by the statistics).
         for (s, b) in layers[i + 1].states.iter().zip(rest[0].iter_mut()) {
-            for (li, live) in s.live.iter().enumerate() {
-                if usize::from(live.record) != i {
-                    b.reach[li] = 0;
-                    b.ends[li] = Vec::new();
+            let own = s.live.iter().position(|l| usize::from(l.record) == i);
+            let kept = own.map(|li| {
+                let at = b.offset(li);
+                b.ends[at..at + b.reach[li].count_ones() as usize].to_vec()
+            });
+            for (li, m) in b.reach.iter_mut().enumerate() {
+                if Some(li) != own {
+                    *m = 0;
                 }
             }
+            b.ends = kept.unwrap_or_default();
         }
     }
     back

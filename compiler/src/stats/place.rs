@@ -82,12 +82,13 @@ pub(crate) struct Class {
     /// Chance of a successful placement with this key.
     pub p: W,
     /// Per level record: chance (jointly with this key) of lying on each
-    /// level.
-    pub pos: Vec<[W; LEVELS]>,
-    /// Per level number: chance (jointly with this key) that no special
-    /// level lies there; index 0 unused. Computed as a difference, so
-    /// [`Self::empty_possible`] says exactly which are possible.
-    pub empty: [W; LEVELS],
+    /// level, `0..=n` (a row as long as the dungeon, not [`LEVELS`]: the
+    /// largest files have tens of thousands of classes).
+    pub pos: Vec<Vec<W>>,
+    /// Per level number `0..=n`: chance (jointly with this key) that no
+    /// special level lies there; index 0 unused. Computed as a difference,
+    /// so [`Self::empty_possible`] says exactly which are possible.
+    pub empty: Vec<W>,
     /// Bit `l` set when level `l` is left free in some placement.
     pub empty_possible: u64,
 }
@@ -569,7 +570,10 @@ pub(crate) fn place(input: &Input<'_>, budget: usize) -> Result<Placement, TooLa
     alpha[root as usize] = W::ONE;
     let mut order: Vec<u32> = (0..search.nodes.len() as u32).collect();
     order.sort_by_key(|&id| search.nodes[id as usize].k);
-    let mut pos = vec![vec![[W::ZERO; LEVELS]; m]; nclasses];
+    let width = usize::try_from(input.n.saturating_add(1))
+        .unwrap_or(1)
+        .clamp(1, LEVELS);
+    let mut pos = vec![vec![vec![W::ZERO; width]; m]; nclasses];
     for &id in &order {
         let a = alpha[id as usize];
         if a.is_zero() {
@@ -597,7 +601,7 @@ pub(crate) fn place(input: &Input<'_>, budget: usize) -> Result<Placement, TooLa
             .iter()
             .find(|(c, _)| *c == class)
             .map_or(0, |&(_, m)| m);
-        let mut empty = [W::ZERO; LEVELS];
+        let mut empty = vec![W::ZERO; width];
         for (l, slot) in empty.iter_mut().enumerate().skip(1) {
             if possible & (1u64 << l) == 0 {
                 continue;
