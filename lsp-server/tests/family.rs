@@ -228,7 +228,12 @@ async fn hovers_follow_dgn_bones(target: Target, file: &str) {
     hovers_follow_dgn_bones_on(target, &path, &text).await;
 }
 
+/// dNetHack's own file takes about 2 GB for each exact enumeration (the
+/// server's, `dgn bones`' and `dgn stats`'): one file at a time.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 async fn hovers_follow_dgn_bones_on(target: Target, path: &std::path::Path, text: &str) {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let file = path.display();
     let report = dgn_bones(target, path);
     let kinds = [
