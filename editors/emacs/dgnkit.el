@@ -37,7 +37,7 @@
   "Command that starts the dgnkit language server."
   :type '(repeat string))
 
-(defcustom dgnkit-target "nethack-3.4.3"
+(defcustom dgnkit-target "nethack-3.6"
   "What files are checked against: a game (nethack-3.4.3, nethack-3.6, or a
 variant family: evilhack, unnethack, slashem, dnethack, gnollhack, dynahack)
 or native, dgnkit's own format."

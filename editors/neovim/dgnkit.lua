@@ -36,7 +36,7 @@ M.lua_patterns = { 'dungeon.lua' }
 M.lua_language_id = 'lua'
 
 local defaults = {
-  target = 'nethack-3.4.3',
+  target = 'nethack-3.6',
   luaTarget = 'nethack-3.7',
   dialect = 'vanilla',
   defines = {},

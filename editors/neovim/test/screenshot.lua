@@ -32,7 +32,7 @@ vim.lsp.handlers['textDocument/hover'] = vim.lsp.with(vim.lsp.handlers.hover, { 
 
 dofile(editors .. '/neovim/dgnkit.lua').setup({
   cmd = { vim.env.DGN_LSP },
-  settings = { target = vim.env.DGNKIT_SHOT_TARGET or 'nethack-3.4.3' },
+  settings = { target = vim.env.DGNKIT_SHOT_TARGET or 'nethack-3.6' },
 })
 
 vim.cmd('edit ' .. vim.fn.fnameescape(vim.env.DGNKIT_SHOT_FILE))

@@ -22,7 +22,7 @@ export const TARGETS = [
 ] as const;
 export type Target = (typeof TARGETS)[number];
 
-export const DEFAULT_TARGET: Target = 'nethack-3.4.3';
+export const DEFAULT_TARGET: Target = 'nethack-3.6';
 
 /** What a dungeon.lua (NetHack 3.7's description) can be checked against. */
 export const LUA_TARGETS = ['nethack-3.7', 'native'] as const;

@@ -46,7 +46,7 @@ describe('readSettings', () => {
 
   it('falls back to the default target and says why for an unknown one', () => {
     const { settings, problems } = readSettings(reader({ target: 'nethack-3.7' }));
-    assert.equal(settings.server.target, 'nethack-3.4.3');
+    assert.equal(settings.server.target, 'nethack-3.6');
     assert.equal(problems.length, 1);
     assert.match(problems[0]!, /dgnkit\.target: "nethack-3\.7" is not one of nethack-3\.4\.3, nethack-3\.6, native/);
   });
