@@ -234,7 +234,10 @@ pub(crate) struct Back {
     /// Chance that the rest of the resolution succeeds.
     pub succ: W,
     /// Per live dungeon (as in `State::live`): the levels a later branch
-    /// may land on; on the others none does.
+    /// may land on; on the others none does. Once the layer before has
+    /// read a state's values, only the dungeon its layer's record created
+    /// keeps them (the statistics read no other): `reach` is empty when
+    /// that dungeon is not live, and `run` is dropped.
     pub reach: Vec<u64>,
     /// Per live dungeon, per level of its `reach` in increasing order: the
     /// chance that the rest succeeds and no later branch ends there
@@ -254,15 +257,16 @@ pub(crate) struct Back {
 impl Back {
     /// Where live dungeon `li`'s levels start in `ends`.
     fn offset(&self, li: usize) -> usize {
-        self.reach[..li]
+        self.reach
             .iter()
+            .take(li)
             .map(|m| m.count_ones() as usize)
             .sum()
     }
 
     /// The values of level `l` of live dungeon `li`.
     pub fn ends_at(&self, li: usize, l: usize) -> Ends {
-        let m = self.reach[li];
+        let m = self.reach.get(li).copied().unwrap_or(0);
         if l < LEVELS && m & (1u64 << l) != 0 {
             let k = (m & ((1u64 << l) - 1)).count_ones() as usize;
             let v = self.ends[self.offset(li) + k];
@@ -2038,7 +2042,11 @@ fn backward(
                     *m = 0;
                 }
             }
+            if own.is_none() {
+                b.reach = Vec::new();
+            }
             b.ends = kept.unwrap_or_default();
+            b.run = Vec::new();
         }
     }
     back

@@ -82,15 +82,64 @@ pub(crate) struct Class {
     /// Chance of a successful placement with this key.
     pub p: W,
     /// Per level record: chance (jointly with this key) of lying on each
-    /// level, `0..=n` (a row as long as the dungeon, not [`LEVELS`]: the
-    /// largest files have tens of thousands of classes).
-    pub pos: Vec<Vec<W>>,
+    /// level, `0..=n`.
+    pub pos: Vec<Row>,
     /// Per level number `0..=n`: chance (jointly with this key) that no
     /// special level lies there; index 0 unused. Computed as a difference,
     /// so [`Self::empty_possible`] says exactly which are possible.
     pub empty: Vec<W>,
     /// Bit `l` set when level `l` is left free in some placement.
     pub empty_possible: u64,
+}
+
+/// One level record's chances by level, `0..width`, holding only the
+/// levels it may lie on: the largest files have tens of thousands of
+/// classes, most of whose rows are one level (a kept level) or a few.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Row {
+    width: u8,
+    at: Vec<(u8, W)>,
+}
+
+static ZERO: W = W::ZERO;
+
+impl Row {
+    fn from_dense(dense: &[W]) -> Row {
+        Row {
+            width: dense.len().min(LEVELS) as u8,
+            at: dense
+                .iter()
+                .enumerate()
+                .take(LEVELS)
+                .filter(|(_, w)| w.v != 0.0 || w.e != 0.0)
+                .map(|(l, &w)| (l as u8, w))
+                .collect(),
+        }
+    }
+
+    /// The chance at level `l`, `None` past the row's end.
+    pub fn get(&self, l: usize) -> Option<&W> {
+        if l >= usize::from(self.width) {
+            return None;
+        }
+        Some(
+            self.at
+                .binary_search_by_key(&l, |&(k, _)| usize::from(k))
+                .map_or(&ZERO, |i| &self.at[i].1),
+        )
+    }
+
+    /// Every level's chance, `0..width`.
+    pub fn iter(&self) -> impl Iterator<Item = &W> + '_ {
+        (0..usize::from(self.width)).map(move |l| &self[l])
+    }
+}
+
+impl std::ops::Index<usize> for Row {
+    type Output = W;
+    fn index(&self, l: usize) -> &W {
+        self.get(l).unwrap_or(&ZERO)
+    }
 }
 
 /// The result of one placement problem.
@@ -612,7 +661,7 @@ pub(crate) fn place(input: &Input<'_>, budget: usize) -> Result<Placement, TooLa
         classes.push(Class {
             key: search.class_keys[class as usize].clone(),
             p,
-            pos: cpos,
+            pos: cpos.iter().map(|row| Row::from_dense(row)).collect(),
             empty,
             empty_possible: possible,
         });
