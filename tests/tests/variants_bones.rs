@@ -10,6 +10,8 @@
 //!   other end is in the Quest (11) or is a no-bones level (12); the
 //!   Madman's home (10); file names with the other end of a branch and a
 //!   pool suffix.
+//! - UnNetHack, DynaHack: 3.4.3's `no_bones_level()` on every level, and
+//!   their file names with a pool suffix.
 
 use dgnkit::bones::{layout_verdicts, BonesOptions, LevelBones, Rule};
 use dgnkit::layout::Layout;
@@ -222,4 +224,77 @@ fn dnethack_madman_home_needs_the_role() {
         let other = row(&rows, layout, quest, locate.level);
         assert_ne!(other.verdict.rule, Rule::MadmanHome, "{at}");
     }
+}
+
+/// UnNetHack and DynaHack keep 3.4.3's `no_bones_level()` (UnNetHack
+/// `src/bones.c:17-34`, DynaHack `bones.c:35-47`, their READMEs): on every
+/// level of every fixture layout, bones are refused exactly where a special
+/// level or the dungeon has no marker, at the bottom, on a branch level
+/// other than level 1, and above the bottom of a hellish dungeon; every
+/// other level's file is `bon` + marker + (`0`, or the role in the Quest) +
+/// `.` + (special marker or level) + `.` + the pool (UnNetHack
+/// `game_seed % 5`, `files.c:904-909`; DynaHack `u.ubirthday % 5`, which
+/// the layout does not know, `bones.c:16-31`).
+fn judged_as_343(family: &str, target: Target, pool_of_seed: bool) {
+    let Some(lines) = layouts(family) else {
+        return;
+    };
+    assert!(!lines.is_empty());
+    let opts = BonesOptions::for_target(target);
+    for (at, layout) in &lines {
+        let rows = layout_verdicts(layout, &opts);
+        let levels: usize = layout.dungeons.iter().map(|d| d.num_levels as usize).sum();
+        assert_eq!(rows.len(), levels, "{at}: one row per level");
+        for r in &rows {
+            let d = &layout.dungeons[r.dungeon_index];
+            let di = r.dungeon_index as i32;
+            let special = layout
+                .levels
+                .iter()
+                .find(|l| l.dungeon == di && l.level == r.level);
+            assert_eq!(
+                r.special.as_deref(),
+                special.map(|s| s.name.as_str()),
+                "{at}"
+            );
+            let unmarked = d.bones.is_empty() || special.is_some_and(|s| s.bones.is_empty());
+            let bottom = r.level == d.num_levels;
+            let branch = r.level != 1
+                && layout.branches.iter().any(|b| {
+                    [&b.end1, &b.end2]
+                        .iter()
+                        .any(|e| e.dungeon == di && e.level == r.level)
+                });
+            let vibrating = d.hellish && r.level == d.num_levels - 1;
+            let refused = unmarked || bottom || branch || vibrating;
+            assert_eq!(
+                r.can_load, !refused,
+                "{at}: {} {}: {} (unmarked {unmarked}, bottom {bottom}, branch {branch}, vibrating {vibrating})",
+                d.name, r.level, r.rule
+            );
+            if refused {
+                assert!(r.file.is_none(), "{at}: {} {}", d.name, r.level);
+                continue;
+            }
+            let role = if d.name == "The Quest" { "*" } else { "0" };
+            let place = special.map_or_else(|| r.level.to_string(), |s| s.bones.clone());
+            let pool = if pool_of_seed {
+                (layout.seed % 5).to_string()
+            } else {
+                "*".to_string()
+            };
+            let want = format!("bon{}{role}.{place}.{pool}", d.bones);
+            assert_eq!(r.file.as_deref(), Some(want.as_str()), "{at}: {}", r.rule);
+        }
+    }
+}
+
+#[test]
+fn unnethack_judges_every_fixture_level_as_its_bones_c() {
+    judged_as_343("unnethack", Target::UnNetHack, true);
+}
+
+#[test]
+fn dynahack_judges_every_fixture_level_as_its_bones_c() {
+    judged_as_343("dynahack", Target::DynaHack, false);
 }
