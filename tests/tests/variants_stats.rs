@@ -1,4 +1,4 @@
-//! Exact statistics of SLASH'EM's own file (MAXLEVEL 50, entry levels on
+//! Every family's exact statistics against its fixture layouts; and (MAXLEVEL 50, entry levels on
 //! the branches, level 1 of every dungeon without bones) against counts:
 //! 20,000 layouts of the proven loader, and every fixture line of the
 //! game's own `init_dungeons()`. Each exact probability `p` must hold its
@@ -382,4 +382,105 @@ fn dnethack_exact_statistics_match_its_loader() {
         &dnethack_options(setup, Approach::Sampled, &madman),
     );
     compare(&exact, &sampled, 20_000.0, "Madman");
+}
+
+/// `dgn stats --target F --format json` (with `--wizard`) on a file.
+fn dgn_stats_json(target: Target, path: &std::path::Path, wizard: bool) -> serde_json::Value {
+    let path = path.to_string_lossy().into_owned();
+    let mut args = vec!["--target", target.name(), "--format", "json", path.as_str()];
+    if wizard {
+        args.insert(0, "--wizard");
+    }
+    let (code, out, err) = dgnkit_tests::run_cli(
+        "stats",
+        &args,
+        dgnkit::cli::stats::parse_args,
+        |a, out, err| dgnkit::cli::stats::execute(a, out, err, false),
+    );
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("dgn stats writes JSON")
+}
+
+/// The chance a `dgn stats` distribution gives `value`.
+fn chance(dist: &serde_json::Value, value: i32) -> f64 {
+    dist.get(value.to_string())
+        .and_then(|p| p.as_f64())
+        .unwrap_or(0.0)
+}
+
+/// Every family of `../shared/expected/variants/`, on its own file with
+/// `dgn stats --target F` (the game's default inputs, with and without
+/// `--wizard`): exact, and every fixture line of that setup (the game's own
+/// `init_dungeons()`) is possible: each dungeon's size and depth, each
+/// special level's level; the main dungeon's sizes agree with their counts.
+/// Fixtures of other setups (roles, game options) are the families' own
+/// tests' (`dnethack_exact_statistics_match_its_loader`).
+#[test]
+fn every_family_s_exact_statistics_allow_its_fixture_layouts() {
+    let Some(families) = dgnkit_tests::variants::families() else {
+        return;
+    };
+    for fam in &families {
+        if let Some(why) = &fam.unknown {
+            panic!("{why}");
+        }
+        let (path, _) = dgnkit_tests::variants::family_source(fam).unwrap();
+        let lines = dgnkit_tests::variants::layout_lines(&fam.dir).unwrap();
+        for wizard in [false, true] {
+            // `layouts.<rng>.jsonl.gz` or `layouts.<rng>.wizard.jsonl.gz`.
+            let setup: Vec<_> = lines
+                .iter()
+                .filter(|(at, _)| {
+                    let file = at.split(':').next().unwrap_or_default();
+                    let parts: Vec<&str> = file.split('.').collect();
+                    let extra = &parts[2..parts.len().saturating_sub(2)];
+                    extra == if wizard { &["wizard"][..] } else { &[][..] }
+                })
+                .collect();
+            if setup.is_empty() {
+                continue;
+            }
+            let what = format!("{} (wizard: {wizard})", fam.dir);
+            let v = dgn_stats_json(fam.target, &path, wizard);
+            assert_eq!(v["method"]["kind"], "exact", "{what}: {}", v["method"]);
+            let dungeons = v["dungeons"].as_array().unwrap();
+            let levels = v["levels"].as_array().unwrap();
+            for (at, layout) in &setup {
+                for d in &layout.dungeons {
+                    // Alternates share a name: any record of it will do.
+                    assert!(
+                        dungeons.iter().any(|e| e["name"] == d.name.as_str()
+                            && chance(&e["num_levels"], d.num_levels) > 0.0
+                            && chance(&e["depth_start"], d.depth_start) > 0.0),
+                        "{what}: {at}: \"{}\" with {} levels from depth {}: exactly impossible",
+                        d.name,
+                        d.num_levels,
+                        d.depth_start
+                    );
+                }
+                for l in &layout.levels {
+                    assert!(
+                        levels
+                            .iter()
+                            .any(|e| e["name"] == l.name.as_str()
+                                && chance(&e["level"], l.level) > 0.0),
+                        "{what}: {at}: \"{}\" on level {}: exactly impossible",
+                        l.name,
+                        l.level
+                    );
+                }
+            }
+            let n = setup.len() as f64;
+            let main = &dungeons[0];
+            for (size, p) in main["num_levels"].as_object().unwrap() {
+                let size: i32 = size.parse().unwrap();
+                let k = setup
+                    .iter()
+                    .filter(|(_, l)| l.dungeons[0].num_levels == size)
+                    .count() as f64;
+                let p = p.as_f64().unwrap();
+                assert!(agrees(p, k, n), "{what}: main size {size}: {p} vs {k}/{n}");
+            }
+        }
+    }
 }
