@@ -1,7 +1,8 @@
-//! Every family's exact statistics against its fixture layouts; and (MAXLEVEL 50, entry levels on
-//! the branches, level 1 of every dungeon without bones) against counts:
-//! 20,000 layouts of the proven loader, and every fixture line of the
-//! game's own `init_dungeons()`. Each exact probability `p` must hold its
+//! Exact statistics of the variant families against counts: every
+//! family's against its fixture lines (the game's own `init_dungeons()`);
+//! SLASH'EM's own file (MAXLEVEL 50, entry levels on the branches, level 1
+//! of every dungeon without bones) and dNetHack's (alternates, the Quest,
+//! rules 10-12) also against 20,000 layouts of the proven loader. Each exact probability `p` must hold its
 //! count `k` of `n` within six standard deviations (plus one count), and
 //! what the exact statistics call impossible must never happen.
 
