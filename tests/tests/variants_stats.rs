@@ -2,9 +2,10 @@
 //! family's against its fixture lines (the game's own `init_dungeons()`);
 //! SLASH'EM's own file (MAXLEVEL 50, entry levels on the branches, level 1
 //! of every dungeon without bones) and dNetHack's (alternates, the Quest,
-//! rules 10-12) also against 20,000 layouts of the proven loader. Each exact probability `p` must hold its
-//! count `k` of `n` within six standard deviations (plus one count), and
-//! what the exact statistics call impossible must never happen.
+//! rules 10-12) also against 20,000 layouts of the proven loader. Each
+//! exact probability `p` must hold its count `k` of `n` within six standard
+//! deviations (plus one count), and what the exact statistics call
+//! impossible must never happen.
 
 use dgnkit::bones::{BonesOptions, Rule};
 use dgnkit::frontend::{analyze_fast, CheckOptions};

@@ -286,3 +286,24 @@ fn built_in_descriptions_compile_as_the_games_own_files() {
         );
     }
 }
+
+/// A dNetHack game is answered with dNAO's built-in description, exactly
+/// (its three 25-level side branches are one deferred run of the
+/// statistics), with dNetHack's bones rules.
+#[test]
+fn dnethack_games_are_answered_exactly() {
+    let data = line36("DNH-3.23.0", 0, 5, "killed by a jackal", "0x0");
+    let (code, out, err) = run(&["--format", "json"], data.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    let game = &lines[0];
+    assert_eq!(game["target"], "dnethack", "{game}");
+    assert!(
+        game["bones_why"].as_str().unwrap().contains("dNAO"),
+        "{game}"
+    );
+    let summary = &lines.last().unwrap()["summary"];
+    let by = summary["answered_by"].as_object().unwrap();
+    assert_eq!(by.len(), 1, "{by:?}");
+    assert_eq!(by.values().next().unwrap(), "exact", "{by:?}");
+}
