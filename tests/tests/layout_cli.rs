@@ -490,3 +490,54 @@ fn the_shared_variant_files_are_never_answered_silently_by_default() {
         );
     }
 }
+
+/// Without FILE, `--target F` lays out F's own game (its built-in
+/// description), not NetHack 3.6's dungeon under F's loader: for every
+/// family of `../shared/expected/variants/`, the first lines of its default
+/// fixture (the game's own `init_dungeons()`) come out whole, draws and all.
+#[test]
+fn each_target_s_built_in_description_is_its_own_game_s() {
+    let Some(families) = dgnkit_tests::variants::families() else {
+        return;
+    };
+    for fam in &families {
+        if let Some(why) = &fam.unknown {
+            panic!("{why}");
+        }
+        let lines = dgnkit_tests::variants::layout_lines(&fam.dir).unwrap();
+        // `layouts.<rng>.jsonl.gz`: the game's defaults.
+        let default: Vec<_> = lines
+            .iter()
+            .filter(|(at, _)| {
+                at.split(':')
+                    .next()
+                    .unwrap_or_default()
+                    .matches('.')
+                    .count()
+                    == 3
+            })
+            .take(5)
+            .collect();
+        assert!(!default.is_empty(), "{}: no default fixture", fam.dir);
+        for (at, want) in default {
+            let seed = want.seed.to_string();
+            let (code, out, err) = run(&[
+                "--target",
+                fam.target.name(),
+                "--seed",
+                &seed,
+                "--format",
+                "json",
+                "--trace",
+            ]);
+            assert_eq!(code, 0, "{}: {err}", fam.dir);
+            let got: dgnkit::layout::Layout =
+                serde_json::from_str(out.trim()).expect("a layout line");
+            assert!(
+                got == *want,
+                "{}: {at}: the built-in description lays out otherwise",
+                fam.dir
+            );
+        }
+    }
+}

@@ -47,7 +47,8 @@ pub struct BonesArgs {
     #[arg(long, value_enum, default_value = "human")]
     pub format: OutputFormat,
     /// A dungeon.def or compiled file (`-` reads standard input); default:
-    /// the built-in NetHack 3.6 description.
+    /// the built-in description of the target's game (NetHack 3.6's without
+    /// --target; `corpus/` holds them all).
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
 }

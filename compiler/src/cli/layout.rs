@@ -3,8 +3,8 @@
 //!
 //! FILE may be a `dungeon.def` source (compiled in memory), any compiled
 //! file (NetHack 3.4.3 or 3.6 layout, or native), or `-` for standard
-//! input; without FILE the built-in description of NetHack 3.6's dungeon
-//! (`corpus/nethack-3.6.def`) is used. The seed defaults to 0 so that the
+//! input; without FILE the built-in description of the target's game
+//! (NetHack 3.6's, `corpus/nethack-3.6.def`, without `--target`) is used. The seed defaults to 0 so that the
 //! output is reproducible (glibc treats 0 as 1, as `srandom` does).
 
 use super::input::{read_script, Input};
@@ -24,17 +24,17 @@ use std::process::ExitCode;
 pub const DEFAULT_DEF: &[u8] = include_bytes!("../../../corpus/nethack-3.6.def");
 pub const DEFAULT_NAME: &str = "nethack-3.6.def (built in)";
 
-/// The built-in dungeon of `--target nethack-3.7`: our description of
-/// NetHack 3.7's `dungeon.lua`.
-pub const DEFAULT_LUA_37: &[u8] = include_bytes!("../../../corpus/nethack-3.7.lua");
-pub const DEFAULT_NAME_37: &str = "nethack-3.7.lua (built in)";
-
-/// The built-in description for `target` and its name for messages.
+/// The built-in description for `target` and its name for messages: the
+/// game's own, as `dgn xlog` answers the newest release of that game with
+/// ([`crate::xlog::release::RELEASES`]), so that no game is laid out with
+/// another's dungeon; dgnkit's own format takes NetHack 3.6's.
 pub fn built_in(target: crate::options::Target) -> (&'static str, &'static [u8]) {
-    match target {
-        crate::options::Target::NetHack37 => (DEFAULT_NAME_37, DEFAULT_LUA_37),
-        _ => (DEFAULT_NAME, DEFAULT_DEF),
-    }
+    crate::xlog::release::RELEASES
+        .iter()
+        .rev()
+        .filter(|r| r.target == target)
+        .find_map(|r| r.builtin.as_ref())
+        .map_or((DEFAULT_NAME, DEFAULT_DEF), |b| (b.file, b.source))
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,7 +78,9 @@ pub struct LayoutArgs {
     /// come out in seed order whatever the number.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
-    /// A dungeon.def or compiled file (`-` reads standard input).
+    /// A dungeon.def or compiled file (`-` reads standard input); default:
+    /// the built-in description of the target's game (NetHack 3.6's without
+    /// --target; `corpus/` holds them all).
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
 }

@@ -65,7 +65,8 @@ pub struct StatsArgs {
     #[arg(long, value_enum, default_value = "human")]
     pub format: StatsFormat,
     /// A dungeon.def or compiled file (`-` reads standard input); default:
-    /// the built-in NetHack 3.6 description.
+    /// the built-in description of the target's game (NetHack 3.6's without
+    /// --target; `corpus/` holds them all).
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
 }
