@@ -903,6 +903,44 @@ proptest! {
     }
 }
 
+/// A random small script with a run of two or three one-level dungeons
+/// hanging off one of its dungeons at the end (deferred when nothing after
+/// them lands in their levels, [`engine`]).
+fn arb_run_script() -> impl Strategy<Value = Script> {
+    (
+        arb_script(),
+        0usize..4,
+        prop::collection::vec((1i32..4, 0i32..4, 0u8..2), 2..4),
+    )
+        .prop_map(|(mut script, parent, run)| {
+            let p = parent % script.dungeons.len();
+            for (k, (base, rand, none)) in run.into_iter().enumerate() {
+                let name = format!("R{k}");
+                script.dungeons[p].branches.push(branch(&name, base, rand));
+                script
+                    .dungeons
+                    .push(dungeon(&name, if none == 0 { b'r' } else { 0 }, 1, 0));
+            }
+            script
+        })
+}
+
+proptest! {
+    // About a third of these runs are deferred (the others have a later
+    // branch that may land on their levels, or fail first).
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_runs_of_leaf_branches_match_the_loader(script in arb_run_script(), wizard in any::<bool>(), dnethack in any::<bool>()) {
+        let bones = if dnethack {
+            BonesOptions::for_target(crate::options::Target::DNetHack)
+        } else {
+            BonesOptions::default()
+        };
+        check_bones(&script, Rules::native(), wizard, &bones);
+    }
+}
+
 fn extreme() -> impl Strategy<Value = i32> {
     prop::sample::select(vec![
         i32::MIN,
