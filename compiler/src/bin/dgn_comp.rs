@@ -22,6 +22,11 @@
 
 #![cfg_attr(all(unix, not(test)), no_main)]
 
+// The linker script `compiler/build.rs` links this program with (its hot
+// code first). Included only so that Cargo relinks `dgn_comp` when it
+// changes, without rebuilding the library as a `rerun-if-changed` would.
+const _: &[u8] = include_bytes!("../../dgn_comp-hot.ld");
+
 use dgnkit::binary::{self, WriteOptions};
 use dgnkit::dialect::Dialect;
 use dgnkit::frontend::{analyze_errors, CheckOptions};
@@ -553,3 +558,30 @@ extern "C" fn main(
         Err(_) => 101,
     }
 }
+
+// glibc's start-up of a static program (`_dl_non_dynamic_init`,
+// elf/dl-support.c) asks `_dl_get_origin` for the program's directory, kept
+// for `$ORIGIN` in the paths of libraries loaded with dlopen, which this
+// program never does. glibc's own reads the link /proc/self/exe (5 µs a
+// call here, more in a new process) and copies it into malloc'd memory.
+// This weak definition answers "unknown", `(char *) -1`, what glibc's own
+// answers when the link cannot be read; being defined, it keeps the linker
+// from taking glibc's (its archive member dl-origin.o defines nothing else).
+// Where glibc's is linked anyway (another glibc, a dynamic build), the
+// strong definition wins and nothing changes.
+#[cfg(all(
+    target_os = "linux",
+    target_env = "gnu",
+    target_arch = "x86_64",
+    not(test)
+))]
+std::arch::global_asm!(
+    ".pushsection .text._dl_get_origin,\"ax\",@progbits",
+    ".weak _dl_get_origin",
+    ".type _dl_get_origin, @function",
+    "_dl_get_origin:",
+    "mov rax, -1",
+    "ret",
+    ".size _dl_get_origin, . - _dl_get_origin",
+    ".popsection",
+);
