@@ -170,6 +170,19 @@ pub mod variants {
         Some(out)
     }
 
+    /// The setup a fixture line was made with, from its `file:line` as
+    /// [`layout_lines`] gives it: the parts of `layouts.<rng>.<parts>.jsonl.gz`
+    /// between the generator and the suffix (none: the game's defaults;
+    /// `wizard`, `role-Hea`, `game`, ...).
+    pub fn setup_of(at: &str) -> Vec<&str> {
+        let file = at.split(':').next().unwrap_or_default();
+        let parts: Vec<&str> = file.split('.').collect();
+        parts
+            .get(2..parts.len().saturating_sub(2))
+            .unwrap_or_default()
+            .to_vec()
+    }
+
     /// The family's own `dungeon.def`: the first corpus file its README
     /// names (`<repo dir>/dungeon.def`), with its bytes.
     pub fn family_source(fam: &Family) -> Result<(PathBuf, Vec<u8>), String> {

@@ -222,16 +222,7 @@ fn dnethack_own_file_is_exact_and_matches_its_loader() {
     };
     let bones = BonesOptions::for_target(Target::DNetHack);
     for setup in &DNETHACK_SETUPS[..2] {
-        let opts = dnethack_options(setup, Approach::Exact, &bones);
-        let exact =
-            stats::exact(&script, &opts).unwrap_or_else(|e| panic!("{}: {}", setup.what, e.what));
-        assert!(
-            matches!(exact.method, Method::Exact { .. }),
-            "{}: {:?}",
-            setup.what,
-            exact.method
-        );
-        assert_eq!(exact.failure, 0.0, "{}", setup.what);
+        let exact = dnethack_exact(&script, setup, &bones);
         let sampled = stats::sampled(&script, &dnethack_options(setup, Approach::Sampled, &bones));
         compare(&exact, &sampled, 20_000.0, setup.what);
     }
@@ -325,6 +316,20 @@ fn dnethack_options(setup: &Setup, approach: Approach, bones: &BonesOptions) -> 
     }
 }
 
+/// dNAO's exact statistics for a setup: exact, and no layout fails.
+fn dnethack_exact(script: &Script, setup: &Setup, bones: &BonesOptions) -> Stats {
+    let exact = stats::exact(script, &dnethack_options(setup, Approach::Exact, bones))
+        .unwrap_or_else(|e| panic!("{}: {}", setup.what, e.what));
+    assert!(
+        matches!(exact.method, Method::Exact { .. }),
+        "{}: {:?}",
+        setup.what,
+        exact.method
+    );
+    assert_eq!(exact.failure, 0.0, "{}", setup.what);
+    exact
+}
+
 /// dNetHack's loader (alternates, chaos_quest, the Quest's locate level and
 /// minimum) and its bones rules (no bottom, branch or portal rule; rules
 /// 11 and 12 by the other end of a branch) enumerated exactly, against
@@ -338,15 +343,7 @@ fn dnethack_exact_statistics_match_its_loader() {
     let script = narrow_side_branches(script);
     let bones = BonesOptions::for_target(Target::DNetHack);
     for setup in DNETHACK_SETUPS {
-        let exact = stats::exact(&script, &dnethack_options(setup, Approach::Exact, &bones))
-            .unwrap_or_else(|e| panic!("{}: {}", setup.what, e.what));
-        assert!(
-            matches!(exact.method, Method::Exact { .. }),
-            "{}: {:?}",
-            setup.what,
-            exact.method
-        );
-        assert_eq!(exact.failure, 0.0, "{}", setup.what);
+        let exact = dnethack_exact(&script, setup, &bones);
         // Rule 12 decides somewhere (the Quest's portal level holds "qstlb",
         // marker "none": rule 1 comes before rule 11 there); the bottom
         // rule never does.
@@ -433,10 +430,8 @@ fn every_family_s_exact_statistics_allow_its_fixture_layouts() {
             let setup: Vec<_> = lines
                 .iter()
                 .filter(|(at, _)| {
-                    let file = at.split(':').next().unwrap_or_default();
-                    let parts: Vec<&str> = file.split('.').collect();
-                    let extra = &parts[2..parts.len().saturating_sub(2)];
-                    extra == if wizard { &["wizard"][..] } else { &[][..] }
+                    dgnkit_tests::variants::setup_of(at)
+                        == if wizard { &["wizard"][..] } else { &[][..] }
                 })
                 .collect();
             if setup.is_empty() {
