@@ -126,7 +126,7 @@ pub mod variants {
                 Family {
                     unknown: target.is_none().then(|| {
                         format!(
-                            "expected/variants/{dir}: dgnkit knows no family `{dir}` (targets: {}); add its game record in compiler/src/games/",
+                            "expected/variants/{dir}: dgnkit knows no family `{dir}` (targets: {}); add its game record in crates/dgnkit/src/games/",
                             Target::names()
                         )
                     }),

@@ -90,7 +90,7 @@ fuzz_target!(|data: &[u8]| {
     let mut reused = Resolved::default();
     for target in Target::ALL {
         let inputs = inputs(target, *pick, crc32(rest));
-        let Ok(mut resolver) = Resolver::for_game(&script, target, &inputs) else {
+        let Ok(mut resolver) = Resolver::for_game(&script, &target.game().loader_game(), &inputs) else {
             continue;
         };
         resolver.set_placement_budget(BUDGET);
@@ -134,7 +134,7 @@ fuzz_target!(|data: &[u8]| {
                     // Once per target: rendering costs more than resolving.
                     if let (Ok(layout), false) = (&fresh, rendered) {
                         rendered = true;
-                        let _ = overview(layout, OverviewStyle::for_target(target));
+                        let _ = overview(layout, target.game().overview);
                         // The `--seeds` writer (the game's extra fields,
                         // GnollHack's display names, included) gives the
                         // same line as the layout.

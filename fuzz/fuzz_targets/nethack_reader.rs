@@ -49,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
             // A header can be copied only into its own layout; a file read
             // under a forced layout gets that layout's default header.
             let header_from = (binary::detect(data).ok() == Some(read.format)).then_some(data);
-            let written = binary::write(s, read.format.target(), header_from)
+            let written = binary::write(s, dgnkit::options::Target::of_format(read.format), header_from)
                 .expect("a file that reads writes");
             assert_eq!(written.len(), data.len(), "record sizes differ");
             let back = binary::read(&written, Some(read.format)).expect("written file reads");

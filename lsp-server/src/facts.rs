@@ -33,7 +33,13 @@ pub fn geometry(canonical: &[u8], semantic: &Semantic, config: &Config) -> Geome
     let opts = check_options(config);
     let analysis = &semantic.analysis;
     let model = &analysis.model;
-    let ctx = Ctx::new(canonical, &analysis.file, model, opts.target, opts.dialect);
+    let ctx = Ctx::new(
+        canonical,
+        &analysis.file,
+        model,
+        opts.target.game().check_game(),
+        opts.dialect,
+    );
     let starts = depth_starts(&ctx);
     let mut geo = Geometry {
         dungeons: Vec::with_capacity(model.dungeons.len()),
@@ -76,8 +82,8 @@ pub fn geometry(canonical: &[u8], semantic: &Semantic, config: &Config) -> Geome
 /// sampled (the method says which).
 pub fn stats(script: &Script, config: &Config) -> Stats {
     let opts = StatsOptions {
-        target: config.target,
-        bones: dgnkit::bones::BonesOptions::for_target(config.target),
+        game: config.target.game().loader_game(),
+        bones: config.target.game().bones_options(),
         ..StatsOptions::default()
     };
     stats::compute(script, &opts)

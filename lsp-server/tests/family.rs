@@ -176,7 +176,7 @@ fn bones_line(hover: &Value) -> String {
 
 /// `dgn bones --target F --format json FILE`.
 fn dgn_bones(target: Target, path: &std::path::Path) -> Value {
-    let args = dgnkit::cli::bones::parse_args([
+    let args = dgnkit_cli::bones::parse_args([
         "bones",
         "--target",
         target.name(),
@@ -186,14 +186,14 @@ fn dgn_bones(target: Target, path: &std::path::Path) -> Value {
     ])
     .expect("dgn bones arguments");
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = dgnkit::cli::bones::execute(&args, &mut out, &mut err, false);
+    let code = dgnkit_cli::bones::execute(&args, &mut out, &mut err, false);
     assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
     serde_json::from_slice(&out).expect("dgn bones writes JSON")
 }
 
 /// `dgn stats --target F --format json FILE`.
 fn dgn_stats(target: Target, path: &std::path::Path) -> Value {
-    let args = dgnkit::cli::stats::parse_args([
+    let args = dgnkit_cli::stats::parse_args([
         "stats",
         "--target",
         target.name(),
@@ -203,7 +203,7 @@ fn dgn_stats(target: Target, path: &std::path::Path) -> Value {
     ])
     .expect("dgn stats arguments");
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = dgnkit::cli::stats::execute(&args, &mut out, &mut err, false);
+    let code = dgnkit_cli::stats::execute(&args, &mut out, &mut err, false);
     assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
     serde_json::from_slice(&out).expect("dgn stats writes JSON")
 }

@@ -63,7 +63,7 @@ fn every_expected_binary_reads_and_writes_back_identically() {
             path.display()
         );
 
-        let target = format.target();
+        let target = Target::of_format(*format);
         let again = binary::write(&read.script, target, None)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(

@@ -1,7 +1,7 @@
 //! `dgn bones` end to end: one seed's table (human and the documented
 //! JSON), the verdicts over every layout, options and errors.
 
-use dgnkit::cli::bones::{execute, parse_args};
+use dgnkit_cli::bones::{execute, parse_args};
 use serde_json::Value;
 
 fn run(args: &[&str]) -> (u8, String, String) {
@@ -50,9 +50,9 @@ fn one_seed_as_json_has_exactly_the_documented_fields() {
     // One entry per level of every dungeon.
     let (_, layout, _) = {
         let args =
-            dgnkit::cli::layout::parse_args(["layout", "--seed", "3", "--format", "json"]).unwrap();
+            dgnkit_cli::layout::parse_args(["layout", "--seed", "3", "--format", "json"]).unwrap();
         let (mut o, mut e) = (Vec::new(), Vec::new());
-        let c = dgnkit::cli::layout::execute(&args, &mut o, &mut e, Default::default());
+        let c = dgnkit_cli::layout::execute(&args, &mut o, &mut e, Default::default());
         (c, String::from_utf8(o).unwrap(), e)
     };
     let layout: Value = serde_json::from_str(&layout).unwrap();

@@ -23,7 +23,7 @@ fn report(script: &Script, target: Target) -> StaticReport {
     let r = static_verdicts(
         script,
         &StatsOptions {
-            target,
+            game: target.game().loader_game(),
             ..StatsOptions::default()
         },
     );

@@ -2,7 +2,7 @@
 //! `dgn layout --seeds` that satisfy the query, seeds come out in order,
 //! `--limit`, `--format json`, diagnostics and exit codes.
 
-use dgnkit::cli::{find, layout};
+use dgnkit_cli::{find, layout};
 use serde_json::Value;
 use std::sync::atomic::AtomicBool;
 

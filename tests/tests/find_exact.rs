@@ -8,7 +8,7 @@
 use dgnkit::bones::{level_verdict, BonesOptions};
 use dgnkit::find::{self, Finder};
 use dgnkit::layout::Layout;
-use dgnkit::loader::{Resolved, Resolver, Rules};
+use dgnkit::loader::{Resolved, Resolver};
 use dgnkit::options::Target;
 use dgnkit::rng::RngKind;
 use dgnkit::stats::{self, StatsOptions};
@@ -121,7 +121,7 @@ const QUERIES: [(&str, Reference); 8] = [
 
 fn built_in() -> dgnkit::script::Script {
     dgnkit::frontend::analyze_fast(
-        dgnkit::cli::layout::DEFAULT_DEF,
+        dgnkit_cli::layout::DEFAULT_DEF,
         &dgnkit::frontend::CheckOptions::default(),
     )
     .script
@@ -135,12 +135,12 @@ fn counts_equal_a_brute_force_count_over_layouts() {
         (Target::NetHack36, RngKind::Isaac64),
         (Target::NetHack343, RngKind::Glibc),
     ] {
-        let res = Resolver::with_rules(&script, Rules::for_target(target)).unwrap();
+        let res = Resolver::with_rules(&script, target.game().rules.clone()).unwrap();
         for wizard in [false, true] {
             let stats = stats::exact(
                 &script,
                 &StatsOptions {
-                    target,
+                    game: target.game().loader_game(),
                     wizard,
                     ..StatsOptions::default()
                 },

@@ -99,8 +99,12 @@ fn stopping_early_changes_no_verdict_in_any_game() {
             ..CheckOptions::default()
         };
         let script = analyze_fast(&bytes, &opts).script.expect("the file checks");
-        let res = Resolver::for_game(&script, target, &LoaderInputs::default())
-            .unwrap_or_else(|e| panic!("{}: {e}", target.name()));
+        let res = Resolver::for_game(
+            &script,
+            &target.game().loader_game(),
+            &LoaderInputs::default(),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", target.name()));
         let text = |b: &[u8]| String::from_utf8_lossy(b).replace('"', "\\\"");
         let levels: Vec<String> = script
             .dungeons

@@ -8,8 +8,8 @@
 //! --user-data-dir=$(mktemp -d) --screenshot=d.png --window-size=1100,1320
 //! d.svg`, and looking at `d.png`.
 
-use dgnkit::cli::layout::{execute, parse_args, Terminal};
 use dgnkit::layout::Layout;
+use dgnkit_cli::layout::{execute, parse_args, Terminal};
 
 fn run(args: &[&str]) -> (u8, String, String) {
     dgnkit_tests::run_cli("layout", args, parse_args, |a, out, err| {

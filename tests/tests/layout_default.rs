@@ -4,11 +4,11 @@
 //! memory and resolved for many seeds, both generators, both modes and both
 //! loader versions; the layouts (draw logs included) must be equal.
 
-use dgnkit::cli::layout::DEFAULT_DEF;
 use dgnkit::frontend::{analyze, CheckOptions};
 use dgnkit::loader::{Resolver, Rules};
 use dgnkit::rng::RngKind;
 use dgnkit::script::Script;
+use dgnkit_cli::layout::DEFAULT_DEF;
 
 fn compile(src: &[u8], what: &str) -> Script {
     let analysis = analyze(src, &CheckOptions::default());

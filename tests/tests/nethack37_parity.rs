@@ -34,7 +34,8 @@ fn resolver(script: &Script, line: &Value) -> Result<Resolver, String> {
     let role = line["options"]["role"].as_str().ok_or("no role")?;
     let wizard = line["wizard"].as_bool().ok_or("no wizard")?;
     let inputs = LoaderInputs::parse(Some(role), None, &[], false, wizard)?;
-    Resolver::for_game(script, Target::NetHack37, &inputs).map_err(|e| e.to_string())
+    Resolver::for_game(script, &Target::NetHack37.game().loader_game(), &inputs)
+        .map_err(|e| e.to_string())
 }
 
 /// `rn2(3)=0 @ where` -> (`rn2(3)=0`, `where`).
@@ -202,7 +203,7 @@ fn the_built_in_description_resolves_like_nethacks_own_file() {
         target: Target::NetHack37,
         ..CheckOptions::default()
     };
-    let (_, bytes) = dgnkit::cli::layout::built_in(Target::NetHack37);
+    let (_, bytes) = dgnkit_cli::layout::built_in(Target::NetHack37);
     let analysis = dgnkit::frontend::analyze(bytes, &opts);
     assert!(
         analysis.diagnostics.is_empty(),
@@ -215,8 +216,10 @@ fn the_built_in_description_resolves_like_nethacks_own_file() {
     ] {
         for wizard in [false, true] {
             let inputs = LoaderInputs::parse(Some(role), None, &[], false, wizard).unwrap();
-            let a = Resolver::for_game(&theirs, Target::NetHack37, &inputs).unwrap();
-            let b = Resolver::for_game(&ours, Target::NetHack37, &inputs).unwrap();
+            let a = Resolver::for_game(&theirs, &Target::NetHack37.game().loader_game(), &inputs)
+                .unwrap();
+            let b = Resolver::for_game(&ours, &Target::NetHack37.game().loader_game(), &inputs)
+                .unwrap();
             for seed in 0..150 {
                 let want = a.resolve(seed, RngKind::Isaac64, wizard, true);
                 let got = b.resolve(seed, RngKind::Isaac64, wizard, true);

@@ -2,10 +2,10 @@
 //! file in `../shared/expected/overview/`, byte for byte, from the layout
 //! our loader resolves for that file's version, generator, mode and seed.
 
-use dgnkit::loader::{Resolver, Rules};
+use dgnkit::loader::Resolver;
 use dgnkit::options::Target;
 use dgnkit::rng::RngKind;
-use dgnkit::views::{overview, OverviewStyle};
+use dgnkit::views::overview;
 use std::path::Path;
 
 /// `<name>.<ver>.<rng>[.wizard].seed<N>.txt`
@@ -37,13 +37,13 @@ fn check(shared: &Path, file: &str) -> Result<(), String> {
         .map_err(|e| e.to_string())?
         .script;
     let resolver =
-        Resolver::with_rules(&script, Rules::for_target(target)).map_err(|e| e.to_string())?;
+        Resolver::with_rules(&script, target.game().rules.clone()).map_err(|e| e.to_string())?;
     let layout = resolver
         .resolve(seed, rng, wizard, false)
         .map_err(|e| e.to_string())?;
     let want =
         std::fs::read(shared.join("expected/overview").join(file)).map_err(|e| e.to_string())?;
-    let got = overview(&layout, OverviewStyle::for_target(target));
+    let got = overview(&layout, target.game().overview);
     if got.as_bytes() == want.as_slice() {
         return Ok(());
     }

@@ -6,7 +6,7 @@
 //! --no-first-run --user-data-dir=$(mktemp -d) --window-size=1280,1400
 //! --screenshot=s.png s.html`, and looking at `s.png`.
 
-use dgnkit::cli::stats::{execute, parse_args};
+use dgnkit_cli::stats::{execute, parse_args};
 use serde_json::Value;
 
 fn run(args: &[&str]) -> (u8, String, String) {

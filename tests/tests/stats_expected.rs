@@ -466,7 +466,7 @@ fn exact_statistics_match_the_frequencies_of_nethacks_layouts() {
             .unwrap_or_else(|e| panic!("{}: {e}", bin.display()))
             .script;
         let opts = StatsOptions {
-            target,
+            game: target.game().loader_game(),
             wizard,
             samples: SAMPLES,
             ..StatsOptions::default()
@@ -703,7 +703,7 @@ fn exact_statistics_match_the_loader_over_20000_seeds() {
         let script = dgnkit::binary::read(&bytes, None).expect("read").script;
         let target = target_of(ver).expect("version");
         let opts = StatsOptions {
-            target,
+            game: target.game().loader_game(),
             samples: 20_000,
             ..StatsOptions::default()
         };

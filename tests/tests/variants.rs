@@ -9,7 +9,7 @@
 
 use dgnkit::binary::{self, BinaryFormat};
 use dgnkit::frontend::{analyze_verdict, CheckOptions};
-use dgnkit::loader::{LoadError, Resolver};
+use dgnkit::loader::LoadError;
 use dgnkit::options::Target;
 use dgnkit_tests::variants::{families, family_source, Family};
 
@@ -161,7 +161,7 @@ fn every_family_whose_loader_is_not_proven_refuses_to_lay_out() {
         if fam.target.game().loader_proven() {
             continue;
         }
-        match Resolver::for_target(&read.script, fam.target) {
+        match fam.target.game().resolver(&read.script) {
             Err(LoadError::NotReproduced { .. }) => {}
             other => failures.push(format!(
                 "{}: not proven, yet the loader answers: {:?}",

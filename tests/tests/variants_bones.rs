@@ -59,7 +59,7 @@ fn slashem_refuses_level_one_of_every_dungeon() {
     let Some(lines) = layouts("slashem") else {
         return;
     };
-    let opts = BonesOptions::for_target(Target::SlashEm);
+    let opts = Target::SlashEm.game().bones_options();
     for (at, layout) in &lines {
         let rows = layout_verdicts(layout, &opts);
         for (di, d) in layout.dungeons.iter().enumerate() {
@@ -115,7 +115,7 @@ fn dnethack_judges_branch_levels_by_their_other_end() {
     let Some(lines) = layouts("dnethack") else {
         return;
     };
-    let opts = BonesOptions::for_target(Target::DNetHack);
+    let opts = Target::DNetHack.game().bones_options();
     for (at, layout) in &lines {
         let rows = layout_verdicts(layout, &opts);
         for r in &rows {
@@ -185,14 +185,14 @@ fn dnethack_madman_home_needs_the_role() {
     let Some(lines) = layouts("dnethack") else {
         return;
     };
-    let unknown = BonesOptions::for_target(Target::DNetHack);
+    let unknown = Target::DNetHack.game().bones_options();
     let madman = BonesOptions {
         role: Some("Madwoman".into()),
-        ..BonesOptions::for_target(Target::DNetHack)
+        ..Target::DNetHack.game().bones_options()
     };
     let healer = BonesOptions {
         role: Some("Hea".into()),
-        ..BonesOptions::for_target(Target::DNetHack)
+        ..Target::DNetHack.game().bones_options()
     };
     assert!(unknown.notes().iter().any(|n| n.contains("--role")));
     assert!(!madman.notes().iter().any(|n| n.contains("--role")));
@@ -240,7 +240,7 @@ fn judged_as_343(family: &str, target: Target, pool_of_seed: bool) {
         return;
     };
     assert!(!lines.is_empty());
-    let opts = BonesOptions::for_target(target);
+    let opts = target.game().bones_options();
     for (at, layout) in &lines {
         let rows = layout_verdicts(layout, &opts);
         let levels: usize = layout.dungeons.iter().map(|d| d.num_levels as usize).sum();

@@ -7,13 +7,13 @@
 
 use dgnkit::layout::Layout;
 use dgnkit::options::Target;
-use dgnkit::views::{overview, OverviewStyle};
+use dgnkit::views::overview;
 
 fn check(family: &str, target: Target) {
     let Some(lines) = dgnkit_tests::variants::layout_lines(family) else {
         return;
     };
-    let style = OverviewStyle::for_target(target);
+    let style = target.game().overview;
     for (at, layout) in &lines {
         let text = overview(layout, style);
         let knox = layout

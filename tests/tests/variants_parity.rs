@@ -218,9 +218,10 @@ fn check_file(shared: &Path, fam: &Family, dir: &Path, file: &str) -> (usize, Ve
             }
         };
         let seed = want["seed"].as_u64().unwrap_or(u64::MAX);
-        let resolver = match line_inputs(&sets, &want)
-            .and_then(|i| Resolver::for_game(&script, fam.target, &i).map_err(|e| e.to_string()))
-        {
+        let resolver = match line_inputs(&sets, &want).and_then(|i| {
+            Resolver::for_game(&script, &fam.target.game().loader_game(), &i)
+                .map_err(|e| e.to_string())
+        }) {
             Ok(r) => r,
             Err(e) => {
                 failures.push(format!("{file} seed {seed}: {e}"));
@@ -370,20 +371,20 @@ fn every_family_with_fixtures_is_known_or_listed() {
 /// entrance that leaves no branch level behind.
 #[test]
 fn bones_follow_each_familys_rules() {
-    use dgnkit::bones::{layout_verdicts, BonesOptions, Rule};
+    use dgnkit::bones::{layout_verdicts, Rule};
     let Some(shared) = dgnkit_tests::shared_dir() else {
         return;
     };
     for (name, suffix) in [("unnethack", ".2"), ("dynahack", ".*")] {
         let fam = family(name).expect("family");
         let script = script(&shared, &fam).expect("script");
-        let res = Resolver::for_target(&script, fam.target).expect("resolver");
+        let res = fam.target.game().resolver(&script).expect("resolver");
         // Seed 7: UnNetHack's pool is 7 % 5; DynaHack's comes from the
         // start time, which the seed does not tell.
         let layout = res
             .resolve(7, fam.target.game().rng, false, false)
             .expect("layout");
-        let opts = BonesOptions::for_target(fam.target);
+        let opts = fam.target.game().bones_options();
         let verdicts = layout_verdicts(&layout, &opts);
         for v in &verdicts {
             if let Some(f) = &v.file {
@@ -424,7 +425,7 @@ fn bones_follow_each_familys_rules() {
 /// levels and branches as 3.6 does, DynaHack indents as 3.4.3.
 #[test]
 fn overview_follows_each_familys_print_dungeon() {
-    use dgnkit::views::{overview, OverviewStyle};
+    use dgnkit::views::overview;
     let Some(shared) = dgnkit_tests::shared_dir() else {
         return;
     };
@@ -433,11 +434,11 @@ fn overview_follows_each_familys_print_dungeon() {
     for (name, indent) in [("unnethack", "  "), ("dynahack", "   ")] {
         let fam = family(name).expect("family");
         let script = script(&shared, &fam).expect("script");
-        let res = Resolver::for_target(&script, fam.target).expect("resolver");
+        let res = fam.target.game().resolver(&script).expect("resolver");
         let layout = res
             .resolve(0, fam.target.game().rng, false, false)
             .expect("layout");
-        let text = overview(&layout, OverviewStyle::for_target(fam.target));
+        let text = overview(&layout, fam.target.game().overview);
         // The hero stands on level 1 of the Dungeons of Doom, a special
         // level in neither game; the second line is its first level or
         // branch line.
@@ -475,15 +476,15 @@ fn overview_follows_each_familys_print_dungeon() {
 /// EvilHack's valley waits for Cerberus (rule 13, its `bones.c:39`).
 #[test]
 fn gnollhack_and_evilhack_bones_rules() {
-    use dgnkit::bones::{layout_verdicts, BonesOptions, Rule};
+    use dgnkit::bones::{layout_verdicts, Rule};
     let Some(shared) = dgnkit_tests::shared_dir() else {
         return;
     };
     for name in ["gnollhack", "evilhack"] {
         let fam = family(name).expect("family");
         let script = script(&shared, &fam).expect("script");
-        let res = Resolver::for_target(&script, fam.target).expect("resolver");
-        let opts = BonesOptions::for_target(fam.target);
+        let res = fam.target.game().resolver(&script).expect("resolver");
+        let opts = fam.target.game().bones_options();
         for seed in 0..20 {
             let layout = res
                 .resolve(seed, fam.target.game().rng, false, false)
@@ -551,7 +552,6 @@ fn gnollhack_and_evilhack_bones_rules() {
 /// rule 9 in every layout, EvilHack's valley by rule 13.
 #[test]
 fn gnollhack_and_evilhack_stats_are_exact() {
-    use dgnkit::bones::BonesOptions;
     use dgnkit::stats::{self, Method, StatsOptions};
     let Some(shared) = dgnkit_tests::shared_dir() else {
         return;
@@ -563,8 +563,8 @@ fn gnollhack_and_evilhack_stats_are_exact() {
         let fam = family(name).expect("family");
         let script = script(&shared, &fam).expect("script");
         let opts = StatsOptions {
-            target: fam.target,
-            bones: BonesOptions::for_target(fam.target),
+            game: fam.target.game().loader_game(),
+            bones: fam.target.game().bones_options(),
             ..StatsOptions::default()
         };
         let s = stats::exact(&script, &opts).expect("enumerable");
@@ -610,7 +610,7 @@ fn gnollhack_needs_its_ten_dungeons() {
                 }
             }
         }
-        let res = Resolver::for_target(&s, fam.target).expect("resolver");
+        let res = fam.target.game().resolver(&s).expect("resolver");
         match res.resolve(1, fam.target.game().rng, false, false) {
             Err(LoadError::MissingDungeon { name: missing }) => assert_eq!(&missing, name),
             other => panic!("without {name}: {other:?}"),
@@ -623,22 +623,22 @@ fn gnollhack_needs_its_ten_dungeons() {
 /// layout; EvilHack's is 3.6's.
 #[test]
 fn gnollhack_overview_uses_display_names() {
-    use dgnkit::views::{overview, OverviewStyle};
+    use dgnkit::views::overview;
     let Some(shared) = dgnkit_tests::shared_dir() else {
         return;
     };
     assert_eq!(
-        OverviewStyle::for_target(Target::EvilHack),
-        OverviewStyle::for_target(Target::NetHack36)
+        Target::EvilHack.game().overview,
+        Target::NetHack36.game().overview
     );
     let fam = family("gnollhack").expect("family");
     let script = script(&shared, &fam).expect("script");
-    let res = Resolver::for_target(&script, fam.target).expect("resolver");
+    let res = fam.target.game().resolver(&script).expect("resolver");
     for seed in 0..50 {
         let layout = res
             .resolve(seed, fam.target.game().rng, false, false)
             .expect("layout");
-        let text = overview(&layout, OverviewStyle::for_target(fam.target));
+        let text = overview(&layout, fam.target.game().overview);
         for l in &layout.levels {
             let display = l.display_name.as_deref().expect("a display name");
             assert!(
@@ -669,9 +669,13 @@ fn evilhack_and_gnollhack_compiled_files_lay_out_as_their_source() {
             .join("dungeon.bin");
         let bytes = std::fs::read(&path).expect("dungeon.bin");
         let read = dgnkit::binary::read(&bytes, None).expect("the game's file reads");
-        assert_eq!(read.format.target(), fam.target, "{name}: detected family");
-        let from_bin = Resolver::for_target(&read.script, fam.target).expect("resolver");
-        let from_def = Resolver::for_target(&source, fam.target).expect("resolver");
+        assert_eq!(
+            Target::of_format(read.format),
+            fam.target,
+            "{name}: detected family"
+        );
+        let from_bin = fam.target.game().resolver(&read.script).expect("resolver");
+        let from_def = fam.target.game().resolver(&source).expect("resolver");
         let rng = fam.target.game().rng;
         for wizard in [false, true] {
             for seed in 0..50 {

@@ -34,8 +34,8 @@ fn slashem_script() -> Option<Script> {
 
 fn options(approach: Approach, wizard: bool) -> StatsOptions {
     StatsOptions {
-        target: Target::SlashEm,
-        bones: dgnkit::bones::BonesOptions::for_target(Target::SlashEm),
+        game: Target::SlashEm.game().loader_game(),
+        bones: Target::SlashEm.game().bones_options(),
         approach,
         wizard,
         samples: 20_000,
@@ -220,7 +220,7 @@ fn dnethack_own_file_is_exact_and_matches_its_loader() {
     let Some(script) = dnethack_script() else {
         return;
     };
-    let bones = BonesOptions::for_target(Target::DNetHack);
+    let bones = Target::DNetHack.game().bones_options();
     for setup in &DNETHACK_SETUPS[..2] {
         let exact = dnethack_exact(&script, setup, &bones);
         let sampled = stats::sampled(&script, &dnethack_options(setup, Approach::Sampled, &bones));
@@ -305,7 +305,7 @@ const DNETHACK_SETUPS: &[Setup] = &[
 fn dnethack_options(setup: &Setup, approach: Approach, bones: &BonesOptions) -> StatsOptions {
     let options: Vec<String> = setup.options.iter().map(|s| s.to_string()).collect();
     StatsOptions {
-        target: Target::DNetHack,
+        game: Target::DNetHack.game().loader_game(),
         bones: bones.clone(),
         approach,
         wizard: setup.wizard,
@@ -341,7 +341,7 @@ fn dnethack_exact_statistics_match_its_loader() {
         return;
     };
     let script = narrow_side_branches(script);
-    let bones = BonesOptions::for_target(Target::DNetHack);
+    let bones = Target::DNetHack.game().bones_options();
     for setup in DNETHACK_SETUPS {
         let exact = dnethack_exact(&script, setup, &bones);
         // Rule 12 decides somewhere (the Quest's portal level holds "qstlb",
@@ -363,7 +363,7 @@ fn dnethack_exact_statistics_match_its_loader() {
         compare(&exact, &sampled, 20_000.0, setup.what);
     }
     // Rule 10 for a Madman: the Quest level above the locate level.
-    let mut madman = BonesOptions::for_target(Target::DNetHack);
+    let mut madman = Target::DNetHack.game().bones_options();
     madman.role = Some("Madman".into());
     let setup = &DNETHACK_SETUPS[0];
     let exact = stats::exact(&script, &dnethack_options(setup, Approach::Exact, &madman))
@@ -393,8 +393,8 @@ fn dgn_stats_json(target: Target, path: &std::path::Path, wizard: bool) -> serde
     let (code, out, err) = dgnkit_tests::run_cli(
         "stats",
         &args,
-        dgnkit::cli::stats::parse_args,
-        |a, out, err| dgnkit::cli::stats::execute(a, out, err, false),
+        dgnkit_cli::stats::parse_args,
+        |a, out, err| dgnkit_cli::stats::execute(a, out, err, false),
     );
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&out).expect("dgn stats writes JSON")

@@ -2,10 +2,10 @@
 //! here) for NetHack 3.4.3 and 3.6, the JSON shape, the answers against the
 //! exact statistics, bad lines and the exit status, the other formats.
 
-use dgnkit::cli::xlog::{execute, parse_args};
 use dgnkit::frontend::{analyze_verdict, CheckOptions};
 use dgnkit::options::Target;
 use dgnkit::stats::{self, StatsOptions};
+use dgnkit_cli::xlog::{execute, parse_args};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -35,7 +35,7 @@ fn stats_of(file: &str, target: Target) -> stats::Stats {
     stats::exact(
         &script,
         &StatsOptions {
-            target,
+            game: target.game().loader_game(),
             ..Default::default()
         },
     )

@@ -308,7 +308,7 @@ fn main() -> ExitCode {
     for family in files_in(&shared.join("expected").join("variants"), |p| p.is_dir()) {
         if let Ok(bytes) = std::fs::read(family.join("dungeon.bin")) {
             if let Ok(read) = binary::read(&bytes, None) {
-                let dialect = read.format.target().game().dialect.name();
+                let dialect = dgnkit::options::Target::of_format(read.format).game().dialect.name();
                 scripts.push((dialect.to_string(), read.script));
             }
             for pick in [0, 1, 7] {

@@ -114,7 +114,7 @@ fn validate(view: DocView<'_>, symbol: Symbol, new_name: &str) -> Result<(), Str
         return Ok(());
     }
     let options = check_options(&view.config());
-    let limits = options.dialect.limits(options.target);
+    let limits = options.dialect.limits(options.target.game().check_game());
     let limit = match symbol {
         Symbol::Dungeon(_) => limits.dungeon_name,
         Symbol::Level(_) => limits.level_name,

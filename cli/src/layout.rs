@@ -1,0 +1,359 @@
+//! `dgn layout`: resolve a dungeon file for a seed, as NetHack's loader
+//! would, and show the layout.
+//!
+//! FILE may be a `dungeon.def` source (compiled in memory), any compiled
+//! file (NetHack 3.4.3 or 3.6 layout, or native), or `-` for standard
+//! input; without FILE the built-in description of the target's game
+//! (NetHack 3.6's, `corpus/nethack-3.6.def`, without `--target`) is used. The seed defaults to 0 so that the
+//! output is reproducible (glibc treats 0 as 1, as `srandom` does).
+
+use super::input::{read_script, Input};
+use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use clap::{Args, ValueEnum};
+use dgnkit::layout::Layout;
+use dgnkit::loader::{Resolved, Resolver};
+use dgnkit::options::Target;
+use dgnkit::rng::RngKind;
+use dgnkit::views;
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The built-in dungeon: our description of NetHack 3.6's.
+pub const DEFAULT_DEF: &[u8] = include_bytes!("../../corpus/nethack-3.6.def");
+pub const DEFAULT_NAME: &str = "nethack-3.6.def (built in)";
+
+/// The built-in description for `target` and its name for messages: the
+/// game's own, as `dgn xlog` answers the newest release of that game with
+/// ([`dgnkit::xlog::release::RELEASES`]), so that no game is laid out with
+/// another's dungeon; dgnkit's own format takes NetHack 3.6's.
+pub fn built_in(target: dgnkit::options::Target) -> (&'static str, &'static [u8]) {
+    dgnkit::xlog::release::RELEASES
+        .iter()
+        .rev()
+        .filter(|r| r.target == target)
+        .find_map(|r| r.builtin.as_ref())
+        .map_or((DEFAULT_NAME, DEFAULT_DEF), |b| (b.file, b.source))
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutFormat {
+    /// NetHack's wizard-mode dungeon overview, as the target version prints it.
+    Overview,
+    /// The canonical layout JSON (one line per seed).
+    Json,
+    /// A picture of the dungeon tree.
+    Svg,
+}
+
+/// `dgn layout [OPTIONS] [FILE]`
+#[derive(Args, Debug, Clone)]
+pub struct LayoutArgs {
+    #[command(flatten)]
+    pub common: CommonOpts,
+    #[command(flatten)]
+    pub loader: LoaderOpts,
+    /// Random number generator (default: the target's: glibc for
+    /// nethack-3.4.3, isaac64 for nethack-3.6, ...).
+    #[arg(long, value_parser = crate::rng_parser())]
+    pub rng: Option<RngKind>,
+    /// Wizard mode: skip every chance roll (all optional dungeons and
+    /// levels exist).
+    #[arg(long)]
+    pub wizard: bool,
+    /// The seed the generator is seeded with.
+    #[arg(long, default_value_t = 0, conflicts_with = "seeds")]
+    pub seed: u64,
+    /// Many seeds as JSON lines: `A..B` (B excluded) or `A..=B`.
+    #[arg(long, value_name = "A..B", value_parser = parse_seeds)]
+    pub seeds: Option<(u64, u64)>,
+    /// Output format (default: overview for one seed, json for --seeds).
+    #[arg(long, value_enum)]
+    pub format: Option<LayoutFormat>,
+    /// Log every draw: `rng_calls` in JSON, the log on stderr otherwise.
+    #[arg(long)]
+    pub trace: bool,
+    /// Threads that resolve `--seeds` (default: one per core); the lines
+    /// come out in seed order whatever the number.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// A dungeon.def or compiled file (`-` reads standard input); default:
+    /// the built-in description of the target's game (NetHack 3.6's without
+    /// --target; `corpus/` holds them all).
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// Parses `layout`'s arguments (`argv[0]` is the command name), as
+/// `dgn layout` does.
+pub fn parse_args<I, T>(argv: I) -> Result<LayoutArgs, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    super::input::parse_command("layout", argv)
+}
+
+/// `A..B` (half-open) or `A..=B` (inclusive) into `[start, end)`.
+pub fn parse_seeds(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("expected a seed range such as 0..100 or 0..=99, found `{s}`");
+    let (a, b, inclusive) = if let Some((a, b)) = s.split_once("..=") {
+        (a, b, true)
+    } else if let Some((a, b)) = s.split_once("..") {
+        (a, b, false)
+    } else {
+        return Err(bad());
+    };
+    let a: u64 = a.trim().parse().map_err(|_| bad())?;
+    let b: u64 = b.trim().parse().map_err(|_| bad())?;
+    let end = if inclusive {
+        b.checked_add(1).ok_or_else(bad)?
+    } else {
+        b
+    };
+    if end < a {
+        return Err(format!(
+            "the seed range `{s}` is empty backwards (its end comes before its start)"
+        ));
+    }
+    Ok((a, end))
+}
+
+/// A one-line progress bar on a terminal's stderr.
+pub(crate) struct Progress {
+    on: bool,
+    total: u64,
+    shown: u64,
+    last: std::time::Instant,
+}
+
+impl Progress {
+    pub(crate) fn new(total: u64, on: bool) -> Progress {
+        Progress {
+            on: on && total > 1,
+            total,
+            shown: 0,
+            last: std::time::Instant::now(),
+        }
+    }
+
+    pub(crate) fn tick(&mut self, done: u64) {
+        if !self.on
+            || (self.last.elapsed().as_millis() < 100 && done != self.total)
+            || done == self.shown
+        {
+            return;
+        }
+        self.shown = done;
+        self.last = std::time::Instant::now();
+        let width = 40u64;
+        let filled = (done * width).checked_div(self.total).unwrap_or(width) as usize;
+        let pct = (done * 100).checked_div(self.total).unwrap_or(100);
+        eprint!(
+            "\r[{}{}] {pct:3}% {done}/{} seeds",
+            "#".repeat(filled),
+            ".".repeat(width as usize - filled),
+            self.total
+        );
+    }
+
+    pub(crate) fn finish(&self) {
+        self.clear();
+    }
+
+    /// Wipes the bar (before other output to the terminal); the next
+    /// tick draws it again.
+    pub(crate) fn clear(&self) {
+        if self.on {
+            eprint!("\r{}\r", " ".repeat(70));
+        }
+    }
+}
+
+pub fn run(args: LayoutArgs) -> ExitCode {
+    super::input::on_std_streams(|out, err, tty| execute(&args, out, err, Terminal::of(tty)))
+}
+
+/// What the error stream is.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Terminal {
+    /// Colour diagnostics.
+    pub color: bool,
+    /// Draw a progress bar for `--seeds`.
+    pub progress: bool,
+}
+
+impl Terminal {
+    /// Colour and progress when standard error is a terminal (and colour
+    /// is not turned off).
+    pub fn of(stderr_is_tty: bool) -> Terminal {
+        Terminal {
+            color: super::check::use_color(stderr_is_tty),
+            progress: stderr_is_tty,
+        }
+    }
+}
+
+/// The command on explicit streams; returns the exit status.
+pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term: Terminal) -> u8 {
+    let inputs = match super::input::loader_inputs("layout", &args.loader, args.wizard, err) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    if args.seeds.is_some()
+        && matches!(
+            args.format,
+            Some(LayoutFormat::Overview | LayoutFormat::Svg)
+        )
+    {
+        let _ = writeln!(err, "dgn layout: --seeds writes JSON lines; --format overview and svg show one seed (use --seed)");
+        return EXIT_USAGE;
+    }
+    let input = match read_script(args.file.as_ref(), &args.common, "layout", err, term.color) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let rng = args.rng.unwrap_or(input.rng);
+    let resolver = match super::input::resolver_for("layout", &input, &inputs, err) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let Input { name, target, .. } = input;
+    match args.seeds {
+        Some((a, b)) => many(&resolver, args, rng, a, b, out, term.progress),
+        None => one(&resolver, args, &name, target, rng, out, err),
+    }
+}
+
+fn one(
+    resolver: &Resolver,
+    args: &LayoutArgs,
+    name: &str,
+    target: Target,
+    rng: RngKind,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let format = args.format.unwrap_or(LayoutFormat::Overview);
+    let mut buf = Resolved::default();
+    let mut log = Vec::new();
+    let result = resolver.resolve_traced(args.seed, rng, args.wizard, &mut buf, &mut log);
+    if args.trace && format != LayoutFormat::Json {
+        for d in &log {
+            let _ = writeln!(err, "{d} @ {}", resolver.describe_site(d.site));
+        }
+    }
+    if let Err(e) = result {
+        let _ = writeln!(err, "dgn layout: `{name}`, seed {}: {e}", args.seed);
+        if format == LayoutFormat::Json
+            && writeln!(out, "{}", views::jsonl::error_line(args.seed, &e)).is_err()
+        {
+            return EXIT_USAGE;
+        }
+        return EXIT_INPUT;
+    }
+    let calls = (args.trace && format == LayoutFormat::Json).then(|| dgnkit::rng::rng_calls(&log));
+    let layout: Layout = buf.to_layout(resolver, calls);
+    let text = match format {
+        LayoutFormat::Overview => views::overview(&layout, target.game().overview),
+        LayoutFormat::Json => format!("{}\n", views::json_line(&layout)),
+        LayoutFormat::Svg => views::svg(&layout, &format!("{name}, {} loader", target.name())),
+    };
+    if out.write_all(text.as_bytes()).is_err() {
+        return EXIT_USAGE;
+    }
+    EXIT_OK
+}
+
+fn many(
+    resolver: &Resolver,
+    args: &LayoutArgs,
+    rng: RngKind,
+    a: u64,
+    b: u64,
+    out: &mut dyn Write,
+    bar: bool,
+) -> u8 {
+    let mut progress = Progress::new(b - a, bar);
+    let mut failed = false;
+    let mut broken = false;
+    if args.trace {
+        // The draw log is not free: only when asked.
+        let (mut buf, mut log) = (Resolved::default(), Vec::new());
+        for seed in a..b {
+            log.clear();
+            let line = match resolver.resolve_traced(seed, rng, args.wizard, &mut buf, &mut log) {
+                Ok(()) => {
+                    let calls = dgnkit::rng::rng_calls(&log);
+                    views::json_line(&buf.to_layout(resolver, Some(calls)))
+                }
+                Err(e) => {
+                    failed = true;
+                    views::jsonl::error_line(seed, &e)
+                }
+            };
+            if writeln!(out, "{line}").is_err() {
+                broken = true;
+                break;
+            }
+            progress.tick(seed - a + 1);
+        }
+    } else {
+        let jobs = args.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        );
+        let mut done = 0;
+        let _ = views::jsonl::resolve_lines(resolver, a..b, rng, args.wizard, jobs, |chunk| {
+            failed |= chunk.failed > 0;
+            if out.write_all(&chunk.text).is_err() {
+                broken = true;
+                return ControlFlow::Break(());
+            }
+            done += chunk.seeds;
+            progress.tick(done);
+            ControlFlow::Continue(())
+        });
+    }
+    if broken {
+        progress.finish();
+        return EXIT_USAGE;
+    }
+    progress.finish();
+    if failed {
+        EXIT_INPUT
+    } else {
+        EXIT_OK
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_ranges() {
+        assert_eq!(parse_seeds("0..10"), Ok((0, 10)));
+        assert_eq!(parse_seeds("5..=9"), Ok((5, 10)));
+        assert_eq!(parse_seeds("3..3"), Ok((3, 3)));
+        assert!(parse_seeds("9..2").is_err());
+        assert!(parse_seeds("x..2").is_err());
+        assert!(parse_seeds("12").is_err());
+        assert!(parse_seeds("0..=18446744073709551615").is_err());
+    }
+
+    #[test]
+    fn the_built_in_file_compiles_and_resolves() {
+        let analysis =
+            dgnkit::frontend::analyze(DEFAULT_DEF, &dgnkit::frontend::CheckOptions::default());
+        assert!(
+            analysis.diagnostics.is_empty(),
+            "{:?}",
+            analysis.diagnostics
+        );
+        let script = analysis.script.unwrap();
+        let r = Resolver::new(&script).unwrap();
+        assert!(r.resolve(0, RngKind::Isaac64, false, false).is_ok());
+    }
+}

@@ -1,0 +1,705 @@
+//! The answers checked against the exact statistics ([`crate::stats::compute`]),
+//! which computes the same chances by other sums (per special level and per
+//! (dungeon, level) rather than per (dungeon number, depth)).
+
+use super::ending::{End, Mode};
+use super::release::{for_version, RELEASES};
+use super::*;
+use crate::stats::{self, StatsOptions};
+
+/// One xlogfile line as NetHack 3.6 writes it (tabs), or 3.4.3's servers
+/// (colons).
+pub(crate) fn line(
+    version: &str,
+    dnum: i32,
+    depth: i32,
+    death: &str,
+    flags: Option<&str>,
+) -> String {
+    let sep = if version.starts_with("3.4") {
+        ":"
+    } else {
+        "\t"
+    };
+    let mut f = vec![
+        format!("version={version}"),
+        "points=1234".to_string(),
+        format!("deathdnum={dnum}"),
+        format!("deathlev={depth}"),
+        format!("maxlvl={}", depth.max(1)),
+        "hp=-1".into(),
+        "maxhp=20".into(),
+        "role=Val".into(),
+        "name=tester".into(),
+        format!("death={death}"),
+    ];
+    if let Some(fl) = flags {
+        f.push(format!("flags={fl}"));
+    }
+    f.join(sep)
+}
+
+fn read_one(x: &mut Xlog, l: &str) -> (f64, String, PlaceAnswer) {
+    let g = x
+        .read(1, l.as_bytes())
+        .unwrap_or_else(|e| panic!("{l}: {}", e.error))
+        .expect("a game");
+    let (p, why) = x.bones(&g);
+    (p, why.into_owned(), x.place(&g).clone())
+}
+
+/// NetHack's own releases: every dungeon is always there, so a dungeon's
+/// number is its record's.
+fn vanilla() -> impl Iterator<Item = &'static Release> {
+    RELEASES.iter().copied().filter(|r| {
+        matches!(
+            r.target,
+            Target::NetHack343 | Target::NetHack36 | Target::NetHack37
+        )
+    })
+}
+
+fn stats_of(release: &Release) -> stats::Stats {
+    let script = builtin_script(release).unwrap();
+    stats::exact(
+        &script,
+        &StatsOptions {
+            game: release.target.game().loader_game(),
+            bones: release.target.game().bones_options(),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+/// Every special level's chance at every place of the main dungeon and the
+/// Mines equals its depth distribution divided by the chance of the place.
+#[test]
+fn special_levels_match_the_statistics() {
+    for release in vanilla() {
+        let st = stats_of(release);
+        let script = builtin_script(release).unwrap();
+        let places = answers::compute(&script, release.target);
+        for lev in &st.levels {
+            let Some(dnum) = places.dungeon_names.iter().position(|n| *n == lev.dungeon) else {
+                continue;
+            };
+            // Vanilla has no optional dungeon: the record is the number.
+            for (&depth, &p) in &lev.depth {
+                let place = places.get(dnum as i32, depth).expect("the place exists");
+                let q = place
+                    .specials
+                    .iter()
+                    .find(|(l, _)| places.level_names[*l as usize] == lev.name)
+                    .map_or(0.0, |s| s.1);
+                assert!(
+                    close(place.exists * q, lev.exists * p),
+                    "{}: {} at depth {depth}: {} * {q} != {} * {p}",
+                    release.name,
+                    lev.name,
+                    place.exists,
+                    lev.exists
+                );
+            }
+        }
+    }
+}
+
+/// In the main dungeon the level is the depth, so each place's bones
+/// chance is the statistics' per-level one.
+#[test]
+fn main_dungeon_bones_match_the_statistics() {
+    for release in vanilla() {
+        let st = stats_of(release);
+        let mut x = Xlog::new(Options::default());
+        let (a, b, _, hi) = release.versions[0];
+        let version = format!("{}{a}.{b}.{hi}", release.prefix);
+        for cell in st
+            .bones
+            .iter()
+            .filter(|b| b.dungeon == "The Dungeons of Doom")
+        {
+            let (p, why, a) = read_one(
+                &mut x,
+                &line(&version, 0, cell.level, "killed by a jackal", Some("0x0")),
+            );
+            assert_eq!(a.levels, vec![(cell.level, 1.0)]);
+            assert_eq!(a.dungeons, vec![("The Dungeons of Doom".to_string(), 1.0)]);
+            assert!(
+                close(p, cell.bones.leave_chance),
+                "{} level {}: {p} != {} ({why})",
+                release.name,
+                cell.level,
+                cell.bones.leave_chance
+            );
+        }
+    }
+}
+
+/// The Mines' top depends on the layout: a depth there is a distribution
+/// of levels, each weighted by the chance of the Mines starting there.
+#[test]
+fn mines_levels_are_a_distribution() {
+    let release = for_version(b"3.6.6", None, |_| false).unwrap();
+    let st = stats_of(release);
+    let mines = st
+        .dungeons
+        .iter()
+        .find(|d| d.name == "The Gnomish Mines")
+        .unwrap();
+    let mut x = Xlog::new(Options::default());
+    // Depth 5: level 1, 2 or 3 of the Mines as they start at depth 5, 4, 3.
+    let (_, _, a) = read_one(
+        &mut x,
+        &line("3.6.6", 2, 5, "killed by a gnome lord", Some("0x4")),
+    );
+    assert_eq!(a.levels.len(), 3);
+    let total: f64 = [3, 4, 5]
+        .iter()
+        .map(|s| mines.depth_start.get(s).copied().unwrap_or(0.0))
+        .sum();
+    for &(level, p) in &a.levels {
+        let start = 5 - level + 1;
+        assert!(
+            close(p, mines.depth_start[&start] / total),
+            "level {level}: {p}"
+        );
+    }
+}
+
+/// 3.6.1 added Vlad's Tower's two lower levels as special levels with the
+/// marker "none"; in 3.6.0 they are filler levels and the middle one can
+/// hold bones (the bottom one is the dungeon's bottom, rule 3).
+#[test]
+fn vlads_tower_differs_between_3_6_0_and_3_6_1() {
+    let mut x = Xlog::new(Options::default());
+    let table = |x: &mut Xlog, version: &str| {
+        let r = for_version(version.as_bytes(), None, |_| false).unwrap();
+        let id = x.table(r);
+        x.table_ref(id)
+            .answers
+            .places
+            .iter()
+            .filter(|a| a.dungeon() == "Vlad's Tower")
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let old = table(&mut x, "3.6.0");
+    let new = table(&mut x, "3.6.1");
+    assert!(!old.is_empty() && old.len() == new.len());
+    for a in &new {
+        let total: f64 = a.specials.iter().map(|s| s.1).sum();
+        assert!(close(total, 1.0), "every level is special: {a:?}");
+        assert_eq!(a.bones_p, 0.0);
+        assert!(a.bones_why.contains("rule 1"), "{}", a.bones_why);
+    }
+    let mut middle = 0;
+    for a in &old {
+        let level = |n: i32| a.levels.iter().find(|l| l.0 == n).map_or(0.0, |l| l.1);
+        let tower1: f64 = a
+            .specials
+            .iter()
+            .filter(|s| s.0 == "tower1")
+            .map(|s| s.1)
+            .sum();
+        assert_eq!(a.specials.len(), usize::from(tower1 > 0.0), "{a:?}");
+        assert!(close(tower1, level(1)), "{a:?}");
+        let (num, den) = crate::bones::depth_chance(a.depth);
+        assert!(
+            close(a.bones_p, level(2) * f64::from(num) / f64::from(den)),
+            "{a:?}"
+        );
+        if a.bones_p > 0.0 {
+            middle += 1;
+        }
+    }
+    assert!(middle > 0);
+    // Through lines: the same place, per the line's version.
+    let place = old.iter().find(|a| a.bones_p > 0.0).unwrap();
+    let death = "killed by Vlad the Impaler";
+    let (p_old, _, _) = read_one(
+        &mut x,
+        &line("3.6.0", place.dnum, place.depth, death, Some("0x0")),
+    );
+    let (p_new, _, _) = read_one(
+        &mut x,
+        &line("3.6.1", place.dnum, place.depth, death, Some("0x0")),
+    );
+    assert_eq!(p_new, 0.0);
+    assert!(close(p_old, place.bones_p));
+}
+
+#[test]
+fn what_the_line_rules_out() {
+    let mut x = Xlog::new(Options::default());
+    let cell = |release: &Release| {
+        stats_of(release)
+            .bones
+            .iter()
+            .find(|b| b.dungeon == "The Dungeons of Doom" && b.level == 12)
+            .map(|b| b.bones.leave_chance)
+            .unwrap()
+    };
+    let (p, why, _) = read_one(
+        &mut x,
+        &line("3.6.6", 0, 12, "killed by a soldier ant", Some("0x4")),
+    );
+    // The quest portal's level can be 12 (rule 4); else the roll's 3/4.
+    assert!(close(p, cell(RELEASES[2])), "{p}");
+    assert!(p > 0.0 && p < 0.75, "{p}");
+    assert!(why.contains("rule 4") && why.contains("3/4"), "{why}");
+    for (death, flags, want) in [
+        ("quit", "0x0", "did not end in death (quit)"),
+        ("ascended", "0x0", "did not end in death (ascended)"),
+        ("escaped", "0x0", "did not end in death (escaped)"),
+        (
+            "killed by a scroll of genocide",
+            "0x0",
+            "did not end in death (genocided)",
+        ),
+        ("killed by a soldier ant", "0x2", "explore mode"),
+        ("killed by a soldier ant", "0x1", "wizard mode"),
+    ] {
+        let (p, why, _) = read_one(&mut x, &line("3.6.6", 0, 12, death, Some(flags)));
+        assert_eq!(p, 0.0, "{death} {flags}");
+        assert!(why.contains(want), "{death} {flags}: {why}");
+        assert!(why.contains("src/"), "cites the source: {why}");
+    }
+    // 3.4.3 lines record no mode: a normal game is assumed, and said.
+    let (p, why, _) = read_one(
+        &mut x,
+        &line("3.4.3", 0, 12, "killed by a soldier ant", None),
+    );
+    assert!(close(p, cell(RELEASES[0])));
+    assert!(why.contains("no game mode"), "{why}");
+    let quit = line("3.4.3", 0, 12, "quit", None);
+    let g = x.read(1, quit.as_bytes()).unwrap().unwrap();
+    assert_eq!(g.end, End::Quit);
+    assert_eq!(g.mode, Mode::Unrecorded);
+}
+
+#[test]
+fn bad_lines_are_reported_and_counted() {
+    let mut x = Xlog::new(Options::default());
+    let cases = [
+        (
+            "version=3.6.6\tpoints=12\tdeath".to_string(),
+            "missing field `deathdnum`",
+        ),
+        (
+            "points=1\tdeathdnum=0\tdeathlev=3\tdeath=x".to_string(),
+            "missing field `version`",
+        ),
+        (line("3.2.1", 0, 3, "x", None), "unknown version 3.2.1"),
+        (line("3.8.0", 0, 3, "x", None), "unknown version 3.8.0"),
+        (line("4.3.0", 0, 3, "x", None), "GnollHack"),
+        (line("3.6.6", 0, 300, "x", None), "out of range"),
+        (line("3.6.6", 0, 31, "x", None), "no level at depth 31"),
+        (line("3.6.6", 12, 3, "x", None), "dungeon number 12"),
+        (line("3.6.6", 0, 3, "x", Some("0xzz")), "flags"),
+        (
+            "version=3.6.6\tdeathdnum=x\tdeathlev=3\tdeath=d".to_string(),
+            "not a number",
+        ),
+    ];
+    for (l, want) in &cases {
+        let e = x.read(7, l.as_bytes()).unwrap_err();
+        assert_eq!(e.line, 7);
+        assert!(e.error.contains(*want), "{l}: {}", e.error);
+    }
+    assert!(
+        x.read(8, b"   ").unwrap().is_none(),
+        "a blank line is no game"
+    );
+    assert_eq!(x.summary().bad_lines, cases.len() as u64);
+}
+
+#[test]
+fn json_lines_and_summary() {
+    let mut x = Xlog::new(Options::default());
+    let lines = [
+        line("3.6.6", 0, 12, "killed by a soldier ant", Some("0x4")),
+        line("3.6.6", 2, 5, "killed by a gnome lord", Some("0x4")),
+        line("3.6.6", 0, 2, "quit", Some("0x4")),
+        line("3.4.3", 0, 9, "killed by a jackal", None),
+    ];
+    let mut sum = 0.0;
+    for (i, l) in lines.iter().enumerate() {
+        let g = x.read(i as u64 + 1, l.as_bytes()).unwrap().unwrap();
+        let mut out = String::new();
+        x.json(&g, &mut out);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["line"], i as u64 + 1);
+        assert!(v["special"].is_array());
+        assert!(v["bones_why"].is_string());
+        assert_eq!(v["fields"]["name"], "tester");
+        sum += v["bones_p"].as_f64().unwrap();
+        assert!(!x.human(&g).is_empty());
+    }
+    let s = x.summary();
+    assert_eq!(s.games, 4);
+    assert_eq!(s.deaths, 3);
+    assert!(close(s.expected_bones, sum));
+    let dod: f64 = s
+        .dungeons
+        .iter()
+        .filter(|e| e.name == "The Dungeons of Doom")
+        .map(|e| e.deaths)
+        .sum();
+    assert!(close(dod, 2.0));
+    assert_eq!(s.deadliest.len(), 3);
+    let page = html::page(&s, "test");
+    assert!(
+        page.contains("<svg") && !page.contains("http://")
+            || page.contains("xmlns=\"http://www.w3.org/2000/svg\"")
+    );
+    assert!(!page.contains("<script") && !page.contains("src="));
+}
+
+#[test]
+fn where_filters_games() {
+    let mut x = Xlog::new(Options {
+        filter: Some(
+            filter::Filter::parse("dungeon = \"The Gnomish Mines\" or how = quit").unwrap(),
+        ),
+        ..Default::default()
+    });
+    let a = line("3.6.6", 0, 12, "killed by a soldier ant", Some("0x4"));
+    let b = line("3.6.6", 2, 5, "killed by a gnome lord", Some("0x4"));
+    let c = line("3.6.6", 0, 3, "quit", Some("0x4"));
+    assert!(x.read(1, a.as_bytes()).unwrap().is_none());
+    assert!(x.read(2, b.as_bytes()).unwrap().is_some());
+    assert!(x.read(3, c.as_bytes()).unwrap().is_some());
+    let s = x.summary();
+    assert_eq!((s.games, s.filtered_out), (2, 1));
+}
+
+/// Arbitrary bytes never panic and every line is a game, a bad line or
+/// blank.
+#[test]
+fn arbitrary_lines_never_panic() {
+    use proptest::prelude::*;
+    let mut runner = proptest::test_runner::TestRunner::default();
+    let x = std::cell::RefCell::new(Xlog::new(Options::default()));
+    let real = line("3.6.6", 0, 12, "killed by a soldier ant", Some("0x4"));
+    runner
+        .run(
+            &(
+                proptest::collection::vec(any::<u8>(), 0..200),
+                0..real.len(),
+                any::<u8>(),
+            ),
+            |(junk, at, b)| {
+                let mut x = x.borrow_mut();
+                let _ = x.read(1, &junk);
+                let mut m = real.clone().into_bytes();
+                m[at] = b;
+                let _ = x.read(2, &m);
+                let _ = x.read(3, &real.as_bytes()[..at]);
+                Ok(())
+            },
+        )
+        .unwrap();
+}
+
+/// NetHack 3.7 lines: the extra fields, the flags' third bit (no bones
+/// file loaded, which rules nothing out), every dungeon by its number
+/// (the Tutorial included, without bones), and special levels and bones
+/// as the exact statistics give them.
+#[test]
+fn nethack_37_lines() {
+    let release = for_version(b"3.7.0", None, |_| false).unwrap();
+    assert_eq!(release.target, Target::NetHack37);
+    let st = stats_of(release);
+    let script = builtin_script(release).unwrap();
+    let places = answers::compute(&script, release.target);
+    let mut x = Xlog::new(Options::default());
+    let line37 = |dnum: i32, depth: i32, death: &str, flags: &str| {
+        format!(
+            "{}\tachieveX=entered_the_gnomish_mines\tconductX=polyless\tgold=12\twish_cnt=0\tarti_wish_cnt=0\tbones=0",
+            line("3.7.0", dnum, depth, death, Some(flags))
+        )
+    };
+    // Every dungeon of the statistics is named by its number.
+    assert!(st.dungeons.iter().any(|d| d.name == "The Tutorial"));
+    for (dnum, d) in st.dungeons.iter().enumerate() {
+        let Some(place) = places.places.iter().find(|p| p.dnum == dnum as i32) else {
+            panic!("no place of {} (number {dnum})", d.name);
+        };
+        let (p, why, a) = read_one(
+            &mut x,
+            &line37(dnum as i32, place.depth, "killed by a newt", "0x4"),
+        );
+        assert_eq!(a.dungeons, vec![(d.name.clone(), 1.0)], "number {dnum}");
+        if d.name == "The Tutorial" {
+            assert_eq!(p, 0.0);
+            assert!(why.starts_with("never: rule"), "{why}");
+        }
+    }
+    // Special levels: the Oracle at depth 5 to 9 as the statistics say.
+    let oracle = st.levels.iter().find(|l| l.name == "oracle").unwrap();
+    for (&depth, &p) in &oracle.depth {
+        let (_, _, a) = read_one(&mut x, &line37(0, depth, "killed by a centaur", "0x4"));
+        let q = a
+            .specials
+            .iter()
+            .find(|s| s.0 == "oracle")
+            .map_or(0.0, |s| s.1);
+        assert!(close(q, p), "depth {depth}: {q} != {p}");
+    }
+    // Bones in the main dungeon equal the statistics' per-level chance.
+    for cell in st
+        .bones
+        .iter()
+        .filter(|b| b.dungeon == "The Dungeons of Doom")
+    {
+        let (p, why, _) = read_one(&mut x, &line37(0, cell.level, "killed by a troll", "0x0"));
+        assert!(
+            close(p, cell.bones.leave_chance),
+            "{}: {p} ({why})",
+            cell.level
+        );
+        assert!(why.contains("NetHack 3.7 src/bones.c") || p == 0.0, "{why}");
+    }
+    for (death, flags, want) in [
+        ("killed by a troll", "0x5", "wizard mode"),
+        ("killed by a troll", "0x6", "explore mode"),
+        (
+            "killed by slimicide",
+            "0x4",
+            "did not end in death (genocided)",
+        ),
+        ("quit", "0x4", "NetHack 3.7 src/end.c:1190"),
+    ] {
+        let (p, why, _) = read_one(&mut x, &line37(0, 14, death, flags));
+        assert_eq!(p, 0.0, "{death} {flags}");
+        assert!(why.contains(want), "{death} {flags}: {why}");
+    }
+    let (p, _, _) = read_one(&mut x, &line37(0, 14, "killed by a troll", "0x0"));
+    let (q, _, _) = read_one(&mut x, &line37(0, 14, "killed by a troll", "0x4"));
+    assert!(
+        p > 0.0 && p == q,
+        "the no-bones-loaded bit rules nothing out"
+    );
+}
+
+/// A variant's line is answered with its own game or refused with why:
+/// no built-in description (give --file), or a loader dgnkit does not
+/// reproduce; never with another game's answer.
+#[test]
+fn variant_lines_are_answered_by_their_game_or_refused() {
+    for release in RELEASES {
+        let mut x = Xlog::new(Options::default());
+        let (a, b, _, hi) = release.versions[0];
+        let mut l = line(
+            &format!("{}{a}.{b}.{hi}", release.prefix),
+            0,
+            3,
+            "killed by a newt",
+            Some("0x0"),
+        );
+        if let Some(m) = release.marker {
+            l.push_str(&format!("\t{m}=1"));
+        }
+        let game = release.target.game();
+        match x.read(1, l.as_bytes()) {
+            Ok(Some(g)) => {
+                assert!(
+                    release.builtin.is_some() && game.loader_proven(),
+                    "{}",
+                    release.name
+                );
+                assert_eq!(x.target(&g), release.target);
+            }
+            Ok(None) => panic!("{}: no game", release.name),
+            Err(e) => {
+                if release.builtin.is_none() {
+                    assert!(
+                        e.error.contains("no built-in description") && e.error.contains("--file"),
+                        "{}: {}",
+                        release.name,
+                        e.error
+                    );
+                } else {
+                    assert!(!game.loader_proven(), "{}: {}", release.name, e.error);
+                    assert!(e.error.contains("does not yet reproduce"), "{}", e.error);
+                }
+            }
+        }
+        // With --file, the description is laid out by the target's loader
+        // (a game dgnkit does not reproduce refuses whatever the file).
+        let script = builtin_script(release).or_else(|_| builtin_script(RELEASES[2]));
+        let mut x = Xlog::new(Options {
+            target: Some(release.target),
+            file: Some(Description {
+                name: "the test's file".into(),
+                script: script.unwrap(),
+                target: release.target,
+            }),
+            filter: None,
+        });
+        let r = x.read(1, l.as_bytes());
+        if game.loader_proven() {
+            if release.builtin.is_some() {
+                let g = r.unwrap().unwrap();
+                assert_eq!(x.target(&g), release.target);
+            }
+        } else {
+            let e = r.unwrap_err().error;
+            assert!(e.contains("does not yet reproduce"), "{e}");
+        }
+    }
+}
+
+/// The variants whose loader dgnkit reproduces, with lines written as each
+/// game writes them: every place a layout has is a game whose special
+/// levels add up to the statistics' depth distributions (whatever the
+/// dungeon numbering: a level at depth d lies at exactly one place
+/// (dnum, d)), and whose bones in the main dungeon are the statistics'.
+#[test]
+fn variant_places_match_the_statistics() {
+    let mut checked = 0;
+    for release in RELEASES.iter().filter(|r| {
+        !matches!(
+            r.target,
+            Target::NetHack343 | Target::NetHack36 | Target::NetHack37
+        ) && r.target.game().loader_proven()
+    }) {
+        checked += 1;
+        let script = builtin_script(release).unwrap();
+        let opts = StatsOptions {
+            game: release.target.game().loader_game(),
+            bones: release.target.game().bones_options(),
+            ..Default::default()
+        };
+        let st = stats::compute(&script, &opts);
+        let places = answers::compute(&script, release.target);
+        let tol = match &places.method {
+            stats::Method::Exact { .. } => 1e-9,
+            stats::Method::Sampled { ci95, .. } => *ci95,
+        };
+        assert_eq!(
+            std::mem::discriminant(&st.method),
+            std::mem::discriminant(&places.method),
+            "{}",
+            release.name
+        );
+        for lev in &st.levels {
+            let Some(l) = places.level_names.iter().position(|n| *n == lev.name) else {
+                continue;
+            };
+            for (&depth, &p) in &lev.depth {
+                let sum: f64 = places
+                    .places
+                    .iter()
+                    .filter(|pl| pl.depth == depth)
+                    .map(|pl| {
+                        pl.exists
+                            * pl.specials
+                                .iter()
+                                .find(|s| s.0 == l as u32)
+                                .map_or(0.0, |s| s.1)
+                    })
+                    .sum();
+                assert!(
+                    (sum - lev.exists * p).abs() <= tol,
+                    "{}: {} at depth {depth}: {sum} != {}",
+                    release.name,
+                    lev.name,
+                    lev.exists * p
+                );
+            }
+        }
+        let (a, b, _, hi) = release.versions[0];
+        let version = format!("{}{a}.{b}.{hi}", release.prefix);
+        let mut x = Xlog::new(Options::default());
+        for cell in st
+            .bones
+            .iter()
+            .filter(|b| b.dungeon == "The Dungeons of Doom")
+        {
+            let mut l = line(&version, 0, cell.level, "killed by a jackal", Some("0x0"));
+            if let Some(m) = release.marker {
+                l.push_str(&format!("\t{m}=x"));
+            }
+            let (p, why, a) = read_one(&mut x, &l);
+            assert_eq!(a.dungeons, vec![("The Dungeons of Doom".to_string(), 1.0)]);
+            assert!(
+                (p - cell.bones.leave_chance).abs() <= tol,
+                "{} level {}: {p} != {} ({why})",
+                release.name,
+                cell.level,
+                cell.bones.leave_chance
+            );
+            assert!(why.contains(release.cites.depth_roll) || p == 0.0, "{why}");
+        }
+    }
+    assert!(checked >= 4, "UnNetHack, dNetHack, SLASH'EM, DynaHack");
+}
+
+/// UnNetHack writes each game's dungeon name next to its number
+/// (`deathdname`, src/topten.c:387): the answer names the same dungeon.
+#[test]
+fn unnethack_lines_name_the_dungeon_unnethack_wrote() {
+    let mut x = Xlog::new(Options::default());
+    for (dnum, depth, dname) in [
+        (0, 12, "The Dungeons of Doom"),
+        (1, 30, "Gehennom"),
+        (3, 4, "The Gnomish Mines"),
+        (6, 8, "Town"),
+        (11, 30, "The Dragon Caves"),
+        (13, -3, "The Elemental Planes"),
+    ] {
+        let l = format!(
+            "version=UNH-6.0.15\tpoints=10\tdeathdnum={dnum}\tdeathdname={dname}\tdeathlev={depth}\tmaxlvl=30\tdlev_name=\thp=-2\tmaxhp=40\tdeaths=1\tdeathdate=20260101\tbirthdate=20260101\tuid=5\trole=Val\trace=Hum\tgender=Fem\talign=Neu\tname=tester\tdeath=killed by a troll\tflags=0x0\tmode=hah\tgold=0"
+        );
+        match x.read(1, l.as_bytes()) {
+            Ok(Some(g)) => {
+                assert_eq!(x.place(&g).dungeon(), dname, "{dnum} {depth}");
+                assert_eq!(g.mode, Mode::Normal);
+                assert_eq!(x.target(&g), Target::UnNetHack);
+            }
+            other => panic!("{dnum} {depth} {dname}: {other:?}"),
+        }
+    }
+}
+
+/// DynaHack (colon-separated, with `charname`): Fort Ludios is its own
+/// dungeon number (`u.uz.dnum`), not 0 as its doc/xlogfile.md says; the
+/// Dragon Caves exist in 75% of games, so the Elemental Planes are number
+/// 10 when they do and 9 when they do not, each place answered on the
+/// layouts where it exists.
+#[test]
+fn dynahack_numbers_follow_its_dungeon_order() {
+    let mut x = Xlog::new(Options::default());
+    let l = |dnum: i32, depth: i32| {
+        format!("version=0.0.1:points=1:deathdnum={dnum}:deathlev={depth}:maxlvl=20:hp=0:maxhp=9:deaths=1:deathdate=20260101:birthdate=20260101:uid=1:role=Val:race=Hum:gender=Fem:align=Neu:name=u:charname=tester:death=killed by a soldier:conduct=0:turns=9:mode=normal")
+    };
+    let mut answer = |dnum, depth| {
+        let raw = l(dnum, depth);
+        let g = x
+            .read(1, raw.as_bytes())
+            .unwrap_or_else(|e| panic!("{dnum} {depth}: {}", e.error))
+            .unwrap();
+        assert_eq!(x.target(&g), Target::DynaHack);
+        x.place(&g).dungeon().to_string()
+    };
+    assert_eq!(answer(6, 20), "Fort Ludios");
+    assert_eq!(answer(9, -5), "The Elemental Planes");
+    assert_eq!(answer(10, -5), "The Elemental Planes");
+    let release = for_version(b"0.0.1", None, |k| k == b"charname").unwrap();
+    let places = answers::compute(&builtin_script(release).unwrap(), release.target);
+    let caves = places
+        .places
+        .iter()
+        .find(|p| p.dnum == 9 && p.depth > 0)
+        .unwrap();
+    assert_eq!(answer(9, caves.depth), "The Dragon Caves");
+    let exists = |dnum, depth| places.get(dnum, depth).map_or(0.0, |p| p.exists);
+    assert!(close(exists(9, -5) + exists(10, -5), 1.0));
+    assert!(close(exists(10, -5), 0.75), "{}", exists(10, -5));
+}

@@ -1,0 +1,270 @@
+//! What the loader knows of a game: its rules, its generator, whether it
+//! is proven on the game's own output, and what it reads besides the file
+//! ([`InputSpec`], filled from the command line into [`LoaderInputs`]).
+//! One [`LoaderGame`] per game, made where the games are assembled
+//! (`dgnkit::games`); nothing here names a game's `--target`.
+
+use crate::roles::{self, race_named, role_named, Race, Role};
+use crate::{GameStart, LoadError, Rules};
+use dgnkit_rng::RngKind;
+
+/// Whether dgnkit's loader reproduces the game's `init_dungeons()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoaderProof {
+    /// Proven draw for draw; the text names the evidence (parity tests).
+    Proven(&'static str),
+    /// Not yet: layouts, bones and statistics are refused with
+    /// [`LoadError::NotReproduced`].
+    NotProven,
+}
+
+/// A game option the loader reads (`--option NAME=VALUE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOption {
+    /// The game's own name for it.
+    pub name: &'static str,
+    /// The values it takes; the first is the game's default.
+    pub values: &'static [&'static str],
+    pub doc: &'static str,
+}
+
+impl GameOption {
+    pub fn default_value(&self) -> &'static str {
+        self.values.first().copied().unwrap_or("")
+    }
+}
+
+/// What a game's loader reads besides the file, and its defaults.
+#[derive(Clone, Copy, Debug)]
+pub struct InputSpec {
+    /// How the role is used, with the game's default (`None`: the loader
+    /// does not read it; quest levels keep their `x-` names).
+    pub role: Option<&'static str>,
+    /// As `role`, for the race.
+    pub race: Option<&'static str>,
+    pub options: &'static [GameOption],
+    /// Whether the game's own draws before `init_dungeons()` are made by
+    /// default (`--game-start`); `None`: the game has none dgnkit makes.
+    pub game_start: Option<bool>,
+    /// How the inputs change the loader's rules (an option that unlinks a
+    /// level, ...); `None`: they do not.
+    pub rules_hook: Option<fn(&LoaderInputs, &mut Rules)>,
+    /// The game's draws before `init_dungeons()` for these inputs, made
+    /// when `--game-start` (or the game's default) asks for them.
+    /// (An error for an input the game does not have, e.g. another
+    /// family's role.)
+    pub start_hook: Option<StartHook>,
+}
+
+impl InputSpec {
+    /// The loader reads nothing besides the file and the mode.
+    pub const NONE: InputSpec = InputSpec {
+        role: None,
+        race: None,
+        options: &[],
+        game_start: None,
+        rules_hook: None,
+        start_hook: None,
+    };
+}
+
+/// Builds a game's draws before `init_dungeons()` from a run's inputs.
+pub type StartHook = fn(&LoaderInputs) -> Result<GameStart, LoadError>;
+
+/// Everything the loader knows of one game.
+#[derive(Clone, Debug)]
+pub struct LoaderGame {
+    /// The game's `--target` value, for messages.
+    pub name: &'static str,
+    /// Human name ("EvilHack", "NetHack 3.6").
+    pub title: &'static str,
+    pub rules: Rules,
+    /// Its generator (the default of `--rng`).
+    pub rng: RngKind,
+    pub proof: LoaderProof,
+    pub inputs: InputSpec,
+}
+
+impl Default for LoaderGame {
+    /// NetHack 3.6's loader with its default inputs: the reference
+    /// algorithm every game's [`Rules`] depart from (`dgnkit::games`
+    /// checks that its NetHack 3.6 record says the same).
+    fn default() -> Self {
+        LoaderGame {
+            name: "nethack-3.6",
+            title: "NetHack 3.6",
+            rules: Rules::nethack_36(),
+            rng: RngKind::Isaac64,
+            proof: LoaderProof::Proven(
+                "layout_parity: every file of expected/layouts/*.36.isaac64*, draw for draw",
+            ),
+            inputs: InputSpec::NONE,
+        }
+    }
+}
+
+impl LoaderGame {
+    /// Ok when dgnkit's loader may answer for this game.
+    pub fn check_loader(&self) -> Result<(), LoadError> {
+        match self.proof {
+            LoaderProof::Proven(_) => Ok(()),
+            LoaderProof::NotProven => Err(LoadError::NotReproduced {
+                game: self.title,
+                target: self.name,
+            }),
+        }
+    }
+
+    pub fn loader_proven(&self) -> bool {
+        matches!(self.proof, LoaderProof::Proven(_))
+    }
+
+    pub fn option(&self, name: &str) -> Option<&'static GameOption> {
+        self.inputs.options.iter().find(|o| o.name == name)
+    }
+
+    /// The game's draws before the loader for a run with `inputs`.
+    pub fn start_for(&self, inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
+        match self.inputs.start_hook {
+            Some(hook) if inputs.game_start_for(self) => hook(inputs),
+            _ => Ok(GameStart::NONE),
+        }
+    }
+
+    /// The loader's rules for a run with `inputs`.
+    pub fn rules_for(&self, inputs: &LoaderInputs) -> Rules {
+        let mut rules = self.rules.clone();
+        if let Some(hook) = self.inputs.rules_hook {
+            hook(inputs, &mut rules);
+        }
+        rules
+    }
+}
+
+/// What one run of a loader reads besides the file: the same options mean
+/// the same for every game (`--role`, `--race`, `--option`,
+/// `--game-start`, `--wizard`); a game ignores what its loader does not
+/// read ([`InputSpec`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoaderInputs {
+    pub role: Option<&'static Role>,
+    pub race: Option<&'static Race>,
+    /// `NAME=VALUE` game options, in the order given.
+    pub options: Vec<(String, String)>,
+    /// `Some(true)`: seed as a new game does and make the game's draws
+    /// before `init_dungeons()`; `None`: the game's default.
+    pub game_start: Option<bool>,
+    /// Wizard (debug) mode, for callers that take the mode from here; the
+    /// `Resolver::resolve*` calls take it as an argument.
+    pub wizard: bool,
+}
+
+impl LoaderInputs {
+    /// Parses the command-line forms: role and race by name or code,
+    /// options as `NAME=VALUE`.
+    pub fn parse(
+        role: Option<&str>,
+        race: Option<&str>,
+        options: &[String],
+        game_start: bool,
+        wizard: bool,
+    ) -> Result<LoaderInputs, String> {
+        let role = match role {
+            None => None,
+            Some(r) => Some(role_named(r).ok_or_else(|| {
+                format!(
+                    "unknown role `{r}` (a role's name or three-letter code: {})",
+                    roles::role_list()
+                )
+            })?),
+        };
+        let race = match race {
+            None => None,
+            Some(r) => Some(race_named(r).ok_or_else(|| {
+                format!(
+                    "unknown race `{r}` (a race's name or three-letter code: {})",
+                    roles::race_list()
+                )
+            })?),
+        };
+        let options = options
+            .iter()
+            .map(|o| match o.split_once('=') {
+                Some((n, v)) if !n.trim().is_empty() => {
+                    Ok((n.trim().to_string(), v.trim().to_string()))
+                }
+                _ => Err(format!(
+                    "`--option {o}`: expected NAME=VALUE with the game's own option name (e.g. chaos_quest=temple)"
+                )),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(LoaderInputs {
+            role,
+            race,
+            options,
+            game_start: game_start.then_some(true),
+            wizard,
+        })
+    }
+
+    /// The value given for option `name` (the last one wins, as in a game's
+    /// options file).
+    pub fn option(&self, name: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The value of `option` for this run: as given, else the game's default.
+    pub fn option_or_default(&self, option: &GameOption) -> &str {
+        self.option(option.name)
+            .unwrap_or_else(|| option.default_value())
+    }
+
+    /// Whether the game-start draws are made for `game`.
+    pub fn game_start_for(&self, game: &LoaderGame) -> bool {
+        self.game_start.or(game.inputs.game_start).unwrap_or(false)
+    }
+
+    /// Checks the inputs against what `game` reads: every option must be
+    /// one of its loader's, with one of its values; `--game-start` needs a
+    /// game that has start-up draws.
+    pub fn check(&self, game: &LoaderGame) -> Result<(), LoadError> {
+        for (name, value) in &self.options {
+            let Some(opt) = game.option(name) else {
+                let known: Vec<&str> = game.inputs.options.iter().map(|o| o.name).collect();
+                return Err(LoadError::Inputs {
+                    message: format!(
+                        "{}'s loader reads no game option `{name}` ({})",
+                        game.title,
+                        if known.is_empty() {
+                            "it reads none".to_string()
+                        } else {
+                            format!("it reads: {}", known.join(", "))
+                        }
+                    ),
+                });
+            };
+            if !opt.values.iter().any(|v| v.eq_ignore_ascii_case(value)) {
+                return Err(LoadError::Inputs {
+                    message: format!(
+                        "{}'s option {name} takes one of {} (not `{value}`)",
+                        game.title,
+                        opt.values.join(", ")
+                    ),
+                });
+            }
+        }
+        if self.game_start == Some(true) && game.inputs.game_start.is_none() {
+            return Err(LoadError::Inputs {
+                message: format!(
+                    "--game-start: dgnkit does not make {}'s draws before init_dungeons(); without it the seed is the generator's seed right before the loader",
+                    game.title
+                ),
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,88 @@
+//! The loader's only way to draw: a generator plus a log ([`Trace`]) that
+//! also sees the layout at the loader's checkpoints. [`NoTrace`] compiles
+//! to nothing, so a resolution without a log pays neither a branch nor a
+//! string per draw.
+
+use crate::{Checkpoint, Resolved};
+use dgnkit_rng::{Draw, Site, Source};
+use std::ops::ControlFlow;
+
+/// Receives every draw, and sees the layout at the loader's checkpoints.
+pub trait Trace {
+    fn draw(&mut self, draw: Draw);
+
+    /// The loader reached `at` with the layout so far in `out`; breaking
+    /// stops the resolution there (it returns `Ok`, `out` as far as it
+    /// went). `dgn find` stops once a query's answer cannot change.
+    #[inline(always)]
+    fn checkpoint(&mut self, _at: Checkpoint, _out: &Resolved) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+/// No log: every call inlines to nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn draw(&mut self, _draw: Draw) {}
+}
+
+impl Trace for Vec<Draw> {
+    #[inline]
+    fn draw(&mut self, draw: Draw) {
+        self.push(draw);
+    }
+}
+
+/// A generator plus a log: the only way the loader draws.
+pub struct Drawer<'a, S: Source, T: Trace> {
+    pub source: &'a mut S,
+    pub trace: &'a mut T,
+}
+
+impl<S: Source, T: Trace> Drawer<'_, S, T> {
+    #[inline(always)]
+    pub fn rn2(&mut self, n: u32, site: Site) -> u32 {
+        let r = self.source.rn2(n);
+        self.trace.draw(Draw {
+            n: n as i32,
+            r,
+            site,
+        });
+        r
+    }
+
+    /// dNetHack's `rn2(x)`: `if (x <= 0) x = 1;` before the draw
+    /// (dNAO `src/rnd.c:47-62`), so a non-positive argument consumes one
+    /// value and gives 0. Logged with the argument as passed.
+    #[inline]
+    pub fn rn2_any(&mut self, n: i32, site: Site) -> i32 {
+        let r = self.source.rn2(n.max(1) as u32);
+        self.trace.draw(Draw { n, r, site });
+        r as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dgnkit_rng::Glibc;
+
+    #[test]
+    fn the_log_records_every_draw_in_order() {
+        let mut g = Glibc::new(42);
+        let mut log: Vec<Draw> = Vec::new();
+        let mut d = Drawer {
+            source: &mut g,
+            trace: &mut log,
+        };
+        let a = d.rn2(100, Site::Tune);
+        let b = d.rn2(7, Site::Tune);
+        assert_eq!(log.len(), 2);
+        assert_eq!(log[0].to_string(), format!("rn2(100)={a}"));
+        assert_eq!(log[1].to_string(), format!("rn2(7)={b}"));
+        assert_eq!(a, 71_876_166 % 100);
+    }
+}

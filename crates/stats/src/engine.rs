@@ -1,0 +1,2053 @@
+//! Exact enumeration of the loader's random outcomes, dungeon by dungeon.
+//!
+//! The loader's state after a dungeon is projected onto what later dungeons
+//! can still read: which dungeon records exist (indices, slots and parents
+//! follow from that), for each dungeon that may still be a branch's parent
+//! its size, depth and the levels already ending a branch that a later
+//! branch could land on, the levels of special levels that later chains
+//! read, and whether the first of each floating level (`knox`, ...) and
+//! `dummy` have been seen. Equal
+//! projections are merged, so dungeons that interact only through branches
+//! are enumerated independently (a forward pass over layers of states).
+//! One dungeon's placement depends only on its size, which of its levels
+//! exist and the levels its chains read outside it, and is memoised on that.
+//!
+//! Statistics must be conditional on the whole resolution succeeding, and
+//! bones on a level depend on branches that later dungeons bring, so a
+//! backward pass computes for every state the chance that the rest
+//! succeeds and, per level of each dungeon that may still gain branches,
+//! the chance that it does (or does not) become a branch level.
+//!
+//! A run of consecutive dungeons that each only hang off one parent by an
+//! unchained branch (dNetHack's three `@ (5, 25)` side branches) would make
+//! the parent's set of taken levels, which each later branch of the run
+//! avoids, multiply the states by the range at every step. When nothing
+//! after the run can land on the levels the run takes, the run's levels are
+//! deferred instead: the parent keeps the taken levels of before the run
+//! and counts the run's branches placed ([`Live::pending`]); each branch
+//! carries the chance of each of its levels given those ([`Spread`]), and
+//! the backward pass judges the run's levels on the state before the run
+//! from the joint chances of the whole run ([`RunDist`]). That is exact
+//! because the run's levels change nothing else: a child's own outcomes do
+//! not depend on where its branch leaves, and the state after the run
+//! forgets those levels anyway.
+
+use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
+use super::fxhash::FxHashMap;
+use super::place::{self, Abort, PLevel, Placement, LEVELS};
+use super::weight::W;
+use super::Budget;
+use crate::bones::names::QUEST_DUNGEON;
+use crate::bones::{no_bones_rule, BonesOptions, BranchRule, LevelFacts};
+use crate::loader::{BranchKind, DungeonChance, EntrySource, Resolver};
+use crate::script::flags;
+use std::collections::BTreeSet;
+
+/// The enumeration needs more than the budget allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooLarge {
+    pub what: String,
+}
+
+/// A dungeon that may still be a branch's parent.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Live {
+    pub record: u16,
+    pub n: i32,
+    /// As the loader computed it (before the `dummy` fix-up).
+    pub depth_start: i32,
+    /// As the layout reports it (after the fix-up).
+    pub depth_final: i32,
+    /// Levels that end a branch and that a later branch could land on.
+    pub avoid: u64,
+    /// Branches of a deferred run (see the module's notes) placed into this
+    /// dungeon, whose levels `avoid` leaves out.
+    pub pending: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Dungeon records that exist, in index order.
+    pub loaded: Vec<u16>,
+    pub live: Vec<Live>,
+    /// `(slot, level)` of slots later chains read; level -1: no level.
+    pub slots: Vec<(i32, i32)>,
+    /// Bit `f`: the first level named `Rules::floating_levels[f]` has been
+    /// seen.
+    pub knox_done: u8,
+    /// A first floating level lies where no branch arrives: the loader fails
+    /// after the last dungeon (unless something fails before).
+    pub knox_bad: bool,
+    pub dummy_done: bool,
+    /// dNetHack's `alternate_history[]` (dNAO `dungeon.c:659-664`): its set
+    /// slots in order (the game sets them one after another from slot 0).
+    pub alts: Vec<AltSlot>,
+}
+
+/// One set slot of dNetHack's `alternate_history[]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AltSlot {
+    /// The first dungeon record with the name the slot holds (names compared
+    /// as `select_alternate` does, [`crate::loader`]'s `alt_key`).
+    pub group: u16,
+    /// Records of that name met so far.
+    pub prev: i32,
+    pub selected: bool,
+}
+
+/// Why a resolution fails (a loader error code) and where.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FailKey {
+    pub code: &'static str,
+    /// The dungeon record being loaded (none: after the last one).
+    pub dungeon: Option<u32>,
+    /// The level record whose range failed, when one did.
+    pub level: Option<u32>,
+}
+
+/// The branch into a dungeon, as drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct BranchInfo {
+    pub parent: u32,
+    pub level: i32,
+    /// Depth of the parent's end in the final layout.
+    pub depth: i32,
+    /// Fort Ludios: the branch gets the floating marker, so its parent end
+    /// is not a branch level.
+    pub floated: bool,
+    /// With dNetHack's bones rules: the parent is the Quest, so the entry
+    /// level's other end brings rule 11 ([`END_QUEST`]); otherwise
+    /// [`END_PLAIN`], and [`Run::core_at`] tells whether it brings rule 12.
+    pub other: usize,
+    /// A branch of a deferred run: its level is one of [`Run::spreads`]'
+    /// entry's, each with its chance (then `level`, `depth` and the
+    /// outcome's `depth_start` are the first of them).
+    pub spread: Option<u32>,
+}
+
+/// The levels a branch of a deferred run may leave from, given the state.
+#[derive(Clone, Debug)]
+pub struct Spread {
+    /// [`Engine::dists`] index and the branch's place in its run.
+    pub dist: u32,
+    pub pos: u8,
+    /// By level.
+    pub at: Vec<SpreadAt>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct SpreadAt {
+    pub p: W,
+    pub level: i32,
+    /// Of the parent end, in the final layout.
+    pub depth: i32,
+    /// Of the dungeon the branch leads to.
+    pub depth_start: i32,
+}
+
+/// The joint chances of a deferred run's levels from one set of taken
+/// levels: per branch of the run, the chance of each level, and the chance
+/// that it is the first branch of the run to end there.
+#[derive(Clone, Debug)]
+pub struct RunDist {
+    pub marg: Vec<Vec<(i32, W)>>,
+    pub first: Vec<Vec<(i32, W)>>,
+    /// Every level a branch of the run may take.
+    pub span: u64,
+}
+
+/// Where a dungeon record stands in a run of leaf branches of one parent
+/// (see the module's notes).
+#[derive(Clone, Copy, Debug)]
+struct RunPos {
+    /// The run's first record and its length.
+    first: u32,
+    len: u8,
+    pos: u8,
+}
+
+/// Deferred runs whose levels are enumerated at most, in sequences.
+const MAX_RUN_SEQUENCES: u64 = 1 << 20;
+
+/// A dungeon that exists in an outcome.
+#[derive(Clone, Debug)]
+pub struct Present {
+    pub n: i32,
+    /// After the `dummy` fix-up, as layouts report it.
+    pub depth_start: i32,
+    pub entry: i32,
+    pub branch: Option<BranchInfo>,
+    /// Which of the dungeon's level records exist.
+    pub pattern: Vec<bool>,
+    pub placement: u32,
+    pub class: u32,
+    /// Chance of the outcome without the class (whose chance the class
+    /// distribution carries).
+    pub prefix: W,
+}
+
+#[derive(Clone, Debug)]
+pub enum To {
+    State(u32),
+    Fail(FailKey),
+}
+
+#[derive(Clone, Debug)]
+pub struct Edge {
+    pub from: u32,
+    pub to: To,
+    pub p: W,
+    /// `None`: the dungeon does not exist (or the outcome fails).
+    pub info: Option<Present>,
+}
+
+#[derive(Default)]
+pub struct Layer {
+    pub states: Vec<State>,
+    pub index: FxHashMap<State, u32>,
+    /// Edges from this layer's states (to the next layer).
+    pub edges: Vec<Edge>,
+}
+
+impl Layer {
+    /// The state's number in the layer, new or not. States are held by the
+    /// index alone until [`Layer::seal`] (hundreds of thousands of them in
+    /// the largest files: one copy, not two).
+    fn intern(&mut self, s: State) -> u32 {
+        let n = self.index.len() as u32;
+        *self.index.entry(s).or_insert(n)
+    }
+
+    /// Moves the interned states into `states`, in number order.
+    fn seal(&mut self) {
+        let mut states: Vec<Option<State>> = vec![None; self.index.len()];
+        for (s, i) in std::mem::take(&mut self.index) {
+            states[i as usize] = Some(s);
+        }
+        self.states = states.into_iter().flatten().collect();
+    }
+}
+
+/// The backward values of one state.
+#[derive(Clone, Debug, Default)]
+pub struct Back {
+    /// Chance that the rest of the resolution succeeds.
+    pub succ: W,
+    /// Per live dungeon (as in `State::live`): the levels a later branch
+    /// may land on; on the others none does. Once the layer before has
+    /// read a state's values, only the dungeon its layer's record created
+    /// keeps them (the statistics read no other): `reach` is empty when
+    /// that dungeon is not live, and `run` is dropped.
+    pub reach: Vec<u64>,
+    /// Per live dungeon, per level of its `reach` in increasing order: the
+    /// chance that the rest succeeds and no later branch ends there
+    /// (`[0]`), or the first later branch ending there brings other-end
+    /// class `c` (`[1 + c]`). In a deferred run's states after its start,
+    /// the run's levels are left out of `reach` (the state forgot the run's
+    /// earlier branches): the start's values, which earlier layers read,
+    /// are computed from the whole run.
+    /// One vector for all live dungeons, in order (one allocation a state).
+    pub ends: Vec<[W; 1 + ENDS]>,
+    /// In a deferred run: per branch of the run, the chance that the rest
+    /// succeeds with that branch's entry level bringing other-end class
+    /// `c` (for the branches not placed yet).
+    pub run: Vec<[W; ENDS]>,
+}
+
+impl Back {
+    /// Where live dungeon `li`'s levels start in `ends`.
+    fn offset(&self, li: usize) -> usize {
+        self.reach
+            .iter()
+            .take(li)
+            .map(|m| m.count_ones() as usize)
+            .sum()
+    }
+
+    /// The values of level `l` of live dungeon `li`.
+    pub fn ends_at(&self, li: usize, l: usize) -> Ends {
+        let m = self.reach.get(li).copied().unwrap_or(0);
+        if l < LEVELS && m & (1u64 << l) != 0 {
+            let k = (m & ((1u64 << l) - 1)).count_ones() as usize;
+            let v = self.ends[self.offset(li) + k];
+            Ends {
+                none: v[0],
+                branch: [v[1], v[2], v[3]],
+            }
+        } else {
+            Ends {
+                none: self.succ,
+                branch: [W::ZERO; ENDS],
+            }
+        }
+    }
+}
+
+/// Everything the enumeration found.
+pub struct Run {
+    pub layers: Vec<Layer>,
+    pub placements: Vec<Placement>,
+    pub alpha: Vec<Vec<W>>,
+    pub back: Vec<Vec<Back>>,
+    /// Failures after the last dungeon (missing hard-wired dungeons), per
+    /// final state.
+    pub terminal_fail: Vec<Option<FailKey>>,
+    pub placement_nodes: usize,
+    /// With dNetHack's bones rules, per layer, state and live dungeon: the
+    /// levels a later branch may land on, and for each the chance of
+    /// reaching the state with that level a no-bones level judged without
+    /// branch rules ([`Engine::core_chance`]). Which special level lies
+    /// where, beyond the levels kept in the state, has no effect on later
+    /// draws, so given the state it is independent of everything after.
+    pub core: Vec<Vec<LevelMasses>>,
+    /// [`BranchInfo::spread`]'s.
+    pub spreads: Vec<Spread>,
+}
+
+/// Per live dungeon of one state: a mask of levels and a value for each
+/// of them, in increasing order.
+pub type LevelMasses = Vec<(u64, Vec<W>)>;
+
+impl Run {
+    /// The chance that level `level` of dungeon record `record`, live in
+    /// state `from` of layer `i`, is a no-bones level judged without branch
+    /// rules, given that state (zero without dNetHack's bones rules).
+    pub fn core_at(&self, i: usize, from: usize, record: u32, level: i32) -> W {
+        let Some(lives) = self.core.get(i).and_then(|l| l.get(from)) else {
+            return W::ZERO;
+        };
+        let s = &self.layers[i].states[from];
+        let Some(li) = s.live.iter().position(|l| u32::from(l.record) == record) else {
+            return W::ZERO;
+        };
+        let (mask, mass) = &lives[li];
+        let a = self.alpha[i][from];
+        match usize::try_from(level).ok().filter(|&l| l < LEVELS) {
+            Some(l) if mask & (1u64 << l) != 0 && a.v > 0.0 => {
+                (mass[(mask & ((1u64 << l) - 1)).count_ones() as usize] / a).snapped()
+            }
+            _ => W::ZERO,
+        }
+    }
+}
+
+/// What stays the same across the enumeration.
+pub struct Engine<'a> {
+    pub res: &'a Resolver,
+    /// Wizard mode skips the dungeons' / levels' chance rolls.
+    skip_dungeon_chance: bool,
+    skip_level_chance: bool,
+    budget: Budget,
+    /// Per dungeon record: the last record a branch of it may lead to.
+    live_until: Vec<i64>,
+    /// Per stage `s`: slots that chains of stage `s` and later read.
+    needed_slots: Vec<BTreeSet<i32>>,
+    /// Per stage `s`: whether a floating-level / `dummy` record comes at `s` or
+    /// later (else the flags do not matter and are dropped).
+    knox_later: Vec<bool>,
+    dummy_later: Vec<bool>,
+    /// Per stage `s`: whether a record with alternates comes at `s` or later
+    /// (else the alternates history is dropped).
+    alt_later: Vec<bool>,
+    /// Per dungeon record: the first record whose name `select_alternate`
+    /// takes for the same.
+    alt_group: Vec<u16>,
+    /// `select_alternate` sees wizard mode (the `chaos_quest` override).
+    wizard: bool,
+    /// dNetHack's bones rules (a branch level judged by its other end),
+    /// when the statistics follow them.
+    other_end: Option<&'a BonesOptions>,
+    /// Rule 10's locate-level record, kept in the class key
+    /// ([`super::exact::madman_records`]).
+    madman_locate: Option<u32>,
+    /// Branch record -> the dungeon records it may lead to.
+    branch_targets: Vec<Vec<u32>>,
+    memo: FxHashMap<PlaceKey, u32>,
+    placements: Vec<Placement>,
+    placement_nodes: usize,
+    /// Per dungeon record: its place in a run that may be deferred.
+    runs: Vec<Option<RunPos>>,
+    /// Joint chances of deferred runs, by (first record, taken levels in
+    /// the run's span, parent size).
+    dists: Vec<RunDist>,
+    dist_memo: FxHashMap<(u32, u64, i32), u32>,
+    spreads: Vec<Spread>,
+    /// By (dist, pos, the parent's two depth starts, step, entry).
+    spread_memo: FxHashMap<(u32, u8, i32, i32, i32, i32), u32>,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PlaceKey {
+    record: u32,
+    /// First slot: chains are slot numbers, so the same dungeon placed
+    /// after a dropped dungeon reads differently.
+    start: i32,
+    n: i32,
+    pattern: Vec<bool>,
+    keep: Vec<bool>,
+    external: Vec<(i32, i32)>,
+    /// Added to the base of the record before last (dNetHack's Quest
+    /// locate level, [`Engine::locate_moves`]).
+    adjust: i32,
+}
+
+/// The runs of consecutive dungeon records whose branches may be deferred
+/// (see the module's notes): each record the only one of a dungeon that
+/// always exists, entered by a single unchained branch from the same
+/// earlier parent, leading nowhere further, with no floating or `dummy`
+/// level (whose fix-ups read the branch) and not unconnected; at least two
+/// in a row. Whether a run is deferred is decided per state
+/// ([`Engine::defers`]).
+fn find_runs(res: &Resolver, live_until: &[i64], skip_dungeon_chance: bool) -> Vec<Option<RunPos>> {
+    let nd = res.dungeons.len();
+    let owner = |r: usize| -> Option<u32> {
+        let d = &res.dungeons[r];
+        let &[(b, owner)] = d.incoming.as_slice() else {
+            return None;
+        };
+        // Without a chance (0) the dungeon is made without a roll, or with
+        // a roll of 100.
+        let sure = skip_dungeon_chance || d.chance == 0 || d.chance >= 100;
+        let lv = &res.levels[d.levels.0 as usize..d.levels.1 as usize];
+        let leaf = live_until[r] <= r as i64;
+        (r > 0
+            && (owner as usize) < r
+            && res.rules.avoid_branch_levels
+            && res.branches[b as usize].chain < 0
+            && leaf
+            && sure
+            && !(res.rules.alternates && d.alternates > 0)
+            && !(res.rules.unconnected && d.unconnected)
+            && lv.iter().all(|l| l.floating.is_none() && !l.is_dummy))
+        .then_some(owner)
+    };
+    let mut runs = vec![None; nd];
+    let mut r = 0;
+    while r < nd {
+        let Some(p) = owner(r) else {
+            r += 1;
+            continue;
+        };
+        let mut end = r + 1;
+        while end < nd && end - r < usize::from(u8::MAX) && owner(end) == Some(p) {
+            end += 1;
+        }
+        if end - r >= 2 {
+            for (pos, run) in runs[r..end].iter_mut().enumerate() {
+                *run = Some(RunPos {
+                    first: r as u32,
+                    len: (end - r) as u8,
+                    pos: pos as u8,
+                });
+            }
+        }
+        r = end;
+    }
+    runs
+}
+
+/// The level a branch over `count` levels from `base` takes for draw `j`,
+/// skipping levels in `avoid` (3.6's `parent_dlevel`, `dungeon.c`): the
+/// first free one after the drawn one, round the range, or the drawn one.
+fn probe(avoid: u64, base: i32, count: i32, j: i32) -> i32 {
+    let mut k = j;
+    loop {
+        k += 1;
+        if k >= count {
+            k = 0;
+        }
+        if avoid & bit(base + k) == 0 || k == j {
+            break;
+        }
+    }
+    base + k
+}
+
+/// Dungeon sizes enumerated at most (the random part of a size).
+const MAX_SIZES: i32 = 1024;
+
+/// Whether a level record of floating index `floating` is among the
+/// floating levels of mask `mask`.
+fn floats_in(floating: Option<u8>, mask: u8) -> bool {
+    floating.is_some_and(|f| mask & (1 << f) != 0)
+}
+
+fn bit(level: i32) -> u64 {
+    if (1..64).contains(&level) {
+        1u64 << level
+    } else {
+        0
+    }
+}
+
+fn span_mask(start: i32, count: i32) -> u64 {
+    (start..start + count).fold(0, |m, l| m | bit(l))
+}
+
+/// `level_range` on a dungeon of `lmax` levels with the chain's level
+/// already known: `(start, count)` or the loader's error code.
+fn level_range(
+    lmax: i32,
+    base: i32,
+    rand: i32,
+    chained_level: Option<i32>,
+) -> Result<(i32, i32), Abort> {
+    let mut base = base;
+    match chained_level {
+        Some(v) => base = base.wrapping_add(v),
+        None if base < 0 => base = base.wrapping_add(lmax).wrapping_add(1),
+        None => {}
+    }
+    if base < 1 || base > lmax {
+        return Err(Abort::BaseOutOfRange);
+    }
+    let count = match rand {
+        -1 => lmax - base + 1,
+        0 => 1,
+        r if r > 0 => {
+            if i64::from(base) + i64::from(r) - 1 > i64::from(lmax) {
+                lmax - base + 1
+            } else {
+                r
+            }
+        }
+        _ => return Err(Abort::BadRandom),
+    };
+    Ok((base, count))
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(res: &'a Resolver, wizard: bool, budget: Budget) -> Self {
+        let (skip_dungeon_chance, skip_level_chance) = res.skips_chances(wizard);
+        let nd = res.dungeons.len();
+        let mut branch_targets = vec![Vec::new(); res.branches.len()];
+        let mut live_until = vec![-1i64; nd];
+        for (r, d) in res.dungeons.iter().enumerate() {
+            for &(b, owner) in &d.incoming {
+                branch_targets[b as usize].push(r as u32);
+                live_until[owner as usize] = live_until[owner as usize].max(r as i64);
+            }
+        }
+        let mut needed_slots = vec![BTreeSet::new(); nd + 1];
+        for s in (0..nd).rev() {
+            let mut set = needed_slots[s + 1].clone();
+            let d = &res.dungeons[s];
+            for l in d.levels.0..d.levels.1 {
+                let c = res.levels[l as usize].chain;
+                if c >= 0 {
+                    set.insert(c);
+                }
+            }
+            for &(b, _) in &d.incoming {
+                let c = res.branches[b as usize].chain;
+                if c >= 0 {
+                    set.insert(c);
+                }
+            }
+            needed_slots[s] = set;
+        }
+        let mut knox_later = vec![false; nd + 1];
+        let mut dummy_later = vec![false; nd + 1];
+        let mut alt_later = vec![false; nd + 1];
+        for s in (0..nd).rev() {
+            let d = &res.dungeons[s];
+            let lv = &res.levels[d.levels.0 as usize..d.levels.1 as usize];
+            knox_later[s] = knox_later[s + 1] || lv.iter().any(|l| l.floating.is_some());
+            dummy_later[s] = dummy_later[s + 1] || lv.iter().any(|l| l.is_dummy);
+            alt_later[s] = alt_later[s + 1] || (res.rules.alternates && d.alternates > 0);
+        }
+        let alt_group = (0..nd)
+            .map(|r| {
+                let key = &res.dungeons[r].alt_key;
+                res.dungeons
+                    .iter()
+                    .position(|e| e.alt_key == *key)
+                    .unwrap_or(r) as u16
+            })
+            .collect();
+        let runs = find_runs(res, &live_until, skip_dungeon_chance);
+        Engine {
+            res,
+            runs,
+            dists: Vec::new(),
+            dist_memo: FxHashMap::default(),
+            spreads: Vec::new(),
+            spread_memo: FxHashMap::default(),
+            skip_dungeon_chance,
+            skip_level_chance,
+            budget,
+            live_until,
+            needed_slots,
+            knox_later,
+            dummy_later,
+            alt_later,
+            alt_group,
+            wizard,
+            other_end: None,
+            madman_locate: None,
+            branch_targets,
+            memo: FxHashMap::default(),
+            placements: Vec::new(),
+            placement_nodes: 0,
+        }
+    }
+
+    /// Follows a game's bones rules where they reach across branches
+    /// (dNetHack judges a branch level by the other end of the first branch
+    /// ending there); other rules need nothing from the enumeration.
+    pub fn with_bones(mut self, opts: &'a BonesOptions) -> Self {
+        if opts.rules.branch == BranchRule::OtherEnd {
+            self.other_end = Some(opts);
+        }
+        self.madman_locate = super::exact::madman_records(self.res, opts)
+            .ok()
+            .flatten()
+            .map(|(_, loca)| loca);
+        self
+    }
+
+    /// The chance that level `l` of dungeon record `rec`, as outcome
+    /// `info` (at dungeon index `index`) has it, is a no-bones level judged
+    /// without branch rules: by its own facts, or by a special level with
+    /// marker "none" or waiting for an event lying there.
+    fn core_chance(&self, rec: usize, index: usize, info: &Present, l: i32) -> W {
+        let Some(opts) = self.other_end else {
+            return W::ZERO;
+        };
+        let d = &self.res.dungeons[rec];
+        let num = info.n;
+        let f = LevelFacts {
+            dungeon_none: d.bones.is_empty(),
+            bottom: l == num,
+            level: l,
+            main_dungeon: index == 0,
+            vibrating: d.flags & flags::HELLISH != 0 && l == num - 1,
+            ..LevelFacts::default()
+        };
+        if no_bones_rule(&opts.rules, &f, false).is_some() {
+            return W::ONE;
+        }
+        let Some(at) = usize::try_from(l).ok().filter(|&l| l < LEVELS) else {
+            return W::ZERO;
+        };
+        let class = &self.placements[info.placement as usize].classes[info.class as usize];
+        let core = (0..class.pos.len())
+            .filter(|&j| {
+                let lrec = &self.res.levels[d.levels.0 as usize + j];
+                lrec.bones.is_empty() || opts.event_level(&lrec.name).is_some()
+            })
+            .fold(W::ZERO, |a, j| {
+                a + class.pos[j].get(at).copied().unwrap_or(W::ZERO)
+            });
+        if class.p.v > 0.0 {
+            (core / class.p).snapped()
+        } else {
+            W::ZERO
+        }
+    }
+
+    /// [`Run::core`], forward: a dungeon's levels get their chance when it
+    /// is created, and carry it along every later edge. Once a layer's
+    /// successor is done, only the dungeons its own record branches from
+    /// are kept ([`Run::core_at`] reads no other).
+    fn core_mass(
+        &self,
+        layers: &[Layer],
+        alpha: &[Vec<W>],
+        reach: &[Vec<Vec<u64>>],
+    ) -> Vec<Vec<LevelMasses>> {
+        let layer_mass = |i: usize| -> Vec<LevelMasses> {
+            layers[i]
+                .states
+                .iter()
+                .enumerate()
+                .map(|(si, s)| {
+                    (0..s.live.len())
+                        .map(|li| {
+                            let m = reach[i][si][li] & LEVEL_BITS;
+                            (m, vec![W::ZERO; m.count_ones() as usize])
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let mut mass: Vec<Vec<LevelMasses>> = Vec::with_capacity(layers.len());
+        mass.push(layer_mass(0));
+        for i in 0..layers.len().saturating_sub(1) {
+            mass.push(layer_mass(i + 1));
+            if i > 0 {
+                self.keep_parents(i - 1, &layers[i - 1], &mut mass[i - 1]);
+            }
+            let (cur, rest) = mass.split_at_mut(i + 1);
+            let (cur, nxt) = (&cur[i], &mut rest[0]);
+            for e in &layers[i].edges {
+                let To::State(t) = e.to else { continue };
+                let (f, t) = (e.from as usize, t as usize);
+                let from = &layers[i].states[f];
+                for (lj, live) in layers[i + 1].states[t].live.iter().enumerate() {
+                    let (mask, out) = &mut nxt[t][lj];
+                    let mut levels = *mask;
+                    let mut k = 0;
+                    if usize::from(live.record) == i {
+                        let Some(info) = &e.info else { continue };
+                        let w = alpha[i][f] * e.p;
+                        while levels != 0 {
+                            let l = levels.trailing_zeros() as i32;
+                            levels &= levels - 1;
+                            out[k] += w * self.core_chance(i, from.loaded.len(), info, l);
+                            k += 1;
+                        }
+                    } else {
+                        let Some(li) = from.live.iter().position(|x| x.record == live.record)
+                        else {
+                            continue;
+                        };
+                        let (fmask, fmass) = &cur[f][li];
+                        while levels != 0 {
+                            let l = levels.trailing_zeros();
+                            levels &= levels - 1;
+                            if fmask & (1u64 << l) != 0 {
+                                let kf = (fmask & ((1u64 << l) - 1)).count_ones() as usize;
+                                out[k] += fmass[kf] * e.p;
+                            }
+                            k += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let n = mass.len();
+        for i in n.saturating_sub(2)..n.saturating_sub(1) {
+            self.keep_parents(i, &layers[i], &mut mass[i]);
+        }
+        mass
+    }
+
+    /// Drops the masses of layer `i` but those of the dungeons record `i`
+    /// branches from.
+    fn keep_parents(&self, i: usize, layer: &Layer, mass: &mut [LevelMasses]) {
+        let Some(d) = self.res.dungeons.get(i) else {
+            return;
+        };
+        for (s, lives) in layer.states.iter().zip(mass.iter_mut()) {
+            for (live, m) in s.live.iter().zip(lives.iter_mut()) {
+                if !d.incoming.iter().any(|&(_, o)| o == u32::from(live.record)) {
+                    *m = (0, Vec::new());
+                }
+            }
+        }
+    }
+
+    /// Whether the parent `owner` brings rule 11 to the entry level of a
+    /// dungeon its branch leads to.
+    fn incoming_class(&self, owner: u32) -> usize {
+        if self.other_end.is_some() && self.res.dungeons[owner as usize].name == QUEST_DUNGEON {
+            END_QUEST
+        } else {
+            END_PLAIN
+        }
+    }
+
+    /// The chances of each other-end class that the entry level of dungeon
+    /// record `rec`, as an outcome `info` has it, brings to the parent
+    /// level its branch leaves from.
+    fn entry_classes(&self, rec: usize, info: &Present) -> [W; ENDS] {
+        let mut out = [W::ZERO; ENDS];
+        if self.other_end.is_none() {
+            out[END_PLAIN] = W::ONE;
+            return out;
+        }
+        let d = &self.res.dungeons[rec];
+        if d.name == QUEST_DUNGEON {
+            out[END_QUEST] = W::ONE;
+            return out;
+        }
+        // A branch from an earlier dungeon: this one is not the first.
+        let core = self.core_chance(rec, 1, info, info.entry);
+        out[END_NO_BONES] = core;
+        out[END_PLAIN] = W::ONE - core;
+        out
+    }
+
+    /// Whether level record `j` of dungeon record `rec` (first slot
+    /// `n_slots`) goes into the placement's class key.
+    fn keeps_level(&self, rec: usize, n_slots: i32, j: usize, knox_here: u8) -> bool {
+        let l = self.res.dungeons[rec].levels.0 as usize + j;
+        self.needed_slots[rec + 1].contains(&(n_slots + j as i32))
+            || floats_in(self.res.levels[l].floating, knox_here)
+            || self.madman_locate == Some(l as u32)
+    }
+
+    /// The loader's last steps that move levels are modelled only where
+    /// they cannot fail or drop a level: the planes shuffle on six levels
+    /// of one dungeon that always exist at fixed levels, the head first,
+    /// the tail last and no other level between; no level unlinked from
+    /// the chain. Otherwise the statistics are sampled from the loader.
+    fn check_final_moves(&self) -> Result<(), TooLarge> {
+        let res = self.res;
+        // Loader rules the enumeration does not follow; a rule that cannot
+        // matter for this file does not count.
+        let rules = &res.rules;
+        let max_size = |d: &crate::loader::DRec| d.size.base.saturating_add(d.size.rand.max(0));
+        let unmodelled_rule = if rules.back_branches
+            && res.branches.iter().any(|b| !b.back_to.is_empty())
+        {
+            Some("branches back up to earlier dungeons".to_string())
+        } else if rules.entry == EntrySource::FirstBranch
+            && (res.branches.iter().any(|b| b.entry > 0)
+                || res.dungeons.iter().any(|d| {
+                    d.incoming.iter().any(|&(b, _)| {
+                        res.branches[b as usize].entry
+                            != res.branches[d.incoming[0].0 as usize].entry
+                    })
+                }))
+        {
+            Some("entry levels taken from branches with a positive entry, or from branches that disagree".to_string())
+        } else if rules.maxlevel >= LEVELS as i32
+            && res.dungeons.iter().any(|d| max_size(d) >= LEVELS as i32)
+        {
+            Some(format!("a dungeon that may have {} levels or more", LEVELS))
+        } else {
+            rules
+                .ledger_limit
+                .filter(|&max| {
+                    res.dungeons
+                        .iter()
+                        .map(|d| i64::from(max_size(d)))
+                        .sum::<i64>()
+                        > i64::from(max)
+                })
+                .map(|max| format!("a limit of {max} levels in all that this file may reach"))
+        };
+        if let Some(what) = unmodelled_rule {
+            return Err(TooLarge {
+                what: format!(
+                    "this game's loader has {what}, which the exact statistics do not model"
+                ),
+            });
+        }
+        if let Some(l) = res.levels.iter().find(|l| l.unlinked) {
+            return Err(TooLarge {
+                what: format!(
+                    "\"{}\" is taken out of the level chain (a game option)",
+                    l.name
+                ),
+            });
+        }
+        if res.rules.planes.is_none() {
+            return Ok(());
+        }
+        let unmodelled = || {
+            TooLarge {
+            what: "the Elemental Planes shuffle is modelled only for six planes of one dungeon, always there, at fixed levels, astral first and dummy last".into(),
+        }
+        };
+        // The first record of each part, as `find_level` finds it.
+        let mut part = [None::<(u32, i32)>; 6];
+        for l in &res.levels {
+            if let Some(p) = l.plane {
+                let d = &res.dungeons[l.dungeon as usize];
+                let sure = (d.chance == 0 || d.chance >= 100 || self.skip_dungeon_chance)
+                    && (l.chance >= 100 || self.skip_level_chance);
+                if part[p as usize].is_none() {
+                    if !sure || l.range.rand != 0 || l.chain >= 0 {
+                        return Err(unmodelled());
+                    }
+                    part[p as usize] = Some((l.dungeon, l.range.base));
+                }
+            }
+        }
+        let Some(part) = part.iter().copied().collect::<Option<Vec<_>>>() else {
+            return Err(unmodelled());
+        };
+        let (dn, head, tail) = (part[0].0, part[0].1, part[5].1);
+        if part.iter().any(|&(d, _)| d != dn)
+            || !part[1..5].iter().all(|&(_, b)| head < b && b < tail)
+        {
+            return Err(unmodelled());
+        }
+        let d = &res.dungeons[dn as usize];
+        let between = res.levels[d.levels.0 as usize..d.levels.1 as usize]
+            .iter()
+            .filter(|l| l.plane.is_none())
+            .any(|l| l.chain >= 0 || l.range.rand != 0 || (head..=tail).contains(&l.range.base));
+        if between {
+            return Err(unmodelled());
+        }
+        Ok(())
+    }
+
+    fn count(&self, v: i32) -> i32 {
+        self.res.rules.fields.count(v)
+    }
+
+    fn n_slots(&self, loaded: &[u16]) -> i32 {
+        loaded
+            .iter()
+            .map(|&r| {
+                let d = &self.res.dungeons[r as usize];
+                (d.levels.1 - d.levels.0) as i32
+            })
+            .sum()
+    }
+
+    fn n_branch_records(&self, loaded: &[u16]) -> usize {
+        loaded
+            .iter()
+            .map(|&r| {
+                let d = &self.res.dungeons[r as usize];
+                (d.branches.1 - d.branches.0) as usize
+            })
+            .sum()
+    }
+
+    /// The levels a later branch of dungeon `live` may land on (stage
+    /// `next` on), given what `slots` knows.
+    fn future_mask(&self, live: &Live, next: usize, slots: &[(i32, i32)], n_slots: i32) -> u64 {
+        let d = &self.res.dungeons[live.record as usize];
+        let mut mask = 0u64;
+        for b in d.branches.0..d.branches.1 {
+            if !self.branch_targets[b as usize]
+                .iter()
+                .any(|&r| r as usize >= next)
+            {
+                continue;
+            }
+            let br = &self.res.branches[b as usize];
+            let chained = if br.chain >= 0 {
+                if br.chain >= n_slots {
+                    // A slot of a dungeon not loaded yet: anything.
+                    mask |= span_mask(1, live.n);
+                    continue;
+                }
+                match slots.iter().find(|(s, _)| *s == br.chain) {
+                    Some(&(_, v)) if v > 0 => Some(v),
+                    _ => continue,
+                }
+            } else {
+                None
+            };
+            if let Ok((s, c)) = level_range(live.n, br.range.base, br.range.rand, chained) {
+                mask |= span_mask(s, c);
+            }
+        }
+        mask
+    }
+
+    /// Drops what stage `next` and later cannot read.
+    fn project(&self, mut s: State, next: usize) -> State {
+        let n_slots = self.n_slots(&s.loaded);
+        let needed = &self.needed_slots[next];
+        s.slots.retain(|(slot, _)| needed.contains(slot));
+        let live: Vec<Live> = s
+            .live
+            .iter()
+            .filter(|l| self.live_until[l.record as usize] >= next as i64)
+            .cloned()
+            .map(|mut l| {
+                // A deferred run's joint chances are those of the levels
+                // taken before it, all of them.
+                l.avoid = if l.pending > 0 {
+                    l.avoid
+                } else if self.res.rules.avoid_branch_levels {
+                    l.avoid & self.future_mask(&l, next, &s.slots, n_slots)
+                } else {
+                    0
+                };
+                l
+            })
+            .collect();
+        s.live = live;
+        if !self.knox_later[next] {
+            s.knox_done = 0;
+        }
+        if !self.dummy_later[next] {
+            s.dummy_done = false;
+        }
+        if !self.alt_later[next] {
+            s.alts.clear();
+        }
+        s
+    }
+
+    /// dNetHack's `select_alternate()` (dNAO `dungeon.c:668-711`, as the
+    /// loader's) for record `rec` from state `s`: `None` when a namesake was
+    /// kept already (no draw), else the chance that this record is kept and
+    /// the history after the draw. `rn2(remaining)` keeps it with chance
+    /// `1/remaining` (`rn2` of 0 or less gives 0: kept); in wizard mode or
+    /// in June the `chaos_quest` option decides for "Chaos Quest" after
+    /// the draw.
+    #[allow(clippy::type_complexity)]
+    fn select_alternate(
+        &self,
+        s: &State,
+        rec: usize,
+    ) -> Option<((W, Vec<AltSlot>), (W, Vec<AltSlot>))> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let group = self.alt_group[rec];
+        let i = s.loaded.len();
+        let mut j = 0;
+        let mut altnum = 0;
+        while j < i && j < s.alts.len() {
+            if s.alts[j].group == group {
+                if s.alts[j].selected {
+                    return None;
+                }
+                altnum = s.alts[j].prev;
+                break;
+            }
+            j += 1;
+        }
+        let inputs = &res.rules.inputs;
+        let (p_keep, p_drop) =
+            if d.is_chaos_quest && inputs.chaosvar != 0 && (self.wizard || inputs.is_june) {
+                if altnum == i32::from(inputs.chaosvar) - 1 {
+                    (W::ONE, W::ZERO)
+                } else {
+                    (W::ZERO, W::ONE)
+                }
+            } else {
+                let remaining = d.alternates - altnum + 1;
+                if remaining <= 1 {
+                    (W::ONE, W::ZERO)
+                } else {
+                    let r = remaining as u64;
+                    (W::ratio(1, r), W::ratio(r - 1, r))
+                }
+            };
+        let history = |selected: bool| {
+            let mut alts = s.alts.clone();
+            let prev = alts.get(j).map_or(0, |a| a.prev);
+            let slot = AltSlot {
+                group,
+                prev: prev + 1,
+                selected,
+            };
+            if j < alts.len() {
+                alts[j] = slot;
+            } else if j < res.rules.maxdungeon.max(1) as usize {
+                alts.push(slot);
+            }
+            alts
+        };
+        Some(((p_keep, history(true)), (p_drop, history(false))))
+    }
+
+    /// dNetHack's Quest locate level (dNAO `dungeon.c:1008-1020`, as the
+    /// loader's): the record before last of a Quest of `num` levels moves
+    /// down by each amount with its chance.
+    fn locate_moves(&self, rec: usize, num: i32) -> Vec<(i32, W)> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        if !(res.rules.quest_locate && d.is_quest) || d.levels.1 - d.levels.0 < 2 {
+            return vec![(0, W::ONE)];
+        }
+        if res.rules.inputs.quest_nemesis_blibdoolpoolp || num == 7 {
+            vec![(1, W::ONE)]
+        } else if num == 6 {
+            vec![(0, W::ratio(1, 2)), (1, W::ratio(1, 2))]
+        } else {
+            vec![(0, W::ONE)]
+        }
+    }
+
+    /// The branch into record `rec` (from `parent`, live in `s`) as a
+    /// deferred run's ([`Spread`]), when it is one: the run's first branch
+    /// starts deferring only if nothing after the run can land on a level
+    /// the run may take, and its levels are not too many to enumerate; the
+    /// later ones defer when the first did.
+    fn deferred_spread(
+        &mut self,
+        s: &State,
+        rec: usize,
+        parent: &Live,
+        step: i32,
+        entry: i32,
+    ) -> Option<u32> {
+        let rp = self.runs[rec]?;
+        if parent.pending != rp.pos {
+            return None;
+        }
+        let dist = self.run_dist(parent, rp)?;
+        if rp.pos == 0 {
+            let after = rp.first as usize + usize::from(rp.len);
+            let later = self.future_mask(parent, after, &s.slots, self.n_slots(&s.loaded));
+            if later & self.dists[dist as usize].span != 0 {
+                return None;
+            }
+        }
+        let key = (
+            dist,
+            rp.pos,
+            parent.depth_start,
+            parent.depth_final,
+            step,
+            entry,
+        );
+        if let Some(&id) = self.spread_memo.get(&key) {
+            return Some(id);
+        }
+        let fields = &self.res.rules.fields;
+        let at: Vec<SpreadAt> = self.dists[dist as usize].marg[usize::from(rp.pos)]
+            .iter()
+            .map(|&(level, p)| {
+                let from_depth = fields.depth(parent.depth_start.wrapping_add(level - 1));
+                SpreadAt {
+                    p,
+                    level,
+                    depth: parent.depth_final.wrapping_add(level - 1),
+                    depth_start: fields.start(from_depth + step - (entry - 1)),
+                }
+            })
+            .collect();
+        if at.is_empty() {
+            return None;
+        }
+        let id = self.spreads.len() as u32;
+        self.spreads.push(Spread {
+            dist,
+            pos: rp.pos,
+            at,
+        });
+        self.spread_memo.insert(key, id);
+        Some(id)
+    }
+
+    /// The joint chances of the levels of the run `rp` into `parent`, from
+    /// the levels it has taken before the run (memoised); `None` when a
+    /// branch's range fails on its size (the run is then followed level by
+    /// level) or the sequences are too many.
+    fn run_dist(&mut self, parent: &Live, rp: RunPos) -> Option<u32> {
+        let res = self.res;
+        let first = rp.first as usize;
+        let ranges: Vec<(i32, i32)> = (first..first + usize::from(rp.len))
+            .map(|r| {
+                let (b, _) = res.dungeons[r].incoming[0];
+                let b = &res.branches[b as usize];
+                level_range(parent.n, b.range.base, b.range.rand, None).ok()
+            })
+            .collect::<Option<_>>()?;
+        let mut span = 0u64;
+        let mut sequences = 1u64;
+        for &(base, count) in &ranges {
+            for j in 0..count {
+                span |= bit(self.count(base + j));
+            }
+            sequences = sequences.saturating_mul(count.max(1) as u64);
+        }
+        if sequences > MAX_RUN_SEQUENCES {
+            return None;
+        }
+        let key = (rp.first, parent.avoid & span, parent.n);
+        if let Some(&id) = self.dist_memo.get(&key) {
+            return Some(id);
+        }
+        let k = ranges.len();
+        let mut marg = vec![FxHashMap::<i32, u64>::default(); k];
+        let mut firsts = vec![FxHashMap::<i32, u64>::default(); k];
+        // Depth-first over the draws; a level at position `i` stands for
+        // every sequence below it.
+        let below: Vec<u64> = (0..k)
+            .map(|i| ranges[i + 1..].iter().map(|&(_, c)| c as u64).product())
+            .collect();
+        let mut stack: Vec<(usize, u64, u64)> = vec![(0, parent.avoid, 0)];
+        while let Some((i, avoid, taken)) = stack.pop() {
+            let (base, count) = ranges[i];
+            for j in 0..count {
+                let level = self.count(probe(avoid, base, count, j));
+                *marg[i].entry(level).or_default() += below[i];
+                if taken & bit(level) == 0 {
+                    *firsts[i].entry(level).or_default() += below[i];
+                }
+                if i + 1 < k {
+                    stack.push((i + 1, avoid | bit(level), taken | bit(level)));
+                }
+            }
+        }
+        let as_chances = |m: Vec<FxHashMap<i32, u64>>| -> Vec<Vec<(i32, W)>> {
+            m.into_iter()
+                .map(|m| {
+                    let mut v: Vec<(i32, W)> = m
+                        .into_iter()
+                        .map(|(l, c)| (l, W::ratio(c, sequences)))
+                        .collect();
+                    v.sort_unstable_by_key(|&(l, _)| l);
+                    v
+                })
+                .collect()
+        };
+        let id = self.dists.len() as u32;
+        self.dists.push(RunDist {
+            marg: as_chances(marg),
+            first: as_chances(firsts),
+            span,
+        });
+        self.dist_memo.insert(key, id);
+        Some(id)
+    }
+
+    fn placement(&mut self, key: PlaceKey) -> Result<u32, TooLarge> {
+        if let Some(&id) = self.memo.get(&key) {
+            return Ok(id);
+        }
+        let d = &self.res.dungeons[key.record as usize];
+        let levels: Vec<PLevel> = (d.levels.0..d.levels.1)
+            .enumerate()
+            .map(|(j, l)| {
+                let rec = &self.res.levels[l as usize];
+                let nlev = (d.levels.1 - d.levels.0) as usize;
+                PLevel {
+                    exists: key.pattern[j],
+                    base: if j + 2 == nlev {
+                        rec.range.base.wrapping_add(key.adjust)
+                    } else {
+                        rec.range.base
+                    },
+                    rand: rec.range.rand,
+                    chain: rec.chain,
+                    keep: key.keep[j],
+                }
+            })
+            .collect();
+        let input = place::Input {
+            n: key.n,
+            start: key.start,
+            levels: &levels,
+            external: &key.external,
+        };
+        let left = self
+            .budget
+            .placement_nodes
+            .saturating_sub(self.placement_nodes);
+        let result = place::place(&input, left).map_err(|e| TooLarge {
+            what: format!(
+                "placing the levels of \"{}\" needs more than {} search states",
+                d.name,
+                e.nodes + self.placement_nodes
+            ),
+        })?;
+        self.placement_nodes += result.nodes;
+        let id = self.placements.len() as u32;
+        self.placements.push(result);
+        self.memo.insert(key, id);
+        Ok(id)
+    }
+
+    /// Every outcome of loading dungeon record `rec` from state `s`.
+    fn expand(
+        &mut self,
+        s: &State,
+        rec: usize,
+        out: &mut Vec<(W, To, Option<Present>, Option<State>)>,
+    ) -> Result<(), TooLarge> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let fail = |code: &'static str, level: Option<u32>| FailKey {
+            code,
+            dungeon: Some(rec as u32),
+            level,
+        };
+        // dNetHack keeps one of several same-named records; one that is not
+        // kept draws no chance roll.
+        let mut p_exist = W::ONE;
+        let kept_state;
+        let s = if res.rules.alternates && d.alternates > 0 {
+            let Some(((p_keep, kept), (p_drop, dropped))) = self.select_alternate(s, rec) else {
+                let next = self.project(s.clone(), rec + 1);
+                out.push((W::ONE, To::State(u32::MAX), None, Some(next)));
+                return Ok(());
+            };
+            if !p_drop.is_zero() {
+                let next = State {
+                    alts: dropped,
+                    ..s.clone()
+                };
+                out.push((
+                    p_drop,
+                    To::State(u32::MAX),
+                    None,
+                    Some(self.project(next, rec + 1)),
+                ));
+            }
+            if p_keep.is_zero() {
+                return Ok(());
+            }
+            p_exist = p_keep;
+            kept_state = State {
+                alts: kept,
+                ..s.clone()
+            };
+            &kept_state
+        } else {
+            s
+        };
+        let dungeon_chance = match res.rules.dungeon_chance {
+            _ if self.skip_dungeon_chance => None,
+            DungeonChance::Optional if d.chance == 0 => None,
+            DungeonChance::Optional => Some(d.chance),
+            DungeonChance::Every if d.chance == 0 => Some(100),
+            DungeonChance::Every => Some(d.chance),
+        };
+        if let Some(chance) = dungeon_chance {
+            let c = chance.clamp(0, 100) as u64;
+            if c < 100 {
+                let next = self.project(s.clone(), rec + 1);
+                out.push((
+                    p_exist * W::ratio(100 - c, 100),
+                    To::State(u32::MAX),
+                    None,
+                    Some(next),
+                ));
+            }
+            if c == 0 {
+                return Ok(());
+            }
+            p_exist = p_exist * W::ratio(c, 100);
+        }
+        let sizes: Vec<(i32, W)> = if d.size.rand != 0 {
+            if d.size.rand < 0 {
+                out.push((p_exist, To::Fail(fail("bad-random", None)), None, None));
+                return Ok(());
+            }
+            if d.size.rand > MAX_SIZES {
+                return Err(TooLarge {
+                    what: format!("\"{}\" has {} possible sizes", d.name, d.size.rand),
+                });
+            }
+            let r = d.size.rand as u64;
+            (0..d.size.rand)
+                .map(|i| (self.count(i.wrapping_add(d.size.base)), W::ratio(1, r)))
+                .collect()
+        } else {
+            vec![(self.count(d.size.base), W::ONE)]
+        };
+        // dNetHack: a Quest of at least 6 levels for the Blibdoolpoolp
+        // nemesis (dNAO `dungeon.c:910-916`), before the entry level.
+        let quest_min =
+            res.rules.quest_locate && d.is_quest && res.rules.inputs.quest_nemesis_blibdoolpoolp;
+        let sizes: Vec<(i32, W)> = sizes
+            .into_iter()
+            .map(|(num, p)| (if quest_min { num.max(6) } else { num }, p))
+            .collect();
+        let index = s.loaded.len();
+        let n_slots = self.n_slots(&s.loaded);
+        // SLASH'EM takes the entry from the branch record into the dungeon
+        // (`check_final_moves` keeps to files where every record into it
+        // has the same entry and none is positive).
+        let entry_field = match res.rules.entry {
+            EntrySource::Dungeon => d.entry,
+            EntrySource::FirstBranch => d
+                .incoming
+                .first()
+                .map_or(0, |&(b, _)| res.branches[b as usize].entry),
+        };
+        for (num, p_size) in sizes {
+            let p = p_exist * p_size;
+            let entry = if entry_field < 0 {
+                let e = self.count(num.wrapping_add(entry_field).wrapping_add(1));
+                if e <= 0 {
+                    1
+                } else {
+                    e
+                }
+            } else if entry_field > 0 {
+                let e = self.count(entry_field);
+                if e > num && res.rules.clamp_entry {
+                    num
+                } else {
+                    e
+                }
+            } else {
+                1
+            };
+            // (probability, branch, raw depth_start) per branch draw.
+            let mut draws: Vec<(W, Option<BranchInfo>, i32)> = Vec::new();
+            // NetHack 3.7's unconnected dungeon (the Tutorial): no branch.
+            if index > 0 && !(res.rules.unconnected && d.unconnected) {
+                let Some(&(brec, owner)) = d
+                    .incoming
+                    .iter()
+                    .find(|(_, owner)| s.loaded.contains(&(*owner as u16)))
+                else {
+                    out.push((p, To::Fail(fail("branch-not-found", None)), None, None));
+                    continue;
+                };
+                if res.rules.parent_by_name
+                    && d.same_name_before
+                        .iter()
+                        .any(|&j| j <= owner && s.loaded.contains(&(j as u16)))
+                {
+                    out.push((p, To::Fail(fail("parent-not-resolved", None)), None, None));
+                    continue;
+                }
+                let Some(parent) = s.live.iter().find(|l| l.record as u32 == owner) else {
+                    return Err(TooLarge {
+                        what: format!("internal: parent of \"{}\" not tracked", d.name),
+                    });
+                };
+                let b = &res.branches[brec as usize];
+                let chained = if b.chain >= 0 {
+                    if b.chain >= n_slots {
+                        out.push((p, To::Fail(fail("chain-shifted", None)), None, None));
+                        continue;
+                    }
+                    match s.slots.iter().find(|(sl, _)| *sl == b.chain) {
+                        Some(&(_, v)) if v > 0 => Some(v),
+                        _ => {
+                            out.push((p, To::Fail(fail("empty-chain", None)), None, None));
+                            continue;
+                        }
+                    }
+                } else {
+                    None
+                };
+                let (base, count) = match level_range(parent.n, b.range.base, b.range.rand, chained)
+                {
+                    Ok(r) => r,
+                    Err(a) => {
+                        out.push((p, To::Fail(fail(a.code(), None)), None, None));
+                        continue;
+                    }
+                };
+                let step = match b.kind {
+                    BranchKind::Portal => 0,
+                    _ if b.up => -1,
+                    _ => 1,
+                };
+                let deferred = self.deferred_spread(s, rec, parent, step, entry);
+                if let Some(id) = deferred {
+                    let first = self.spreads[id as usize].at[0];
+                    let info = BranchInfo {
+                        parent: owner,
+                        level: first.level,
+                        depth: first.depth,
+                        floated: false,
+                        other: self.incoming_class(owner),
+                        spread: Some(id),
+                    };
+                    draws.push((p, Some(info), first.depth_start));
+                }
+                for j in (0..count).filter(|_| deferred.is_none()) {
+                    let level = if res.rules.avoid_branch_levels {
+                        probe(parent.avoid, base, count, j)
+                    } else {
+                        base + j
+                    };
+                    let level = self.count(level);
+                    let from_depth = self
+                        .res
+                        .rules
+                        .fields
+                        .depth(parent.depth_start.wrapping_add(level - 1));
+                    let ds = self.res.rules.fields.start(from_depth + step - (entry - 1));
+                    let depth = parent.depth_final.wrapping_add(level - 1);
+                    let info = BranchInfo {
+                        parent: owner,
+                        level,
+                        depth,
+                        floated: false,
+                        other: self.incoming_class(owner),
+                        spread: None,
+                    };
+                    draws.push((p * W::ratio(1, count as u64), Some(info), ds));
+                }
+            } else {
+                draws.push((p, None, 1));
+            }
+            let num = num.min(res.rules.maxlevel);
+            let (l0, l1) = d.levels;
+            let nlev = (l1 - l0) as usize;
+            let locate = self.locate_moves(rec, num);
+            if let Some(limits) = res.rules.limits {
+                if n_slots as usize + nlev > limits.max_levels {
+                    for (pd, _, _) in draws {
+                        out.push((pd, To::Fail(fail("too-many-levels", None)), None, None));
+                    }
+                    continue;
+                }
+            }
+            // Level chance rolls.
+            let probs: Vec<(W, W)> = (l0..l1)
+                .map(|l| {
+                    if self.skip_level_chance {
+                        (W::ONE, W::ZERO)
+                    } else {
+                        let c = res.levels[l as usize].chance.clamp(0, 100) as u64;
+                        (W::ratio(c, 100), W::ratio(100 - c, 100))
+                    }
+                })
+                .collect();
+            let optional: Vec<usize> = (0..nlev)
+                .filter(|&j| !probs[j].0.is_zero() && !probs[j].1.is_zero())
+                .collect();
+            if optional.len() > self.budget.optional_levels {
+                return Err(TooLarge {
+                    what: format!(
+                        "\"{}\" has {} optional levels (at most {} are enumerated)",
+                        d.name,
+                        optional.len(),
+                        self.budget.optional_levels
+                    ),
+                });
+            }
+            // Floating levels whose first one may lie in this dungeon.
+            let knox_here = (l0..l1)
+                .filter_map(|l| res.levels[l as usize].floating)
+                .fold(0u8, |m, f| m | (1 << f))
+                & !s.knox_done;
+            let keep: Vec<bool> = (0..nlev)
+                .map(|j| self.keeps_level(rec, n_slots, j, knox_here))
+                .collect();
+            for mask in 0u64..(1u64 << optional.len()) {
+                let mut pattern: Vec<bool> = probs.iter().map(|(y, _)| !y.is_zero()).collect();
+                let mut p_pat = W::ONE;
+                for (bitno, &j) in optional.iter().enumerate() {
+                    let on = mask & (1 << bitno) != 0;
+                    pattern[j] = on;
+                    p_pat = p_pat * if on { probs[j].0 } else { probs[j].1 };
+                }
+                // Chains of existing levels that read earlier dungeons.
+                let mut external: Vec<(i32, i32)> = Vec::new();
+                for (j, &on) in pattern.iter().enumerate() {
+                    let c = res.levels[l0 as usize + j].chain;
+                    if on && c >= 0 && c < n_slots {
+                        let v = s
+                            .slots
+                            .iter()
+                            .find(|(sl, _)| *sl == c)
+                            .map_or(-1, |&(_, v)| v);
+                        if !external.contains(&(c, v)) {
+                            external.push((c, v));
+                        }
+                    }
+                }
+                external.sort_unstable();
+                for &(adjust, p_adj) in &locate {
+                    let key = PlaceKey {
+                        record: rec as u32,
+                        start: n_slots,
+                        n: num,
+                        pattern: pattern.clone(),
+                        keep: keep.clone(),
+                        external: external.clone(),
+                        adjust,
+                    };
+                    let pid = self.placement(key)?;
+                    for &(pd, branch, ds) in &draws {
+                        let prefix = pd * p_pat * p_adj;
+                        self.outcomes(
+                            s, rec, index, num, entry, ds, branch, &pattern, pid, prefix,
+                            knox_here, out,
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The outcomes of one placement (its classes, aborts and failure).
+    #[allow(clippy::too_many_arguments)]
+    fn outcomes(
+        &self,
+        s: &State,
+        rec: usize,
+        index: usize,
+        num: i32,
+        entry: i32,
+        ds: i32,
+        branch: Option<BranchInfo>,
+        pattern: &[bool],
+        pid: u32,
+        prefix: W,
+        knox_here: u8,
+        out: &mut Vec<(W, To, Option<Present>, Option<State>)>,
+    ) {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let (l0, l1) = d.levels;
+        let placement = &self.placements[pid as usize];
+        let fail = |code: &'static str, level: Option<u32>| FailKey {
+            code,
+            dungeon: Some(rec as u32),
+            level,
+        };
+        let known = |branch: Option<BranchInfo>| Present {
+            n: num,
+            depth_start: ds,
+            entry,
+            branch,
+            pattern: pattern.to_vec(),
+            placement: pid,
+            class: u32::MAX,
+            prefix,
+        };
+        for &((abort, j), w) in &placement.aborts {
+            out.push((
+                prefix * w,
+                To::Fail(fail(abort.code(), Some(l0 + u32::from(j)))),
+                Some(known(branch)),
+                None,
+            ));
+        }
+        if !placement.fail.is_zero() {
+            out.push((
+                prefix * placement.fail,
+                To::Fail(fail("couldnt-place", None)),
+                Some(known(branch)),
+                None,
+            ));
+        }
+        let n_slots = self.n_slots(&s.loaded);
+        let kept: Vec<usize> = (0..(l1 - l0) as usize)
+            .filter(|&j| self.keeps_level(rec, n_slots, j, knox_here))
+            .collect();
+        for (ci, class) in placement.classes.iter().enumerate() {
+            let p = prefix * class.p;
+            let mut branch = branch;
+            let mut knox_done = s.knox_done;
+            let mut knox_bad = s.knox_bad;
+            for f in (0..8u8).filter(|f| knox_here & (1 << f) != 0) {
+                let knox_level = kept
+                    .iter()
+                    .zip(&class.key)
+                    .filter(|(&j, &v)| res.levels[l0 as usize + j].floating == Some(f) && v > 0)
+                    .map(|(_, &v)| i32::from(v))
+                    .min();
+                if let Some(kl) = knox_level {
+                    knox_done |= 1 << f;
+                    match branch.as_mut() {
+                        Some(b) if entry == kl => {
+                            b.floated = true;
+                            // Its parent end moves off the map: no other
+                            // end to judge.
+                            b.other = END_PLAIN;
+                        }
+                        _ => knox_bad = true,
+                    }
+                }
+            }
+            if let Some(limits) = res.rules.limits {
+                let count =
+                    self.n_branch_records(&s.loaded) + (d.branches.1 - d.branches.0) as usize;
+                if count > limits.max_branches {
+                    out.push((p, To::Fail(fail("too-many-branches", None)), None, None));
+                    continue;
+                }
+            }
+            let mut dummy_done = s.dummy_done;
+            let mut ds_adj = ds;
+            if !dummy_done
+                && (l0..l1)
+                    .zip(pattern)
+                    .any(|(l, &on)| on && res.levels[l as usize].is_dummy)
+            {
+                dummy_done = true;
+                if i64::from(num) > 1 - i64::from(ds) {
+                    ds_adj = self.res.rules.fields.start(ds.wrapping_sub(1));
+                }
+            }
+            // The next state.
+            let mut next = s.clone();
+            next.loaded.push(rec as u16);
+            if let Some(b) = branch {
+                if let Some(parent) = next
+                    .live
+                    .iter_mut()
+                    .find(|l| u32::from(l.record) == b.parent)
+                {
+                    match (b.spread, self.runs[rec]) {
+                        (Some(_), Some(rp)) => {
+                            parent.pending = if rp.pos + 1 == rp.len { 0 } else { rp.pos + 1 };
+                        }
+                        _ => parent.avoid |= bit(b.level),
+                    }
+                }
+            }
+            if self.live_until[rec] > rec as i64 {
+                next.live.push(Live {
+                    record: rec as u16,
+                    n: num,
+                    depth_start: ds,
+                    depth_final: ds_adj,
+                    avoid: if index > 0 { bit(entry) } else { 0 },
+                    pending: 0,
+                });
+                next.live.sort_by_key(|l| l.record);
+            }
+            for (&j, &v) in kept.iter().zip(&class.key) {
+                next.slots.push((n_slots + j as i32, i32::from(v)));
+            }
+            next.slots.sort_unstable();
+            next.knox_done = knox_done;
+            next.knox_bad = knox_bad;
+            next.dummy_done = dummy_done;
+            let next = self.project(next, rec + 1);
+            let info = Present {
+                n: num,
+                depth_start: ds_adj,
+                entry,
+                branch,
+                pattern: pattern.to_vec(),
+                placement: pid,
+                class: ci as u32,
+                prefix,
+            };
+            out.push((p, To::State(u32::MAX), Some(info), Some(next)));
+        }
+    }
+
+    /// Runs the forward enumeration and the backward pass.
+    pub fn run(mut self) -> Result<Run, TooLarge> {
+        self.check_final_moves()?;
+        let nd = self.res.dungeons.len();
+        let mut layers: Vec<Layer> = Vec::with_capacity(nd + 1);
+        let mut first = Layer::default();
+        first.intern(State {
+            loaded: Vec::new(),
+            live: Vec::new(),
+            slots: Vec::new(),
+            knox_done: 0,
+            knox_bad: false,
+            dummy_done: false,
+            alts: Vec::new(),
+        });
+        first.seal();
+        layers.push(first);
+        let mut total_edges = 0usize;
+        for rec in 0..nd {
+            let mut next = Layer::default();
+            let mut edges = Vec::new();
+            let mut outs = Vec::new();
+            for (si, s) in layers[rec].states.iter().enumerate() {
+                outs.clear();
+                self.expand(s, rec, &mut outs)?;
+                for (p, to, info, state) in outs.drain(..) {
+                    if p.is_zero() {
+                        continue;
+                    }
+                    let to = match (to, state) {
+                        (To::State(_), Some(st)) => To::State(next.intern(st)),
+                        (t, _) => t,
+                    };
+                    edges.push(Edge {
+                        from: si as u32,
+                        to,
+                        p,
+                        info,
+                    });
+                }
+                if next.index.len() > self.budget.states {
+                    return Err(TooLarge {
+                        what: format!(
+                            "more than {} distinct loader states after \"{}\"",
+                            self.budget.states, self.res.dungeons[rec].name
+                        ),
+                    });
+                }
+            }
+            total_edges += edges.len();
+            if total_edges > self.budget.edges {
+                return Err(TooLarge {
+                    what: format!("more than {} outcomes", self.budget.edges),
+                });
+            }
+            edges.shrink_to_fit();
+            layers[rec].edges = edges;
+            next.seal();
+            layers.push(next);
+        }
+        // After the last dungeon: Fort Ludios, then the hard-wired dungeons.
+        let terminal_fail: Vec<Option<FailKey>> = layers[nd]
+            .states
+            .iter()
+            .map(|s| {
+                if s.knox_bad {
+                    return Some(FailKey {
+                        code: "knox-not-reachable",
+                        dungeon: None,
+                        level: None,
+                    });
+                }
+                self.res.rules.required_dungeons.iter().find_map(|name| {
+                    let found = s
+                        .loaded
+                        .iter()
+                        .any(|&r| self.res.dungeons[r as usize].name == *name);
+                    (!found).then_some(FailKey {
+                        code: "missing-dungeon",
+                        dungeon: None,
+                        level: None,
+                    })
+                })
+            })
+            .collect();
+        // Per state of each layer, per live dungeon: the levels a branch
+        // loaded from that layer on may land on.
+        let reach: Vec<Vec<Vec<u64>>> = layers
+            .iter()
+            .enumerate()
+            .map(|(i, layer)| {
+                layer
+                    .states
+                    .iter()
+                    .map(|s| {
+                        let n_slots = self.n_slots(&s.loaded);
+                        s.live
+                            .iter()
+                            .map(|l| self.future_mask(l, i, &s.slots, n_slots))
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let alpha = forward(&layers);
+        let classes = |rec: usize, e: &Edge| match &e.info {
+            Some(info) => self.entry_classes(rec, info),
+            None => [W::ZERO; ENDS],
+        };
+        let runs = Runs {
+            spreads: &self.spreads,
+            dists: &self.dists,
+        };
+        let back = backward(&layers, &reach, &terminal_fail, &classes, &runs);
+        let core = if self.other_end.is_some() {
+            self.core_mass(&layers, &alpha, &reach)
+        } else {
+            Vec::new()
+        };
+        Ok(Run {
+            layers,
+            placements: self.placements,
+            alpha,
+            back,
+            terminal_fail,
+            placement_nodes: self.placement_nodes,
+            core,
+            spreads: self.spreads,
+        })
+    }
+}
+
+fn forward(layers: &[Layer]) -> Vec<Vec<W>> {
+    let mut alpha: Vec<Vec<W>> = layers
+        .iter()
+        .map(|l| vec![W::ZERO; l.states.len()])
+        .collect();
+    if let Some(a) = alpha.first_mut().and_then(|a| a.first_mut()) {
+        *a = W::ONE;
+    }
+    for (i, layer) in layers.iter().enumerate() {
+        if i + 1 >= layers.len() {
+            break;
+        }
+        let (cur, rest) = alpha.split_at_mut(i + 1);
+        let cur = &cur[i];
+        let nxt = &mut rest[0];
+        for e in &layer.edges {
+            if let To::State(t) = e.to {
+                nxt[t as usize] += cur[e.from as usize] * e.p;
+            }
+        }
+    }
+    alpha
+}
+
+/// The branch end an edge adds to its parent that counts for bones (a
+/// deferred run's are judged at the run's start, [`Runs`]).
+fn added_end(e: &Edge) -> Option<(u32, i32)> {
+    let b = e.info.as_ref()?.branch?;
+    (!b.floated && b.spread.is_none()).then_some((b.parent, b.level))
+}
+
+/// The deferred runs, for the backward pass.
+struct Runs<'r> {
+    spreads: &'r [Spread],
+    dists: &'r [RunDist],
+}
+
+impl Runs<'_> {
+    /// The spread of an edge's branch, with its parent record.
+    fn of(&self, e: &Edge) -> Option<(&Spread, u32)> {
+        let b = e.info.as_ref()?.branch?;
+        Some((&self.spreads[b.spread? as usize], b.parent))
+    }
+
+    /// The backward values of the levels a run from state `b` may take,
+    /// from the chances that each of its branches is the first to end on a
+    /// level (no later branch lands there: [`Engine::deferred_spread`]).
+    fn judge(&self, b: &mut Back, li: usize, dist: &RunDist) {
+        let mut first = [[W::ZERO; ENDS + 1]; LEVELS];
+        for (i, f) in dist.first.iter().enumerate() {
+            let g = b.run.get(i).copied().unwrap_or([W::ZERO; ENDS]);
+            for &(l, p) in f {
+                let Some(x) = usize::try_from(l).ok().and_then(|l| first.get_mut(l)) else {
+                    continue;
+                };
+                x[0] += p;
+                for c in 0..ENDS {
+                    x[1 + c] += p * g[c];
+                }
+            }
+        }
+        let mut levels = b.reach[li];
+        let mut k = b.offset(li);
+        while levels != 0 {
+            let l = levels.trailing_zeros() as usize;
+            levels &= levels - 1;
+            if dist.span & (1u64 << l) != 0 {
+                let x = first[l];
+                let none = (W::ONE - x[0]).snapped() * b.succ;
+                b.ends[k] = [none, x[1], x[2], x[3]];
+            }
+            k += 1;
+        }
+    }
+}
+
+/// Levels `1..LEVELS`, the ones [`Back`] describes.
+const LEVEL_BITS: u64 = (u64::MAX >> (64 - LEVELS)) & !1;
+
+/// `reach[i][s][li]`: the levels a branch loaded from layer `i` on may land
+/// on in live dungeon `li` of state `s` ([`Engine::future_mask`]). On any
+/// other level no later branch ends: there the values are the chance of
+/// success and nothing else, so only reached levels are stored
+/// ([`Back::ends_at`]). Masks only shrink from a layer to the next, which
+/// makes that hold by induction from the last layer, where nothing is
+/// live. `classes(record, edge)`: the other-end classes an edge's entry
+/// level brings to the parent level its branch ends on.
+fn backward(
+    layers: &[Layer],
+    reach: &[Vec<Vec<u64>>],
+    terminal_fail: &[Option<FailKey>],
+    classes: &dyn Fn(usize, &Edge) -> [W; ENDS],
+    runs: &Runs<'_>,
+) -> Vec<Vec<Back>> {
+    let last = layers.len() - 1;
+    let mut back: Vec<Vec<Back>> = layers
+        .iter()
+        .map(|l| vec![Back::default(); l.states.len()])
+        .collect();
+    for (si, b) in back[last].iter_mut().enumerate() {
+        b.succ = if terminal_fail[si].is_some() {
+            W::ZERO
+        } else {
+            W::ONE
+        };
+    }
+    for i in (0..last).rev() {
+        let layer = &layers[i];
+        let (cur, rest) = back.split_at_mut(i + 1);
+        let cur = &mut cur[i];
+        let nxt = &rest[0];
+        // In a deferred run after its start, the run's levels have no
+        // values (see `Back::ends`): not kept.
+        let mut deferred = vec![None; layer.states.len()];
+        for e in &layer.edges {
+            if let Some((sp, parent)) = runs.of(e).filter(|(sp, _)| sp.pos > 0) {
+                deferred[e.from as usize] = Some((parent, runs.dists[sp.dist as usize].span));
+            }
+        }
+        for (si, s) in layer.states.iter().enumerate() {
+            let masks: Vec<u64> = (0..s.live.len())
+                .map(|li| {
+                    let m = reach[i][si][li] & LEVEL_BITS;
+                    match deferred[si] {
+                        Some((p, span)) if u32::from(s.live[li].record) == p => m & !span,
+                        _ => m,
+                    }
+                })
+                .collect();
+            let n: u32 = masks.iter().map(|m| m.count_ones()).sum();
+            cur[si].ends = vec![[W::ZERO; 1 + ENDS]; n as usize];
+            cur[si].reach = masks;
+        }
+        // States where a deferred run starts: its dist and parent record.
+        let mut starts: Vec<(usize, u32, u32)> = Vec::new();
+        for e in &layer.edges {
+            let To::State(t) = e.to else { continue };
+            let t = t as usize;
+            let from = e.from as usize;
+            let succ = nxt[t].succ;
+            cur[from].succ += e.p * succ;
+            if let Some((sp, parent)) = runs.of(e) {
+                let dist = &runs.dists[sp.dist as usize];
+                let pos = usize::from(sp.pos);
+                let run = &mut cur[from].run;
+                if run.is_empty() {
+                    *run = vec![[W::ZERO; ENDS]; dist.marg.len()];
+                    if pos == 0 {
+                        starts.push((from, sp.dist, parent));
+                    }
+                }
+                let c = classes(i, e);
+                for (k, c) in c.iter().enumerate() {
+                    run[pos][k] += e.p * *c * succ;
+                }
+                for (j, acc) in run.iter_mut().enumerate().skip(pos + 1) {
+                    let later = nxt[t].run.get(j).copied().unwrap_or([W::ZERO; ENDS]);
+                    for (a, g) in acc.iter_mut().zip(later) {
+                        *a += e.p * g;
+                    }
+                }
+            }
+            let s = &layer.states[from];
+            let added = added_end(e);
+            let to_state = &layers[i + 1].states[t];
+            for (li, live) in s.live.iter().enumerate() {
+                let pos = to_state.live.iter().position(|l| l.record == live.record);
+                let mut levels = cur[from].reach[li];
+                let mut k = cur[from].offset(li);
+                while levels != 0 {
+                    let l = levels.trailing_zeros() as usize;
+                    levels &= levels - 1;
+                    let adds = added == Some((u32::from(live.record), l as i32));
+                    let v: [W; 1 + ENDS] = if adds {
+                        let c = classes(i, e);
+                        [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ]
+                    } else {
+                        match pos {
+                            Some(p) => {
+                                let x = nxt[t].ends_at(p, l);
+                                [x.none, x.branch[0], x.branch[1], x.branch[2]]
+                            }
+                            None => [succ, W::ZERO, W::ZERO, W::ZERO],
+                        }
+                    };
+                    let slot = &mut cur[from].ends[k];
+                    for (acc, x) in slot.iter_mut().zip(v) {
+                        *acc += e.p * x;
+                    }
+                    k += 1;
+                }
+            }
+        }
+        for (from, dist, parent) in starts {
+            let s = &layer.states[from];
+            if let Some(li) = s.live.iter().position(|l| u32::from(l.record) == parent) {
+                runs.judge(&mut cur[from], li, &runs.dists[dist as usize]);
+            }
+        }
+        // Layer `i + 1`'s values have been read: from now on only those of
+        // the dungeon record `i` created are (by the statistics).
+        for (s, b) in layers[i + 1].states.iter().zip(rest[0].iter_mut()) {
+            let own = s.live.iter().position(|l| usize::from(l.record) == i);
+            let kept = own.map(|li| {
+                let at = b.offset(li);
+                b.ends[at..at + b.reach[li].count_ones() as usize].to_vec()
+            });
+            for (li, m) in b.reach.iter_mut().enumerate() {
+                if Some(li) != own {
+                    *m = 0;
+                }
+            }
+            if own.is_none() {
+                b.reach = Vec::new();
+            }
+            b.ends = kept.unwrap_or_default();
+            b.run = Vec::new();
+        }
+    }
+    back
+}

@@ -1,0 +1,527 @@
+//! Turns the enumeration into statistics: every outcome weighted by the
+//! chance of reaching it and the chance that the rest succeeds.
+
+use super::acc::{bump, Acc, Ends, Kinds, Static, ENDS, END_NO_BONES, END_PLAIN, PW};
+use super::engine::{BranchInfo, Edge, Present, Run, To};
+use super::place::LEVELS;
+use super::weight::W;
+use crate::bones::{BonesOptions, Known};
+use crate::loader::Resolver;
+use crate::script::flags;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    None,
+    Portal,
+    Event,
+    Other,
+}
+
+fn level_kind(res: &Resolver, l: usize, opts: &BonesOptions) -> Kind {
+    let rec = &res.levels[l];
+    if rec.bones.is_empty() {
+        Kind::None
+    } else if opts.event_level(&rec.name).is_some() {
+        // Rule 13 is tested before rule 6 (`decide`).
+        Kind::Event
+    } else if opts.rules.magic_portal && opts.is_portal_level(&rec.name) {
+        Kind::Portal
+    } else {
+        Kind::Other
+    }
+}
+
+/// The bones rules the enumeration does not follow, if any: then the
+/// statistics are sampled. Its categories come from the game's own
+/// `decide`; rule 10 only in the shape [`madman_records`] takes.
+pub fn unmodelled_bones(res: &Resolver, opts: &BonesOptions) -> Option<&'static str> {
+    madman_records(res, opts).err()
+}
+
+/// Rule 10 for a Madman (dNAO `bones.c:35`: the level just above the
+/// first level named `*-loca`, in the dungeon of the first named
+/// `*-strt`): the two level records, when the file has one of each, both
+/// in "The Quest", which no branch leaves (so the rule only ever judges
+/// the Quest's own levels, and its entry's other end is in the Quest);
+/// `None` when the rule cannot hold; an error for any other shape.
+pub fn madman_records(
+    res: &Resolver,
+    opts: &BonesOptions,
+) -> Result<Option<(u32, u32)>, &'static str> {
+    if opts.is_madman() != Known::Yes {
+        return Ok(None);
+    }
+    let named = |suffix: &str| -> Vec<u32> {
+        (0..res.levels.len() as u32)
+            .filter(|&l| res.levels[l as usize].name.ends_with(suffix))
+            .collect()
+    };
+    match (named("-strt").as_slice(), named("-loca").as_slice()) {
+        ([], _) | (_, []) => Ok(None),
+        (&[strt], &[loca]) => {
+            let d = res.levels[strt as usize].dungeon;
+            let dr = &res.dungeons[d as usize];
+            if res.levels[loca as usize].dungeon == d
+                && dr.name == crate::bones::names::QUEST_DUNGEON
+                && dr.branches.0 == dr.branches.1
+            {
+                Ok(Some((strt, loca)))
+            } else {
+                Err("bones rule for a Madman's Quest home, with its Quest levels in this file's places")
+            }
+        }
+        _ => Err("bones rule for a Madman's Quest home, with several Quest start or locate levels"),
+    }
+}
+
+pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) -> Acc {
+    let mut acc = Acc::new(res);
+    if places {
+        acc.places = Some(Default::default());
+    }
+    let preds = predecessors(run);
+    let madman = madman_records(res, opts).ok().flatten();
+    for (i, layer) in run.layers.iter().enumerate() {
+        for (ei, e) in layer.edges.iter().enumerate() {
+            let a = run.alpha[i][e.from as usize];
+            if a.is_zero() {
+                continue;
+            }
+            match e.to {
+                To::Fail(ref key) => {
+                    acc.fail(key.clone(), a * e.p, || example(res, run, &preds, i, ei));
+                }
+                To::State(t) => {
+                    if let Some(info) = &e.info {
+                        // Dropped optional dungeons take no index: this is
+                        // the dungeon's number in the game's dungeons[].
+                        let index = layer.states[e.from as usize].loaded.len() as u32;
+                        let at = Outcome {
+                            i,
+                            index,
+                            e,
+                            info,
+                            a,
+                            t: t as usize,
+                        };
+                        match info.branch.and_then(|b| b.spread.map(|id| (b, id))) {
+                            // A deferred run's branch: each level it may
+                            // leave from, with its chance.
+                            Some((b, id)) => {
+                                for x in &run.spreads[id as usize].at {
+                                    let info = Present {
+                                        depth_start: x.depth_start,
+                                        branch: Some(BranchInfo {
+                                            level: x.level,
+                                            depth: x.depth,
+                                            ..b
+                                        }),
+                                        ..info.clone()
+                                    };
+                                    let at = Outcome {
+                                        info: &info,
+                                        a: a * x.p,
+                                        ..at
+                                    };
+                                    present(res, run, opts, madman, &mut acc, &at);
+                                }
+                            }
+                            None => present(res, run, opts, madman, &mut acc, &at),
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let last = run.layers.len() - 1;
+    for (si, fail) in run.terminal_fail.iter().enumerate() {
+        let a = run.alpha[last][si];
+        match fail {
+            Some(key) => {
+                acc.fail(key.clone(), a, || {
+                    let mut path = path_to(res, run, &preds, last, si);
+                    if key.code == "knox-not-reachable" {
+                        path.push("the level named \"knox\" does not lie where the branch into its dungeon arrives".into());
+                        return path.join("; ");
+                    }
+                    let missing = res
+                        .rules
+                        .required_dungeons
+                        .iter()
+                        .find(|name| !run.layers[last].states[si].loaded.iter().any(|&r| res.dungeons[r as usize].name == **name))
+                        .map_or_else(String::new, |n| (*n).to_string());
+                    path.push(format!("NetHack needs \"{missing}\", which does not exist in this layout"));
+                    path.join("; ")
+                });
+            }
+            None => acc.success += a,
+        }
+    }
+    acc
+}
+
+/// One outcome of dungeon record `i` (at dungeon index `index`): edge `e`
+/// from a state reached with chance `a`, to state `t`.
+struct Outcome<'r> {
+    i: usize,
+    index: u32,
+    e: &'r Edge,
+    info: &'r Present,
+    a: W,
+    t: usize,
+}
+
+fn present(
+    res: &Resolver,
+    run: &Run,
+    opts: &BonesOptions,
+    madman: Option<(u32, u32)>,
+    acc: &mut Acc,
+    at: &Outcome<'_>,
+) {
+    let Outcome {
+        i,
+        index,
+        e,
+        info,
+        a,
+        t,
+    } = *at;
+    let rec = i;
+    let d = &res.dungeons[rec];
+    let back = &run.back[i + 1][t];
+    let s = back.succ;
+    let w = a * e.p;
+    let ws = w * s;
+    let da = &mut acc.dungeons[rec];
+    da.exists += ws;
+    bump(&mut da.n, info.n, ws);
+    bump(&mut da.depth_start, info.depth_start, ws);
+    if let Some(b) = info.branch {
+        let ba = acc.branches.entry((b.parent, rec as u32)).or_default();
+        ba.exists += ws;
+        bump(&mut ba.level, b.level, ws);
+        bump(&mut ba.depth, b.depth, ws);
+        if b.floated {
+            ba.floating += ws;
+        }
+    }
+    let placement = &run.placements[info.placement as usize];
+    let class = &placement.classes[info.class as usize];
+    let base = a * info.prefix;
+    let to_state = &run.layers[i + 1].states[t];
+    let live = to_state
+        .live
+        .iter()
+        .position(|l| usize::from(l.record) == rec);
+    // The branches ending on each level: the one into this dungeon at its
+    // entry (first in the game's list), later ones as the backward pass has
+    // them.
+    let future = |l: usize| match info.branch {
+        Some(b) if l as i32 == info.entry && b.other == END_PLAIN && !b.floated => {
+            // The parent's level may be a no-bones level (rule 12 here).
+            let q = run.core_at(i, e.from as usize, b.parent, b.level);
+            let mut ends = Ends::sure(s * (W::ONE - q), END_PLAIN);
+            ends.branch[END_NO_BONES] = s * q;
+            ends
+        }
+        Some(b) if l as i32 == info.entry => Ends::sure(s, b.other),
+        _ => match live {
+            Some(p) => back.ends_at(p, l),
+            None => Ends {
+                none: s,
+                branch: [W::ZERO; ENDS],
+            },
+        },
+    };
+    let hellish = d.flags & flags::HELLISH != 0;
+    let (l0, _) = d.levels;
+    // Rule 10: the level above the locate level (kept, so one level in
+    // this class), when the start level exists too.
+    let madman_home = madman.and_then(|(strt, loca)| {
+        let (js, jl) = (strt.checked_sub(l0)?, loca.checked_sub(l0)?);
+        if res.levels[strt as usize].dungeon != rec as u32 || !info.pattern[js as usize] {
+            return None;
+        }
+        let v = class.pos[jl as usize].iter().position(|w| !w.is_zero())?;
+        Some(v as i32 - 1)
+    });
+    let statics = |l: i32| Static {
+        level: l,
+        depth: info.depth_start.wrapping_add(l - 1),
+        dungeon_none: d.bones.is_empty(),
+        bottom: l == info.n,
+        vibrating: hellish && l == info.n - 1,
+        main_dungeon: index == 0,
+        madman: madman_home == Some(l),
+    };
+    let kinds: Vec<Kind> = (0..class.pos.len())
+        .map(|j| level_kind(res, l0 as usize + j, opts))
+        .collect();
+    // Special levels.
+    for (j, row) in class.pos.iter().enumerate() {
+        let la = &mut acc.levels[l0 as usize + j];
+        for (l, &p) in row.iter().enumerate() {
+            if p.is_zero() {
+                continue;
+            }
+            let x = base * p;
+            la.exists += x * s;
+            bump(&mut la.level, l as i32, x * s);
+            bump(
+                &mut la.depth,
+                info.depth_start.wrapping_add(l as i32 - 1),
+                x * s,
+            );
+            let pw = PW::of(x);
+            let k = match kinds[j] {
+                Kind::None => Kinds {
+                    none: pw,
+                    ..Kinds::default()
+                },
+                Kind::Portal => Kinds {
+                    portal: pw,
+                    ..Kinds::default()
+                },
+                Kind::Event => Kinds {
+                    event: pw,
+                    ..Kinds::default()
+                },
+                Kind::Other => Kinds {
+                    other: pw,
+                    ..Kinds::default()
+                },
+            };
+            la.bones.add(x, k, &statics(l as i32), s, &future(l), opts);
+        }
+    }
+    // Every level of the dungeon.
+    for l in 1..=info.n.clamp(0, LEVELS as i32 - 1) {
+        let lu = l as usize;
+        let mut k = Kinds::default();
+        let mut other = W::ZERO;
+        for (j, row) in class.pos.iter().enumerate() {
+            let p = row[lu];
+            if p.is_zero() {
+                continue;
+            }
+            match kinds[j] {
+                Kind::None => k.none = k.none.plus(PW::of(base * p)),
+                Kind::Portal => k.portal = k.portal.plus(PW::of(base * p)),
+                Kind::Event => k.event = k.event.plus(PW::of(base * p)),
+                Kind::Other => other += p,
+            }
+        }
+        let empty_possible = class.empty_possible & (1u64 << lu) != 0;
+        let free = if empty_possible {
+            other
+                + W {
+                    v: class.empty[lu].v.max(0.0),
+                    e: class.empty[lu].e,
+                }
+        } else {
+            other
+        };
+        k.other = PW {
+            w: base * free,
+            pos: (other.v > 0.0 || empty_possible) && base.v > 0.0,
+        };
+        let ends = future(lu);
+        let st = statics(l);
+        let cell = acc.cells.entry((rec as u32, l)).or_default();
+        cell.add(base * class.p, k, &st, s, &ends, opts);
+        if let Some(places) = &mut acc.places {
+            let place = places.entry((index, st.depth)).or_default();
+            place.bones.add(base * class.p, k, &st, s, &ends, opts);
+            place.note(rec as u32, l, base * class.p * s);
+            for (j, row) in class.pos.iter().enumerate() {
+                if !row[lu].is_zero() {
+                    place.special(l0 + j as u32, base * row[lu] * s);
+                }
+            }
+        }
+    }
+}
+
+/// For each state, the first edge (from a reachable state) into it.
+fn predecessors(run: &Run) -> Vec<Vec<Option<usize>>> {
+    let mut preds: Vec<Vec<Option<usize>>> = run
+        .layers
+        .iter()
+        .map(|l| vec![None; l.states.len()])
+        .collect();
+    for (i, layer) in run.layers.iter().enumerate() {
+        if i + 1 >= run.layers.len() {
+            break;
+        }
+        for (ei, e) in layer.edges.iter().enumerate() {
+            if let To::State(t) = e.to {
+                if run.alpha[i][e.from as usize].v > 0.0 && preds[i + 1][t as usize].is_none() {
+                    preds[i + 1][t as usize] = Some(ei);
+                }
+            }
+        }
+    }
+    preds
+}
+
+fn describe_range(res: &Resolver, l: usize) -> String {
+    let rec = &res.levels[l];
+    if rec.chain >= 0 {
+        format!("chained + ({}, {})", rec.range.base, rec.range.rand)
+    } else {
+        format!("@ ({}, {})", rec.range.base, rec.range.rand)
+    }
+}
+
+/// One step of an outcome, in words.
+fn describe(res: &Resolver, run: &Run, rec: usize, e: &Edge) -> String {
+    let d = &res.dungeons[rec];
+    let Some(info) = &e.info else {
+        return format!("\"{}\" does not exist (chance roll)", d.name);
+    };
+    let mut s = format!("\"{}\" has {} levels", d.name, info.n);
+    if let Some(b) = info.branch {
+        s += &entered_from(res, run, &b);
+    }
+    let (l0, _) = d.levels;
+    let missing: Vec<String> = info
+        .pattern
+        .iter()
+        .enumerate()
+        .filter(|(j, on)| !**on && res.levels[l0 as usize + j].chance > 0)
+        .map(|(j, _)| format!("\"{}\"", res.levels[l0 as usize + j].name))
+        .collect();
+    if !missing.is_empty() {
+        s += &format!(", without {} (chance roll)", missing.join(", "));
+    }
+    if let Some(class) = run
+        .placements
+        .get(info.placement as usize)
+        .and_then(|p| p.classes.get(info.class as usize))
+    {
+        let placed: Vec<String> = (0..info.pattern.len())
+            .filter_map(|j| {
+                let mut ls = class.pos[j]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| !w.is_zero());
+                let (l, _) = ls.next()?;
+                // Only levels this outcome pins down.
+                ls.next()
+                    .is_none()
+                    .then(|| format!("\"{}\" on level {l}", res.levels[l0 as usize + j].name))
+            })
+            .collect();
+        if !placed.is_empty() {
+            s += &format!(", {}", placed.join(", "));
+        }
+    }
+    s
+}
+
+/// Where a branch leaves from, in words; a deferred run's branch may leave
+/// from any of its levels.
+fn entered_from(res: &Resolver, run: &Run, b: &BranchInfo) -> String {
+    let parent = &res.dungeons[b.parent as usize].name;
+    match b.spread.and_then(|id| run.spreads.get(id as usize)) {
+        Some(sp) if sp.at.len() > 1 => {
+            let (lo, hi) = sp.at.iter().fold((i32::MAX, i32::MIN), |(lo, hi), x| {
+                (lo.min(x.level), hi.max(x.level))
+            });
+            format!(", entered from one of levels {lo}-{hi} of \"{parent}\"")
+        }
+        _ => format!(", entered from level {} of \"{parent}\"", b.level),
+    }
+}
+
+fn path_to(
+    res: &Resolver,
+    run: &Run,
+    preds: &[Vec<Option<usize>>],
+    layer: usize,
+    state: usize,
+) -> Vec<String> {
+    let mut steps = Vec::new();
+    let (mut i, mut st) = (layer, state);
+    while i > 0 {
+        let Some(ei) = preds[i][st] else { break };
+        let e = &run.layers[i - 1].edges[ei];
+        steps.push(describe(res, run, i - 1, e));
+        st = e.from as usize;
+        i -= 1;
+    }
+    steps.reverse();
+    steps
+}
+
+/// A concrete failing outcome: the steps that lead to it and why it fails.
+fn example(
+    res: &Resolver,
+    run: &Run,
+    preds: &[Vec<Option<usize>>],
+    layer: usize,
+    ei: usize,
+) -> String {
+    let e = &run.layers[layer].edges[ei];
+    let To::Fail(key) = &e.to else {
+        return String::new();
+    };
+    let mut steps = path_to(res, run, preds, layer, e.from as usize);
+    let d = &res.dungeons[layer];
+    let head = match &e.info {
+        Some(info) => {
+            let mut s = format!("\"{}\" has {} levels", d.name, info.n);
+            if let Some(b) = info.branch {
+                s += &entered_from(res, run, &b);
+            }
+            s
+        }
+        None => format!("\"{}\"", d.name),
+    };
+    let (l0, _) = d.levels;
+    let why = match key.code {
+        "couldnt-place" => {
+            let present: Vec<String> = e
+                .info
+                .as_ref()
+                .map(|info| {
+                    info.pattern
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, on)| **on)
+                        .map(|(j, _)| {
+                            format!(
+                                "\"{}\" {}",
+                                res.levels[l0 as usize + j].name,
+                                describe_range(res, l0 as usize + j)
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!(
+                "{head}: its special levels {} cannot all be placed",
+                present.join(", ")
+            )
+        }
+        "knox-not-reachable" => {
+            format!("{head}: the level named \"knox\" does not lie where the branch into its dungeon arrives")
+        }
+        code => {
+            let what = key.level.map_or_else(
+                || "the branch into it".to_string(),
+                |l| {
+                    format!(
+                        "level \"{}\" {}",
+                        res.levels[l as usize].name,
+                        describe_range(res, l as usize)
+                    )
+                },
+            );
+            format!("{head}: {what} fails ({code})")
+        }
+    };
+    steps.push(why);
+    steps.join("; ")
+}

@@ -1,0 +1,537 @@
+//! Statistics over every layout the loader can produce from a script: the
+//! chance that each dungeon and special level exists, the distributions of
+//! sizes, depths, levels and branch levels, the chance that loading fails,
+//! and per level the chance that it can hold bones.
+//!
+//! [`compute`] enumerates the loader's random outcomes exactly (every draw
+//! `rn2(n)` branches into its `n` results with chance `1/n`; see
+//! [`engine`](self) for how independent parts are merged). Numbers are
+//! `f64` carrying a propagated absolute error bound; the largest bound over
+//! everything reported is [`Method::Exact::max_error`]. The draws are
+//! modelled as uniform and independent: the generators' own deviations
+//! (the modulo bias of `next() % n` is below `n / 2^31` for glibc and
+//! `n / 2^64` for ISAAC-64) are not. NetHack's placement search is modelled
+//! without our loader's give-up budget ([`crate::loader::DEFAULT_PLACEMENT_BUDGET`]),
+//! which only matters for files whose search takes millions of draws.
+//!
+//! When the enumeration would need more than its [`Budget`], [`compute`]
+//! falls back to resolving many seeds with the loader and says so
+//! ([`Method::Sampled`], with the sample size and a confidence bound).
+//!
+//! Every probability is conditional on the resolution succeeding, except
+//! [`Stats::failure`]; distributions are further conditional on the thing
+//! existing, and each sums to 1.
+
+mod acc;
+mod engine;
+mod exact;
+mod fxhash;
+mod place;
+mod sample;
+pub mod verdict;
+mod weight;
+
+pub use engine::TooLarge;
+pub use weight::W;
+
+pub use verdict::{
+    static_verdicts, verdicts_from_stats, DungeonVerdict, SpecialVerdict, StaticKind, StaticReport,
+};
+
+// The modules keep the paths they had as one crate.
+use crate as stats;
+use dgnkit_bones as bones;
+use dgnkit_loader as loader;
+use dgnkit_loader::rng;
+use dgnkit_script as script;
+use dgnkit_script::layout;
+
+use crate::bones::rules::CAT_ELIGIBLE;
+use crate::bones::{BonesOptions, Rule};
+use crate::loader::{LoadError, LoaderGame, LoaderInputs, Resolved, Resolver};
+use crate::rng::RngKind;
+use crate::script::Script;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+
+/// A distribution: value -> probability (serialised with string keys).
+pub type Dist = BTreeMap<i32, f64>;
+
+/// Limits of the exact enumeration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Distinct loader states after one dungeon.
+    pub states: usize,
+    /// Outcomes over all dungeons.
+    pub edges: usize,
+    /// Memoised placement-search states over all dungeons.
+    pub placement_nodes: usize,
+    /// Optional (chance below 100) special levels in one dungeon.
+    pub optional_levels: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            states: 200_000,
+            edges: 4_000_000,
+            // dNetHack's main dungeon (dNAO's file) needs about 500,000.
+            placement_nodes: 1_000_000,
+            optional_levels: 12,
+        }
+    }
+}
+
+/// How to compute.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Approach {
+    /// Exact, or sampling when the exact enumeration is too large.
+    #[default]
+    Auto,
+    Exact,
+    Sampled,
+}
+
+#[derive(Clone, Debug)]
+pub struct StatsOptions {
+    /// Whose loader to model: its rules, generator and inputs (each game's
+    /// record, `dgnkit::games`, has one).
+    pub game: LoaderGame,
+    /// Wizard mode: no chance rolls.
+    pub wizard: bool,
+    pub bones: BonesOptions,
+    pub budget: Budget,
+    pub approach: Approach,
+    /// Sampling: seeds `first_seed ..` with this generator (default: the
+    /// target's).
+    pub samples: u64,
+    pub first_seed: u64,
+    pub rng: Option<RngKind>,
+    /// What the loader reads besides the file.
+    pub inputs: LoaderInputs,
+}
+
+impl Default for StatsOptions {
+    fn default() -> Self {
+        StatsOptions {
+            game: LoaderGame::default(),
+            wizard: false,
+            bones: BonesOptions::default(),
+            budget: Budget::default(),
+            approach: Approach::Auto,
+            samples: 20_000,
+            first_seed: 0,
+            rng: None,
+            inputs: LoaderInputs::default(),
+        }
+    }
+}
+
+/// How the numbers were obtained.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Method {
+    /// Exhaustive enumeration; every number is within `max_error` of the
+    /// exact value.
+    Exact {
+        max_error: f64,
+        /// Loader states and outcomes enumerated, placement-search states
+        /// memoised.
+        states: usize,
+        outcomes: usize,
+        placement_states: usize,
+    },
+    /// Frequencies over `samples` resolutions of seeds `first_seed ..`.
+    /// `ci95` bounds the half-width of the 95% confidence interval of any
+    /// probability over all samples (`1.96 * sqrt(1/4 / samples)`); a
+    /// distribution conditional on existence has `exists * samples`
+    /// samples.
+    Sampled {
+        samples: u64,
+        first_seed: u64,
+        rng: String,
+        ci95: f64,
+        reason: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FailureStat {
+    /// The loader's error code (`couldnt-place`, `base-out-of-range`, ...).
+    pub code: String,
+    pub dungeon: Option<String>,
+    pub level: Option<String>,
+    /// Chance over all resolutions.
+    pub probability: f64,
+    /// One concrete outcome that fails this way.
+    pub example: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DungeonStat {
+    pub name: String,
+    pub exists: f64,
+    pub num_levels: Dist,
+    pub depth_start: Dist,
+}
+
+/// Bones on one level (or one special level), given that it exists.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BonesSummary {
+    /// Passes rules 1-5.
+    pub can_load: f64,
+    /// Passes rules 1-7 and the depth roll can succeed (depth >= 4).
+    pub can_leave: f64,
+    /// Expected chance of leaving bones on death.
+    pub leave_chance: f64,
+    /// The deciding rule ("1".."7": the first that forbids bones; "8": the
+    /// depth roll decides) and its probability.
+    pub decided_by: BTreeMap<String, f64>,
+    /// Depths at which bones can be left.
+    pub leave_depth: Option<(i32, i32)>,
+    /// Probabilities of lying at the bottom, on a branch level (not level
+    /// 1), on the vibrating-square level.
+    pub p_bottom: f64,
+    pub p_branch: f64,
+    pub p_vibrating: f64,
+    /// Exactly which outcome categories are possible
+    /// ([`crate::bones::rules::CATEGORIES`]: rules 1-7, depth roll with
+    /// chance 0, eligible, rules 9-12).
+    #[serde(skip)]
+    pub possible: [bool; crate::bones::rules::CATEGORIES],
+    /// The probabilities of those categories.
+    #[serde(skip)]
+    pub categories: [f64; crate::bones::rules::CATEGORIES],
+    /// (possible yes, possible no) of the facts above.
+    #[serde(skip)]
+    pub bottom: (bool, bool),
+    #[serde(skip)]
+    pub branch: (bool, bool),
+    #[serde(skip)]
+    pub vibrating: (bool, bool),
+}
+
+impl BonesSummary {
+    /// Some layout lets the level load bones.
+    pub fn load_possible(&self) -> bool {
+        self.possible_where(|c| !Rule::category_stops_loading(c))
+    }
+
+    /// Some layout keeps it from loading bones (rules 1-5).
+    pub fn no_load_possible(&self) -> bool {
+        self.possible_where(Rule::category_stops_loading)
+    }
+
+    pub fn leave_possible(&self) -> bool {
+        self.possible[CAT_ELIGIBLE]
+    }
+
+    pub fn no_leave_possible(&self) -> bool {
+        self.possible_where(|c| c != CAT_ELIGIBLE)
+    }
+
+    fn possible_where(&self, f: impl Fn(usize) -> bool) -> bool {
+        self.possible.iter().enumerate().any(|(c, &p)| p && f(c))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LevelStat {
+    pub name: String,
+    pub dungeon: String,
+    pub exists: f64,
+    pub level: Dist,
+    pub depth: Dist,
+    pub bones: BonesSummary,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BranchStat {
+    pub from: String,
+    pub to: String,
+    pub exists: f64,
+    /// The branch's level in `from`.
+    pub level: Dist,
+    pub depth: Dist,
+    /// Fort Ludios: the branch gets the "floating" marker, so its level is
+    /// not a branch level for bones.
+    pub floating: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BonesStat {
+    pub dungeon: String,
+    pub level: i32,
+    /// The dungeon exists and has at least this many levels.
+    pub exists: f64,
+    pub bones: BonesSummary,
+}
+
+/// The statistics of one script.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    pub method: Method,
+    /// Chance that the loader fails (NetHack aborts at startup).
+    pub failure: f64,
+    pub failures: Vec<FailureStat>,
+    /// Per dungeon record, in file order.
+    pub dungeons: Vec<DungeonStat>,
+    /// Per special-level record, in file order.
+    pub levels: Vec<LevelStat>,
+    pub branches: Vec<BranchStat>,
+    /// Per (dungeon record, level number).
+    pub bones: Vec<BonesStat>,
+}
+
+/// What a game that ended on the dungeon numbered `dnum` (its index in the
+/// game's `dungeons[]`, optional dungeons that do not exist taking no
+/// index) at depth `depth` may have been on, over every layout where that
+/// place exists. This is what an xlogfile's `deathdnum`/`deathlev` name.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlaceStat {
+    pub dnum: i32,
+    pub depth: i32,
+    /// Chance that the place exists.
+    pub exists: f64,
+    /// Given that it exists: the dungeon record it belongs to.
+    pub dungeons: Vec<(u32, f64)>,
+    /// The level number within its dungeon.
+    pub levels: Vec<(i32, f64)>,
+    /// The special-level record lying there (the rest: a filler level).
+    pub specials: Vec<(u32, f64)>,
+    pub bones: BonesSummary,
+}
+
+/// Every place of a script, from [`places`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Places {
+    pub method: Method,
+    /// Chance that the loader fails; places are conditional on success.
+    pub failure: f64,
+    /// Names of the dungeon and special-level records the places refer to.
+    pub dungeon_names: Vec<String>,
+    pub level_names: Vec<String>,
+    /// Sorted by `(dnum, depth)`.
+    pub places: Vec<PlaceStat>,
+}
+
+impl Places {
+    pub fn get(&self, dnum: i32, depth: i32) -> Option<&PlaceStat> {
+        self.places
+            .binary_search_by(|p| (p.dnum, p.depth).cmp(&(dnum, depth)))
+            .ok()
+            .map(|i| &self.places[i])
+    }
+}
+
+/// The table of places: exact when the enumeration fits the budget (or
+/// `approach` says so), else from `opts.samples` seeds.
+pub fn places(script: &Script, opts: &StatsOptions) -> Places {
+    let res = match resolver(script, opts) {
+        Ok(r) => r,
+        Err(e) => {
+            let stats = always_fails(script, &e);
+            return Places {
+                method: stats.method,
+                failure: 1.0,
+                dungeon_names: stats.dungeons.into_iter().map(|d| d.name).collect(),
+                level_names: Vec::new(),
+                places: Vec::new(),
+            };
+        }
+    };
+    let exact = match opts.approach {
+        Approach::Sampled => Err("sampling was asked for".to_string()),
+        Approach::Exact | Approach::Auto => match exact::unmodelled_bones(&res, &opts.bones) {
+            Some(what) => Err(format!(
+                "the exact enumeration does not model this game's {what}"
+            )),
+            None => engine::Engine::new(&res, opts.wizard, opts.budget)
+                .with_bones(&opts.bones)
+                .run()
+                .map_err(|e| format!("exact enumeration too large: {}", e.what)),
+        },
+    };
+    match exact {
+        Ok(run) => {
+            let acc = exact::accumulate(&res, &run, &opts.bones, true);
+            let method = exact_method(&run);
+            // The error bound as `finish` computes it, over the same sums.
+            let max_error = match acc.finish(&res, method.clone()).method {
+                Method::Exact { max_error, .. } => max_error,
+                _ => 0.0,
+            };
+            let method = match method {
+                Method::Exact {
+                    states,
+                    outcomes,
+                    placement_states,
+                    ..
+                } => Method::Exact {
+                    max_error,
+                    states,
+                    outcomes,
+                    placement_states,
+                },
+                m => m,
+            };
+            acc.finish_places(&res, method)
+        }
+        Err(reason) => {
+            let (acc, method) = sample_acc(&res, opts, reason, true);
+            acc.finish_places(&res, method)
+        }
+    }
+}
+
+fn exact_method(run: &engine::Run) -> Method {
+    Method::Exact {
+        max_error: 0.0,
+        states: run.layers.iter().map(|l| l.states.len()).sum(),
+        outcomes: run.layers.iter().map(|l| l.edges.len()).sum(),
+        placement_states: run.placement_nodes,
+    }
+}
+
+/// The game's resolver; an error when its loader is not proven or the
+/// inputs are not its.
+fn resolver(script: &Script, opts: &StatsOptions) -> Result<Resolver, LoadError> {
+    Resolver::for_game(script, &opts.game, &opts.inputs)
+}
+
+/// The statistics, exact when the enumeration fits the budget (or when
+/// `approach` says so), else sampled.
+pub fn compute(script: &Script, opts: &StatsOptions) -> Stats {
+    let res = match resolver(script, opts) {
+        Ok(r) => r,
+        Err(e) => return always_fails(script, &e),
+    };
+    match opts.approach {
+        Approach::Sampled => sampled_with(&res, opts, "sampling was asked for".into()),
+        Approach::Exact | Approach::Auto => match exact_with(&res, opts) {
+            Ok(s) => s,
+            Err(e) => sampled_with(
+                &res,
+                opts,
+                format!("exact enumeration too large: {}", e.what),
+            ),
+        },
+    }
+}
+
+/// The exact statistics, or why they are too large to enumerate.
+pub fn exact(script: &Script, opts: &StatsOptions) -> Result<Stats, TooLarge> {
+    match resolver(script, opts) {
+        Ok(res) => exact_with(&res, opts),
+        Err(e) => Ok(always_fails(script, &e)),
+    }
+}
+
+/// Frequencies over `opts.samples` seeds.
+pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
+    match resolver(script, opts) {
+        Ok(res) => sampled_with(&res, opts, "sampling was asked for".into()),
+        Err(e) => always_fails(script, &e),
+    }
+}
+
+fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
+    if let Some(what) = exact::unmodelled_bones(res, &opts.bones) {
+        return Err(TooLarge {
+            what: format!("this game's {what}, which the exact statistics do not model"),
+        });
+    }
+    let fixed = match res.with_fixed_chains(opts.wizard) {
+        Some(Ok(fixed)) => Some(fixed),
+        Some(Err(what)) => return Err(TooLarge { what }),
+        None => None,
+    };
+    let res = fixed.as_ref().unwrap_or(res);
+    let run = engine::Engine::new(res, opts.wizard, opts.budget)
+        .with_bones(&opts.bones)
+        .run()?;
+    let acc = exact::accumulate(res, &run, &opts.bones, false);
+    Ok(acc.finish(res, exact_method(&run)))
+}
+
+fn sampled_with(res: &Resolver, opts: &StatsOptions, reason: String) -> Stats {
+    let (acc, method) = sample_acc(res, opts, reason, false);
+    acc.finish(res, method)
+}
+
+/// Resolves `opts.samples` seeds into an accumulator.
+fn sample_acc(
+    res: &Resolver,
+    opts: &StatsOptions,
+    reason: String,
+    places: bool,
+) -> (acc::Acc, Method) {
+    let rng = opts.rng.unwrap_or(opts.game.rng);
+    let n = opts.samples.max(1);
+    let w = W::ratio(1, n);
+    let mut acc = acc::Acc::new(res);
+    if places {
+        acc.places = Some(Default::default());
+    }
+    let mut out = Resolved::default();
+    let seeds = opts.first_seed..opts.first_seed.saturating_add(n);
+    let _ = res.resolve_seeds(seeds, rng, opts.wizard, &mut out, |seed, r, out| {
+        match r {
+            Ok(()) => {
+                let layout = out.to_layout(res, None);
+                sample::add_layout(&mut acc, res, out, &layout, w, &opts.bones);
+            }
+            Err(e) => sample::add_failure(&mut acc, &e, w, || {
+                format!("seed {seed} ({}): {e}", rng.name())
+            }),
+        }
+        ControlFlow::Continue(())
+    });
+    let ci95 = 1.96 * (0.25 / n as f64).sqrt();
+    let method = Method::Sampled {
+        samples: n,
+        first_seed: opts.first_seed,
+        rng: rng.name().to_string(),
+        ci95,
+        reason,
+    };
+    (acc, method)
+}
+
+/// A script the loader rejects before drawing anything.
+fn always_fails(script: &Script, e: &LoadError) -> Stats {
+    let name = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    Stats {
+        method: Method::Exact {
+            max_error: 0.0,
+            states: 0,
+            outcomes: 0,
+            placement_states: 0,
+        },
+        failure: 1.0,
+        failures: vec![FailureStat {
+            code: e.code().to_string(),
+            dungeon: None,
+            level: None,
+            probability: 1.0,
+            example: e.to_string(),
+        }],
+        dungeons: script
+            .dungeons
+            .iter()
+            .map(|d| DungeonStat {
+                name: name(&d.name),
+                exists: 0.0,
+                num_levels: Dist::new(),
+                depth_start: Dist::new(),
+            })
+            .collect(),
+        levels: Vec::new(),
+        branches: Vec::new(),
+        bones: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

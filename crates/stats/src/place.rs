@@ -1,0 +1,847 @@
+//! The exact distribution of one dungeon's special-level placement
+//! (`place_level()`, `loader.md` step 9) for a given size and set of
+//! existing levels.
+//!
+//! NetHack's search picks level `k` uniformly among its remaining
+//! candidates, recurses, and on failure removes the candidate and draws
+//! again. The outcome of the sub-search from a candidate is one of: a
+//! complete placement, "no placement" (it returns false), or an abort (a
+//! range error on the way, which ends the game). Whatever the order of the
+//! draws, the candidate that ends the search is the first, in a uniformly
+//! random order, whose sub-search does not return false. With `pf_i` the
+//! chance that candidate `i`'s sub-search returns false, candidate `v`
+//! ends the search with chance
+//! `F_v = sum_j j!(n-1-j)!/n! * e_j({pf_i : i != v})`
+//! (`e_j` the elementary symmetric polynomials), times its own chance of
+//! not returning false. Without aborts every `pf_i` is 0 or 1 and `F_v` is
+//! `1 / (number of candidates that admit a placement)`.
+//!
+//! Sub-searches are memoised on what their future depends on: the next
+//! level, the taken levels that any later range can still meet, and the
+//! levels of placed levels that later chains read or the caller keeps. A
+//! forward pass over the memo then gives each level's distribution.
+
+use super::fxhash::FxHashMap;
+use super::weight::W;
+
+/// One more than the highest level number the enumeration follows: arrays
+/// are indexed `0..=63`, level sets are `u64` masks. NetHack's `MAXLEVEL`
+/// is 32; SLASH'EM's 50 and dNetHack's 64 (whose dungeons stay far below
+/// 63 levels; a game that could reach 64 is sampled).
+pub const LEVELS: usize = 64;
+
+/// Why a placement search aborts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Abort {
+    BaseOutOfRange,
+    BadRandom,
+    EmptyChain,
+    ChainShifted,
+}
+
+impl Abort {
+    pub fn code(self) -> &'static str {
+        match self {
+            Abort::BaseOutOfRange => "base-out-of-range",
+            Abort::BadRandom => "bad-random",
+            Abort::EmptyChain => "empty-chain",
+            Abort::ChainShifted => "chain-shifted",
+        }
+    }
+}
+
+/// One level record of the dungeon being placed.
+#[derive(Clone, Copy, Debug)]
+pub struct PLevel {
+    pub exists: bool,
+    pub base: i32,
+    pub rand: i32,
+    /// File-global chain slot, -1 when not chained.
+    pub chain: i32,
+    /// Its level goes into the class key (read after this dungeon).
+    pub keep: bool,
+}
+
+/// A placement problem.
+pub struct Input<'a> {
+    /// `num_levels` of the dungeon (already clamped to the game's MAXLEVEL).
+    pub n: i32,
+    /// First global slot of this dungeon's levels.
+    pub start: i32,
+    pub levels: &'a [PLevel],
+    /// Levels of earlier slots that chains of this dungeon read:
+    /// `(slot, level)`, level -1 when the slot's level does not exist.
+    pub external: &'a [(i32, i32)],
+}
+
+/// The distribution of placements that share one class key.
+#[derive(Clone, Debug)]
+pub struct Class {
+    /// Levels of the kept levels, in record order (-1: does not exist).
+    pub key: Vec<i8>,
+    /// Chance of a successful placement with this key.
+    pub p: W,
+    /// Per level record: chance (jointly with this key) of lying on each
+    /// level, `0..=n`.
+    pub pos: Vec<Row>,
+    /// Per level number `0..=n`: chance (jointly with this key) that no
+    /// special level lies there; index 0 unused. Computed as a difference,
+    /// so [`Self::empty_possible`] says exactly which are possible.
+    pub empty: Vec<W>,
+    /// Bit `l` set when level `l` is left free in some placement.
+    pub empty_possible: u64,
+}
+
+/// One level record's chances by level, `0..width`, holding only the
+/// levels it may lie on: the largest files have tens of thousands of
+/// classes, most of whose rows are one level (a kept level) or a few.
+#[derive(Clone, Debug, Default)]
+pub struct Row {
+    width: u8,
+    at: Vec<(u8, W)>,
+}
+
+static ZERO: W = W::ZERO;
+
+impl Row {
+    fn from_dense(dense: &[W]) -> Row {
+        Row {
+            width: dense.len().min(LEVELS) as u8,
+            at: dense
+                .iter()
+                .enumerate()
+                .take(LEVELS)
+                .filter(|(_, w)| w.v != 0.0 || w.e != 0.0)
+                .map(|(l, &w)| (l as u8, w))
+                .collect(),
+        }
+    }
+
+    /// The chance at level `l`, `None` past the row's end.
+    pub fn get(&self, l: usize) -> Option<&W> {
+        if l >= usize::from(self.width) {
+            return None;
+        }
+        Some(
+            self.at
+                .binary_search_by_key(&l, |&(k, _)| usize::from(k))
+                .map_or(&ZERO, |i| &self.at[i].1),
+        )
+    }
+
+    /// Every level's chance, `0..width`.
+    pub fn iter(&self) -> impl Iterator<Item = &W> + '_ {
+        (0..usize::from(self.width)).map(move |l| &self[l])
+    }
+}
+
+impl std::ops::Index<usize> for Row {
+    type Output = W;
+    fn index(&self, l: usize) -> &W {
+        self.get(l).unwrap_or(&ZERO)
+    }
+}
+
+/// The result of one placement problem.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    /// Chance of an abort, by cause and the level record where it happens.
+    pub aborts: Vec<((Abort, u16), W)>,
+    /// Chance that no placement exists ("couldn't place levels").
+    pub fail: W,
+    pub classes: Vec<Class>,
+    /// Memo entries used (the work done).
+    pub nodes: usize,
+}
+
+/// The search grew past its budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooLarge {
+    pub nodes: usize,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Ctx {
+    k: u16,
+    taken: u64,
+    vals: Vec<i8>,
+}
+
+struct Node {
+    k: u16,
+    aborts: Vec<((Abort, u16), W)>,
+    fail: W,
+    /// Success chance by class id.
+    beta: Vec<(u32, W)>,
+    empty_ok: Vec<(u32, u64)>,
+    children: Vec<(i32, u32, W)>,
+    abort_possible: bool,
+    success_possible: bool,
+}
+
+/// Ranges are `(start, count)` in `1..=n`, or an abort.
+type RangeResult = Result<(i32, i32), Abort>;
+
+fn range_mask(start: i32, count: i32) -> u64 {
+    if count <= 0 {
+        return 0;
+    }
+    ((1u64 << count) - 1) << start
+}
+
+fn full_mask(n: i32) -> u64 {
+    if n <= 0 {
+        0
+    } else {
+        range_mask(1, n.min(LEVELS as i32 - 1))
+    }
+}
+
+/// `level_range` with the base already adjusted by a chain.
+fn range_of(n: i32, base: i32, rand: i32, chained: bool) -> RangeResult {
+    let mut base = base;
+    if !chained && base < 0 {
+        base = base.wrapping_add(n).wrapping_add(1);
+    }
+    if base < 1 || base > n {
+        return Err(Abort::BaseOutOfRange);
+    }
+    let count = match rand {
+        -1 => n - base + 1,
+        0 => 1,
+        r if r > 0 => {
+            if i64::from(base) + i64::from(r) - 1 > i64::from(n) {
+                n - base + 1
+            } else {
+                r
+            }
+        }
+        _ => return Err(Abort::BadRandom),
+    };
+    Ok((base, count))
+}
+
+/// Where a level's chain points.
+#[derive(Clone, Copy, Debug)]
+enum ChainTo {
+    None,
+    /// An earlier dungeon's slot: its level, or -1.
+    External(i32),
+    /// An earlier level of this dungeon (local index).
+    Local(usize),
+    /// Not a placed slot at this point.
+    Shifted,
+}
+
+struct Search<'a> {
+    input: &'a Input<'a>,
+    chain_to: Vec<ChainTo>,
+    /// Local levels whose level goes into `Ctx::vals` (chain targets of
+    /// this dungeon and kept levels), with their position in `vals`.
+    val_index: Vec<Option<usize>>,
+    /// For each tracked level: the last local level whose chain reads it.
+    last_reader: Vec<usize>,
+    /// Ranges that do not depend on the search (unchained, or chained to
+    /// an earlier dungeon).
+    fixed: Vec<Option<RangeResult>>,
+    memo: FxHashMap<Ctx, u32>,
+    nodes: Vec<Node>,
+    classes: FxHashMap<Vec<i8>, u32>,
+    class_keys: Vec<Vec<i8>>,
+    budget: usize,
+}
+
+impl<'a> Search<'a> {
+    fn new(input: &'a Input<'a>, budget: usize) -> Self {
+        let m = input.levels.len();
+        let chain_to: Vec<ChainTo> = input
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(j, l)| {
+                if l.chain < 0 {
+                    ChainTo::None
+                } else if l.chain >= input.start + j as i32 {
+                    ChainTo::Shifted
+                } else if l.chain >= input.start {
+                    ChainTo::Local((l.chain - input.start) as usize)
+                } else {
+                    let lvl = input
+                        .external
+                        .iter()
+                        .find(|(s, _)| *s == l.chain)
+                        .map_or(-1, |&(_, v)| v);
+                    ChainTo::External(lvl)
+                }
+            })
+            .collect();
+        let mut last_reader = vec![0usize; m];
+        let mut tracked = vec![false; m];
+        for (j, c) in chain_to.iter().enumerate() {
+            if let ChainTo::Local(i) = *c {
+                tracked[i] = true;
+                last_reader[i] = last_reader[i].max(j);
+            }
+        }
+        for (j, l) in input.levels.iter().enumerate() {
+            if l.keep {
+                tracked[j] = true;
+            }
+        }
+        let mut val_index = vec![None; m];
+        let mut nv = 0;
+        for j in 0..m {
+            if tracked[j] {
+                val_index[j] = Some(nv);
+                nv += 1;
+            }
+        }
+        let fixed = input
+            .levels
+            .iter()
+            .zip(&chain_to)
+            .map(|(l, c)| match *c {
+                ChainTo::None => Some(range_of(input.n, l.base, l.rand, false)),
+                ChainTo::External(v) if v < 0 => Some(Err(Abort::EmptyChain)),
+                ChainTo::External(v) => {
+                    Some(range_of(input.n, l.base.wrapping_add(v), l.rand, true))
+                }
+                ChainTo::Shifted => Some(Err(Abort::ChainShifted)),
+                ChainTo::Local(_) => None,
+            })
+            .collect();
+        Search {
+            input,
+            chain_to,
+            val_index,
+            last_reader,
+            fixed,
+            memo: FxHashMap::default(),
+            nodes: Vec::new(),
+            classes: FxHashMap::default(),
+            class_keys: Vec::new(),
+            budget,
+        }
+    }
+
+    fn levels(&self) -> &'a [PLevel] {
+        self.input.levels
+    }
+
+    /// Level `j`'s range given the tracked levels `vals`; `None` when it
+    /// reads a level not placed yet.
+    fn range(&self, j: usize, vals: &[i8]) -> Option<RangeResult> {
+        if let Some(r) = self.fixed[j] {
+            return Some(r);
+        }
+        let ChainTo::Local(i) = self.chain_to[j] else {
+            return None;
+        };
+        let l = &self.levels()[j];
+        if !self.levels()[i].exists {
+            return Some(Err(Abort::EmptyChain));
+        }
+        let idx = self.val_index[i]?;
+        let v = i32::from(*vals.get(idx)?);
+        if v <= 0 {
+            return None;
+        }
+        Some(range_of(self.input.n, l.base.wrapping_add(v), l.rand, true))
+    }
+
+    /// Levels any existing level from `k` on can take (all of `1..=n` for a
+    /// range that reads a level not placed yet).
+    fn relevant(&self, k: usize, vals: &[i8]) -> u64 {
+        let mut mask = 0u64;
+        for j in k..self.levels().len() {
+            if !self.levels()[j].exists {
+                continue;
+            }
+            match self.range(j, vals) {
+                Some(Ok((s, c))) => mask |= range_mask(s, c),
+                Some(Err(_)) => {}
+                None => mask |= full_mask(self.input.n),
+            }
+        }
+        mask
+    }
+
+    /// Drops tracked values nothing reads any more (placed before `k`, not
+    /// kept, and every reader placed before `k` too).
+    fn prune_vals(&self, k: usize, vals: &mut [i8]) {
+        for (j, idx) in self.val_index.iter().enumerate() {
+            let Some(idx) = *idx else { continue };
+            if j < k && !self.levels()[j].keep && self.last_reader[j] < k {
+                vals[idx] = 0;
+            }
+        }
+    }
+
+    fn class_id(&mut self, vals: &[i8]) -> u32 {
+        let key: Vec<i8> = self
+            .levels()
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.keep)
+            .map(|(j, l)| {
+                if l.exists {
+                    self.val_index[j].map_or(-1, |i| vals[i])
+                } else {
+                    -1
+                }
+            })
+            .collect();
+        if let Some(&id) = self.classes.get(&key) {
+            return id;
+        }
+        let id = self.class_keys.len() as u32;
+        self.class_keys.push(key.clone());
+        self.classes.insert(key, id);
+        id
+    }
+
+    fn node(&mut self, ctx: Ctx) -> Result<u32, TooLarge> {
+        if let Some(&id) = self.memo.get(&ctx) {
+            return Ok(id);
+        }
+        if self.nodes.len() >= self.budget {
+            return Err(TooLarge {
+                nodes: self.nodes.len(),
+            });
+        }
+        let m = self.levels().len();
+        let k = ctx.k as usize;
+        let node = if k >= m {
+            let class = self.class_id(&ctx.vals);
+            Node {
+                k: ctx.k,
+                aborts: Vec::new(),
+                fail: W::ZERO,
+                beta: vec![(class, W::ONE)],
+                empty_ok: vec![(class, full_mask(self.input.n))],
+                children: Vec::new(),
+                abort_possible: false,
+                success_possible: true,
+            }
+        } else {
+            self.expand(&ctx)?
+        };
+        let id = self.nodes.len() as u32;
+        self.nodes.push(node);
+        self.memo.insert(ctx, id);
+        Ok(id)
+    }
+
+    /// The next existing level from `k` on.
+    fn next_existing(&self, k: usize) -> usize {
+        let mut k = k;
+        while k < self.levels().len() && !self.levels()[k].exists {
+            k += 1;
+        }
+        k
+    }
+
+    fn child_ctx(&self, k: usize, taken: u64, vals: &[i8], v: i32) -> Ctx {
+        let mut vals = vals.to_vec();
+        if let Some(idx) = self.val_index[k] {
+            vals[idx] = v as i8;
+        }
+        let next = self.next_existing(k + 1);
+        self.prune_vals(next, &mut vals);
+        let taken = (taken | (1u64 << v)) & self.relevant(next, &vals);
+        Ctx {
+            k: next as u16,
+            taken,
+            vals,
+        }
+    }
+
+    fn expand(&mut self, ctx: &Ctx) -> Result<Node, TooLarge> {
+        let k = ctx.k as usize;
+        let range = self.range(k, &ctx.vals).unwrap_or(Err(Abort::ChainShifted));
+        let (s, c) = match range {
+            Ok(r) => r,
+            Err(a) => {
+                return Ok(Node {
+                    k: ctx.k,
+                    aborts: vec![((a, k as u16), W::ONE)],
+                    fail: W::ZERO,
+                    beta: Vec::new(),
+                    empty_ok: Vec::new(),
+                    children: Vec::new(),
+                    abort_possible: true,
+                    success_possible: false,
+                })
+            }
+        };
+        let mut cand = range_mask(s, c) & !ctx.taken;
+        let mut kids: Vec<(i32, u32)> = Vec::new();
+        while cand != 0 {
+            let v = cand.trailing_zeros() as i32;
+            cand &= cand - 1;
+            let child = self.child_ctx(k, ctx.taken, &ctx.vals, v);
+            let id = self.node(child)?;
+            kids.push((v, id));
+        }
+        Ok(self.combine(ctx.k, &kids))
+    }
+
+    fn combine(&self, k: u16, kids: &[(i32, u32)]) -> Node {
+        let n = kids.len();
+        let abort_possible = kids
+            .iter()
+            .any(|&(_, id)| self.nodes[id as usize].abort_possible);
+        let success_possible = kids
+            .iter()
+            .any(|&(_, id)| self.nodes[id as usize].success_possible);
+        // F_v for each candidate.
+        let factors: Vec<W> = if !abort_possible {
+            let good = kids
+                .iter()
+                .filter(|&&(_, id)| self.nodes[id as usize].success_possible)
+                .count();
+            kids.iter()
+                .map(|&(_, id)| {
+                    if self.nodes[id as usize].success_possible {
+                        W::ratio(1, good as u64)
+                    } else {
+                        W::ZERO
+                    }
+                })
+                .collect()
+        } else {
+            let pf: Vec<W> = kids
+                .iter()
+                .map(|&(_, id)| self.nodes[id as usize].fail)
+                .collect();
+            (0..n).map(|v| first_non_false(&pf, v)).collect()
+        };
+        let mut aborts: Vec<((Abort, u16), W)> = Vec::new();
+        let mut beta: Vec<(u32, W)> = Vec::new();
+        let mut empty_ok: Vec<(u32, u64)> = Vec::new();
+        let mut children = Vec::with_capacity(n);
+        for (&(v, id), &f) in kids.iter().zip(&factors) {
+            children.push((v, id, f));
+            if f.is_zero() {
+                continue;
+            }
+            let child = &self.nodes[id as usize];
+            for &(cause, p) in &child.aborts {
+                add_to(&mut aborts, cause, f * p);
+            }
+            for &(class, p) in &child.beta {
+                add_to(&mut beta, class, f * p);
+            }
+            for &(class, mask) in &child.empty_ok {
+                let m = mask & !(1u64 << v);
+                match empty_ok.iter_mut().find(|(c, _)| *c == class) {
+                    Some((_, e)) => *e |= m,
+                    None => empty_ok.push((class, m)),
+                }
+            }
+        }
+        let fail = if !abort_possible {
+            if success_possible {
+                W::ZERO
+            } else {
+                W::ONE
+            }
+        } else {
+            kids.iter()
+                .fold(W::ONE, |acc, &(_, id)| acc * self.nodes[id as usize].fail)
+        };
+        Node {
+            k,
+            aborts,
+            fail,
+            beta,
+            empty_ok,
+            children,
+            abort_possible,
+            success_possible,
+        }
+    }
+}
+
+fn add_to<K: PartialEq>(list: &mut Vec<(K, W)>, key: K, p: W) {
+    match list.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, w)) => *w += p,
+        None => list.push((key, p)),
+    }
+}
+
+/// `F_v`: the chance that, in a uniformly random order of the candidates,
+/// every candidate before `v` returns false (`pf` each).
+fn first_non_false(pf: &[W], v: usize) -> W {
+    let n = pf.len();
+    // e[j] = elementary symmetric polynomial of degree j of the others.
+    let mut e = vec![W::ZERO; n];
+    e[0] = W::ONE;
+    let mut deg = 0;
+    for (i, &p) in pf.iter().enumerate() {
+        if i == v {
+            continue;
+        }
+        deg += 1;
+        for j in (1..=deg).rev() {
+            e[j] = e[j] + e[j - 1] * p;
+        }
+    }
+    // c_j = j! (n-1-j)! / n! = 1 / (n * C(n-1, j)).
+    let mut total = W::ZERO;
+    let mut binom: u64 = 1;
+    for (j, &ej) in e.iter().enumerate().take(n) {
+        total += ej * W::ratio(1, n as u64 * binom);
+        binom = binom * (n as u64 - 1 - j as u64) / (j as u64 + 1);
+    }
+    total
+}
+
+/// Places a dungeon's levels: every outcome, with its chance.
+pub fn place(input: &Input<'_>, budget: usize) -> Result<Placement, TooLarge> {
+    let m = input.levels.len();
+    let mut search = Search::new(input, budget);
+    let nvals = search.val_index.iter().flatten().count();
+    let k0 = search.next_existing(0);
+    let vals = vec![0i8; nvals];
+    let taken = 0;
+    let root = search.node(Ctx {
+        k: k0 as u16,
+        taken,
+        vals,
+    })?;
+
+    // Forward pass: alpha(node) is the chance that the final placement
+    // passes through the node (times nothing else), so that
+    // alpha * F_v * beta(child) is the chance of "level k on v, class c".
+    let nclasses = search.class_keys.len();
+    let mut alpha = vec![W::ZERO; search.nodes.len()];
+    alpha[root as usize] = W::ONE;
+    let mut order: Vec<u32> = (0..search.nodes.len() as u32).collect();
+    order.sort_by_key(|&id| search.nodes[id as usize].k);
+    let width = usize::try_from(input.n.saturating_add(1))
+        .unwrap_or(1)
+        .clamp(1, LEVELS);
+    let mut pos = vec![vec![vec![W::ZERO; width]; m]; nclasses];
+    for &id in &order {
+        let a = alpha[id as usize];
+        if a.is_zero() {
+            continue;
+        }
+        let node = &search.nodes[id as usize];
+        let k = node.k as usize;
+        for &(v, child, f) in &node.children {
+            if f.is_zero() {
+                continue;
+            }
+            let af = a * f;
+            alpha[child as usize] += af;
+            for &(class, b) in &search.nodes[child as usize].beta {
+                pos[class as usize][k][v as usize] += af * b;
+            }
+        }
+    }
+    let root_node = &search.nodes[root as usize];
+    let mut classes = Vec::new();
+    for &(class, p) in &root_node.beta {
+        let cpos = std::mem::take(&mut pos[class as usize]);
+        let possible = root_node
+            .empty_ok
+            .iter()
+            .find(|(c, _)| *c == class)
+            .map_or(0, |&(_, m)| m);
+        let mut empty = vec![W::ZERO; width];
+        for (l, slot) in empty.iter_mut().enumerate().skip(1) {
+            if possible & (1u64 << l) == 0 {
+                continue;
+            }
+            let taken = cpos.iter().fold(W::ZERO, |acc, row| acc + row[l]);
+            *slot = p - taken;
+        }
+        classes.push(Class {
+            key: search.class_keys[class as usize].clone(),
+            p,
+            pos: cpos.iter().map(|row| Row::from_dense(row)).collect(),
+            empty,
+            empty_possible: possible,
+        });
+    }
+    classes.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok(Placement {
+        aborts: root_node.aborts.clone(),
+        fail: root_node.fail,
+        classes,
+        nodes: search.nodes.len(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lvl(base: i32, rand: i32) -> PLevel {
+        PLevel {
+            exists: true,
+            base,
+            rand,
+            chain: -1,
+            keep: false,
+        }
+    }
+
+    fn run(n: i32, levels: &[PLevel]) -> Placement {
+        place(
+            &Input {
+                n,
+                start: 0,
+                levels,
+                external: &[],
+            },
+            1_000_000,
+        )
+        .unwrap()
+    }
+
+    fn total(p: &Placement) -> f64 {
+        p.classes.iter().map(|c| c.p.v).sum::<f64>()
+            + p.fail.v
+            + p.aborts.iter().map(|(_, w)| w.v).sum::<f64>()
+    }
+
+    #[test]
+    fn single_level_is_uniform_in_its_range() {
+        let p = run(10, &[lvl(3, 4)]);
+        assert_eq!(p.classes.len(), 1);
+        let c = &p.classes[0];
+        for l in 3..=6 {
+            assert!((c.pos[0][l].v - 0.25).abs() < 1e-15);
+        }
+        assert!(c.pos[0][2].is_zero() && c.pos[0][7].is_zero());
+        assert!((c.empty[3].v - 0.75).abs() < 1e-15);
+        assert!((total(&p) - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn second_level_avoids_the_first() {
+        // a in {1,2}; b in {1,2} minus a: b is the other one.
+        let p = run(5, &[lvl(1, 2), lvl(1, 2)]);
+        let c = &p.classes[0];
+        assert!((c.pos[1][1].v - 0.5).abs() < 1e-15);
+        assert!((c.pos[1][2].v - 0.5).abs() < 1e-15);
+        assert!(c.empty[1].v.abs() <= c.empty[1].bound());
+        assert_eq!(c.empty_possible & 0b110, 0);
+    }
+
+    #[test]
+    fn backtracking_is_uniform_among_choices_that_work() {
+        // a in {1,2,3}; b fixed at 2: a is 1 or 3, each 1/2.
+        let p = run(5, &[lvl(1, 3), lvl(2, 0)]);
+        let c = &p.classes[0];
+        assert!((c.pos[0][1].v - 0.5).abs() < 1e-15);
+        assert!(c.pos[0][2].is_zero());
+        assert!((c.pos[0][3].v - 0.5).abs() < 1e-15);
+        assert!(p.fail.is_zero());
+    }
+
+    #[test]
+    fn no_room_fails() {
+        let p = run(5, &[lvl(2, 0), lvl(2, 0)]);
+        assert!(p.classes.is_empty());
+        assert_eq!(p.fail, W::ONE);
+    }
+
+    #[test]
+    fn chained_level_follows_its_anchor() {
+        let mut b = lvl(1, 0);
+        b.chain = 0;
+        let p = run(10, &[lvl(3, 3), b]);
+        let c = &p.classes[0];
+        for l in 4..=6 {
+            assert!((c.pos[1][l].v - 1.0 / 3.0).abs() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn aborts_depend_on_the_order_of_tries() {
+        // a in {4,5}; b = a + 1 must lie in 1..=5: a = 5 aborts.
+        // The search tries a = 4 first half the time (success) and a = 5
+        // otherwise (abort, the game ends).
+        let mut b = lvl(1, 0);
+        b.chain = 0;
+        let p = run(5, &[lvl(4, 2), b]);
+        assert_eq!(p.aborts.len(), 1);
+        assert_eq!(p.aborts[0].0, (Abort::BaseOutOfRange, 1));
+        assert!((p.aborts[0].1.v - 0.5).abs() < 1e-15);
+        assert!((p.classes[0].p.v - 0.5).abs() < 1e-15);
+        assert!((p.classes[0].pos[0][4].v - 0.5).abs() < 1e-15);
+    }
+
+    #[test]
+    fn abort_after_failures_counts_the_failed_tries() {
+        // a in {1,2,3}. a = 1: c (fixed at 1.. no) -- build: b fixed at 2,
+        // so a = 2 returns false; c = a + 3 must lie in 1..=5, so a = 3
+        // aborts; a = 1 succeeds (b = 2, c = 4).
+        let mut c = lvl(3, 0);
+        c.chain = 0;
+        let p = run(5, &[lvl(1, 3), lvl(2, 0), c]);
+        // Orders of {1,2,3}: the first non-false of 1 (success) and
+        // 3 (abort), with 2 skipped: each wins half the time.
+        let abort: f64 = p.aborts.iter().map(|(_, w)| w.v).sum();
+        assert!((abort - 0.5).abs() < 1e-15, "{abort}");
+        assert!((p.classes[0].p.v - 0.5).abs() < 1e-15);
+    }
+
+    #[test]
+    fn kept_levels_split_classes() {
+        let mut a = lvl(1, 3);
+        a.keep = true;
+        let p = run(6, &[a, lvl(1, 6)]);
+        assert_eq!(p.classes.len(), 3);
+        for (i, c) in p.classes.iter().enumerate() {
+            assert_eq!(c.key, vec![i as i8 + 1]);
+            assert!((c.p.v - 1.0 / 3.0).abs() < 1e-15);
+            // b is uniform over the five other levels.
+            let b: f64 = c.pos[1].iter().map(|w| w.v).sum();
+            assert!((b - 1.0 / 3.0).abs() < 1e-15);
+            assert!(c.pos[1][i + 1].is_zero());
+        }
+    }
+
+    #[test]
+    fn missing_levels_are_skipped_and_chains_to_them_abort() {
+        let mut a = lvl(2, 0);
+        a.exists = false;
+        let mut b = lvl(1, 0);
+        b.chain = 0;
+        let p = run(5, &[a, b]);
+        assert_eq!(p.aborts, vec![((Abort::EmptyChain, 1), W::ONE)]);
+    }
+
+    #[test]
+    fn first_non_false_matches_enumeration() {
+        // Three candidates with pf = 0.5, 0.25, 1: brute force over the 6
+        // orders.
+        let pf = [W::ratio(1, 2), W::ratio(1, 4), W::ONE];
+        let f: Vec<f64> = (0..3).map(|v| first_non_false(&pf, v).v).collect();
+        let perms = [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ];
+        for (v, got) in f.iter().enumerate() {
+            let mut want = 0.0;
+            for p in perms {
+                let before: f64 = p
+                    .iter()
+                    .take_while(|&&i| i != v)
+                    .map(|&i| pf[i].v)
+                    .product();
+                want += before / 6.0;
+            }
+            assert!((got - want).abs() < 1e-15, "{v}: {got} vs {want}");
+        }
+    }
+}

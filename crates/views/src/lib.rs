@@ -1,0 +1,59 @@
+//! What people and tools read: a resolved [`Layout`] as NetHack's own
+//! overview text, the canonical JSON line (`layout-json.md`) and an SVG
+//! picture; the statistics as charts ([`chart`]); diagnostics rendered
+//! for people, for make and for tools ([`render`]).
+//!
+//! A game's overview is an [`OverviewStyle`], made where the games are
+//! assembled (`dgnkit::games`).
+
+pub mod chart;
+pub mod jsonl;
+pub mod overview;
+pub mod render;
+pub mod svg;
+
+pub use jsonl::JsonLines;
+pub use overview::{overview, OverviewStyle};
+pub use svg::svg;
+
+// The modules keep the paths they had as one crate.
+use dgnkit_loader as loader;
+use dgnkit_loader::rng;
+use dgnkit_script::layout;
+
+#[cfg(test)]
+use crate as views;
+use crate::layout::Layout;
+#[cfg(test)]
+use dgnkit_script as script;
+
+/// The layout as one line of canonical JSON (no trailing newline);
+/// `rng_calls` appears only when the layout carries a draw log.
+pub fn json_line(layout: &Layout) -> String {
+    // Serialising plain strings, integers and booleans cannot fail.
+    serde_json::to_string(layout).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_keeps_the_canonical_field_order_and_omits_an_absent_log() {
+        let line = json_line(&Layout {
+            seed: 42,
+            rng: "glibc".into(),
+            tune: "ABCDE".into(),
+            ..Layout::default()
+        });
+        assert_eq!(
+            line,
+            r#"{"seed":42,"rng":"glibc","wizard":false,"dungeons":[],"levels":[],"branches":[],"tune":"ABCDE"}"#
+        );
+        let traced = json_line(&Layout {
+            rng_calls: Some(vec!["rn2(7)=3".into()]),
+            ..Layout::default()
+        });
+        assert!(traced.ends_with(r#""rng_calls":["rn2(7)=3"]}"#));
+    }
+}
