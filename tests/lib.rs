@@ -183,8 +183,11 @@ pub mod variants {
             .to_vec()
     }
 
-    /// The family's own `dungeon.def`: the first corpus file its README
-    /// names (`<repo dir>/dungeon.def`), with its bytes.
+    /// The family's own description: the first corpus file its README
+    /// names (`<repo dir>/dungeon.def`), or, for a game that reads
+    /// `dungeon.lua` (whose README names the commit it was built from), the
+    /// corpus `dungeon.lua` that `MANIFEST.tsv` records at that commit; with
+    /// its bytes.
     pub fn family_source(fam: &Family) -> Result<(PathBuf, Vec<u8>), String> {
         let readme = std::fs::read_to_string(fam.path.join("README.md"))
             .map_err(|e| format!("{}: README.md: {e}", fam.dir))?;
@@ -202,8 +205,23 @@ pub mod variants {
                 return Ok((path, bytes));
             }
         }
+        let manifest = std::fs::read_to_string(corpus.join("MANIFEST.tsv"))
+            .map_err(|e| format!("corpus/MANIFEST.tsv: {e}"))?;
+        for row in manifest.lines() {
+            let cols: Vec<&str> = row.split('\t').collect();
+            let (Some(dir), Some(path), Some(commit)) = (cols.first(), cols.get(2), cols.get(3))
+            else {
+                continue;
+            };
+            if path.ends_with("dungeon.lua") && commit.len() == 40 && readme.contains(commit) {
+                let file = corpus.join(dir).join("dungeon.lua");
+                if let Ok(bytes) = std::fs::read(&file) {
+                    return Ok((file, bytes));
+                }
+            }
+        }
         Err(format!(
-            "{}: its README names no corpus file `<dir>/dungeon.def` that exists",
+            "{}: its README names no corpus file `<dir>/dungeon.def` that exists, nor the commit of a corpus dungeon.lua",
             fam.dir
         ))
     }

@@ -111,7 +111,13 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
         args.portal_levels.as_ref(),
         args.loader.role.as_ref(),
     );
-    let inputs = match super::input::loader_inputs("bones", &args.loader, args.wizard, err) {
+    let inputs = match super::input::loader_inputs(
+        "bones",
+        &args.loader,
+        args.wizard,
+        args.common.target,
+        err,
+    ) {
         Ok(i) => i,
         Err(code) => return code,
     };

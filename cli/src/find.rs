@@ -113,7 +113,13 @@ pub fn execute(
     term: super::layout::Terminal,
     interrupted: &AtomicBool,
 ) -> u8 {
-    let inputs = match super::input::loader_inputs("find", &args.loader, args.wizard, err) {
+    let inputs = match super::input::loader_inputs(
+        "find",
+        &args.loader,
+        args.wizard,
+        args.common.target,
+        err,
+    ) {
         Ok(i) => i,
         Err(code) => return code,
     };
@@ -139,6 +145,11 @@ pub fn execute(
             return EXIT_INPUT;
         }
     };
+    let warnings = find::warnings(&args.query);
+    if !warnings.is_empty() {
+        let text = dgnkit::render::human("query", args.query.as_bytes(), &warnings, term.color);
+        let _ = write!(err, "{text}");
+    }
     let stats = stats::exact(
         &script,
         &StatsOptions {

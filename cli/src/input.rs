@@ -158,9 +158,10 @@ pub(crate) fn loader_inputs(
     cmd: &str,
     loader: &super::LoaderOpts,
     wizard: bool,
+    target: Option<Target>,
     err: &mut dyn Write,
 ) -> Result<dgnkit::games::LoaderInputs, u8> {
-    loader.inputs(wizard).map_err(|e| {
+    loader.inputs(wizard, target).map_err(|e| {
         let _ = writeln!(err, "dgn {cmd}: {e}");
         EXIT_USAGE
     })

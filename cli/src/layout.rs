@@ -197,7 +197,13 @@ impl Terminal {
 
 /// The command on explicit streams; returns the exit status.
 pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term: Terminal) -> u8 {
-    let inputs = match super::input::loader_inputs("layout", &args.loader, args.wizard, err) {
+    let inputs = match super::input::loader_inputs(
+        "layout",
+        &args.loader,
+        args.wizard,
+        args.common.target,
+        err,
+    ) {
         Ok(i) => i,
         Err(code) => return code,
     };

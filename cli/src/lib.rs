@@ -142,7 +142,23 @@ fn loader_help(which: &str, what: &str) -> String {
 impl LoaderOpts {
     /// The library's form; a message when a role, race or option does not
     /// parse.
-    pub fn inputs(&self, wizard: bool) -> Result<dgnkit::games::LoaderInputs, String> {
+    /// With `--target`, a role dgnkit does not know is answered with that
+    /// game's own roles.
+    pub fn inputs(
+        &self,
+        wizard: bool,
+        target: Option<dgnkit::options::Target>,
+    ) -> Result<dgnkit::games::LoaderInputs, String> {
+        if let (Some(role), Some(game)) = (self.role.as_deref(), target.map(|t| t.game())) {
+            let roles = game.inputs.roles;
+            if dgnkit::games::role_named(role).is_none() && !roles.is_empty() {
+                return Err(format!(
+                    "unknown role `{role}` ({}'s roles, by name or three-letter code: {})",
+                    game.title,
+                    dgnkit::games::roles::list_of(roles)
+                ));
+            }
+        }
         dgnkit::games::LoaderInputs::parse(
             self.role.as_deref(),
             self.race.as_deref(),

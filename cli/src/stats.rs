@@ -97,7 +97,13 @@ pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color
         Ok(x) => x,
         Err(code) => return code,
     };
-    let inputs = match super::input::loader_inputs("stats", &args.loader, args.wizard, err) {
+    let inputs = match super::input::loader_inputs(
+        "stats",
+        &args.loader,
+        args.wizard,
+        args.common.target,
+        err,
+    ) {
         Ok(i) => i,
         Err(code) => return code,
     };

@@ -46,8 +46,10 @@ or native, dgnkit's own format."
                  (const "dnethack") (const "gnollhack") (const "dynahack")))
 
 (defcustom dgnkit-lua-target "nethack-3.7"
-  "What a dungeon.lua is checked against (NetHack 3.7 reads them)."
-  :type 'string)
+  "What a dungeon.lua is checked against: nethack-3.7 (which reads them),
+native, or a game built on 3.7 (xnethack, splicehack, nerfhack, crecellehack)."
+  :type '(choice (const "nethack-3.7") (const "native") (const "xnethack")
+                 (const "splicehack") (const "nerfhack") (const "crecellehack")))
 
 (defcustom dgnkit-dialect "vanilla"
   "Dialect of a NetHack variant (slashem, gnollhack, dnethack, ...).

@@ -9,12 +9,24 @@ fn editors() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../editors"))
 }
 
-/// The targets a `dungeon.def` can be checked for (3.7 reads dungeon.lua
-/// only: it is `luaTarget`'s).
+/// The targets a `dungeon.def` can be checked for (the games that read
+/// dungeon.lua only, 3.7 and its forks, are `luaTarget`'s).
 fn def_targets() -> Vec<&'static str> {
     let mut v: Vec<&str> = Target::ALL
         .into_iter()
-        .filter(|&t| t != Target::NetHack37)
+        .filter(|&t| !t.game().reads_lua)
+        .map(Target::name)
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// The targets a `dungeon.lua` can be checked for: the games that read it,
+/// and dgnkit's own format.
+fn lua_targets() -> Vec<&'static str> {
+    let mut v: Vec<&str> = Target::ALL
+        .into_iter()
+        .filter(|&t| t.game().reads_lua || t == Target::Native)
         .map(Target::name)
         .collect();
     v.sort_unstable();
@@ -42,6 +54,26 @@ fn vscode_offers_every_target() {
     for t in offered {
         assert!(Target::parse(t).is_some(), "{t}");
     }
+}
+
+#[test]
+fn vscode_offers_every_lua_target() {
+    let text = std::fs::read_to_string(editors().join("vscode/package.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let target = &json["contributes"]["configuration"]["properties"]["dgnkit.luaTarget"];
+    let mut offered: Vec<&str> = target["enum"]
+        .as_array()
+        .expect("dgnkit.luaTarget has an enum")
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        target["enumDescriptions"].as_array().map(Vec::len),
+        Some(offered.len()),
+        "one description per target"
+    );
+    offered.sort_unstable();
+    assert_eq!(offered, lua_targets());
 }
 
 #[test]

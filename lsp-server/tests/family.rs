@@ -379,6 +379,11 @@ async fn every_fixture_family_hovers_give_dgn_bones_verdicts_on_its_own_file() {
         if let Some(why) = &fam.unknown {
             panic!("{why}");
         }
+        if !fam.target.game().loader_proven() {
+            // dgn bones refuses such a game (tests/variants_stats.rs,
+            // layout_cli.rs); its hovers give no verdict to compare.
+            continue;
+        }
         let (path, bytes) = dgnkit_tests::variants::family_source(fam).unwrap();
         let path = path.canonicalize().unwrap();
         let text = String::from_utf8(bytes).expect("the family's file is UTF-8");

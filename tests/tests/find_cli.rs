@@ -154,3 +154,19 @@ fn bad_queries_and_usage() {
     let (code, _, _) = dgn_find(&["bigrm", "/nonexistent/dungeon.def"]);
     assert_eq!(code, 2);
 }
+
+/// `21..22` reads as both ends to a player: a warning with the `..=` fix on
+/// standard error, and the query keeps its half-open meaning.
+#[test]
+fn a_half_open_range_is_warned_about_and_kept() {
+    let (code, out, err) = dgn_find(&["medusa.depth in 21..22", "--seeds", "0..200", "--count"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("warning[W1311]"), "{err}");
+    assert!(err.contains("`21..=22`"), "{err}");
+    let (_, same, _) = dgn_find(&["medusa.depth == 21", "--seeds", "0..200", "--count"]);
+    assert_eq!(out, same);
+    let (_, quiet_out, quiet) =
+        dgn_find(&["medusa.depth in 21..=22", "--seeds", "0..200", "--count"]);
+    assert!(!quiet.contains("W1311"), "{quiet}");
+    assert!(!quiet_out.is_empty());
+}

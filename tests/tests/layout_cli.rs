@@ -504,6 +504,17 @@ fn each_target_s_built_in_description_is_its_own_game_s() {
         if let Some(why) = &fam.unknown {
             panic!("{why}");
         }
+        if !fam.target.game().loader_proven() {
+            // Refused, with the reason, never another game's layout.
+            let (code, out, err) = run(&["--target", fam.target.name(), "--seed", "0"]);
+            assert_ne!(code, 0, "{}: {out}", fam.dir);
+            assert!(
+                err.contains("does not yet reproduce") && out.is_empty(),
+                "{}: {err}",
+                fam.dir
+            );
+            continue;
+        }
         let lines = dgnkit_tests::variants::layout_lines(&fam.dir).unwrap();
         // `layouts.<rng>.jsonl.gz`: the game's defaults.
         let default: Vec<_> = lines
@@ -533,4 +544,44 @@ fn each_target_s_built_in_description_is_its_own_game_s() {
             );
         }
     }
+}
+
+/// A role dgnkit knows nothing of is answered with the target's own roles,
+/// not every variant's; another game's role, with the target's list.
+#[test]
+fn an_unknown_role_lists_the_target_s_own_roles() {
+    let (code, _, err) = run(&["--target", "nethack-3.7", "--role", "Foo", "--seed", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("NetHack 3.7's roles"), "{err}");
+    assert!(err.contains("Valkyrie (Val)"), "{err}");
+    assert!(
+        !err.contains("Madman") && !err.contains("Flame Mage"),
+        "{err}"
+    );
+    let (code, _, err) = run(&[
+        "--target",
+        "nethack-3.7",
+        "--role",
+        "Convict",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("NetHack 3.7 has no role Convict"), "{err}");
+    assert!(!err.contains("Madman"), "{err}");
+}
+
+/// A target whose loader reads no race refuses `--race` instead of
+/// ignoring it.
+#[test]
+fn race_is_refused_by_a_game_that_does_not_read_it() {
+    let (code, out, err) = run(&["--target", "nethack-3.7", "--race", "elf", "--seed", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("reads no race"), "{err}");
+    // dNetHack reads it (a Drow Healer's Quest).
+    let (code, _, err) = run(&[
+        "--target", "dnethack", "--race", "Drow", "--role", "Hea", "--seed", "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
 }

@@ -348,8 +348,10 @@ fn every_family_with_fixtures_is_known_or_listed() {
     let Some(shared) = dgnkit_tests::shared_dir() else {
         return;
     };
-    // Families other engineers are proving (their tests join this file).
-    const ELSEWHERE: &[&str] = &[];
+    // Families whose loader is not proven yet (issue #24: the NetHack 3.7
+    // forks); until their tests join this file, their targets refuse to lay
+    // out (`variants::every_family_whose_loader_is_not_proven_refuses_to_lay_out`).
+    const ELSEWHERE: &[&str] = &["xnethack", "splicehack", "nerfhack", "crecellehack"];
     let dir = shared.join("expected/variants");
     for e in std::fs::read_dir(&dir)
         .expect("expected/variants")
@@ -359,8 +361,9 @@ fn every_family_with_fixtures_is_known_or_listed() {
             continue;
         }
         let name = e.file_name().to_string_lossy().into_owned();
+        let proven = Target::parse(&name).is_some_and(|t| t.game().loader_proven());
         assert!(
-            family(&name).is_some() || ELSEWHERE.contains(&name.as_str()),
+            family(&name).is_some() || (ELSEWHERE.contains(&name.as_str()) && !proven),
             "expected/variants/{name} has fixtures but no parity test"
         );
     }

@@ -31,10 +31,18 @@ pub enum Target {
     GnollHack,
     #[serde(rename = "dynahack")]
     DynaHack,
+    #[serde(rename = "xnethack")]
+    XNetHack,
+    #[serde(rename = "splicehack")]
+    SpliceHack,
+    #[serde(rename = "nerfhack")]
+    NerfHack,
+    #[serde(rename = "crecellehack")]
+    CrecelleHack,
 }
 
 impl Target {
-    pub const ALL: [Target; 10] = [
+    pub const ALL: [Target; 14] = [
         Target::NetHack343,
         Target::NetHack36,
         Target::NetHack37,
@@ -45,6 +53,10 @@ impl Target {
         Target::DNetHack,
         Target::GnollHack,
         Target::DynaHack,
+        Target::XNetHack,
+        Target::SpliceHack,
+        Target::NerfHack,
+        Target::CrecelleHack,
     ];
 
     /// The `--target` value.
@@ -60,6 +72,10 @@ impl Target {
             Target::DNetHack => "dnethack",
             Target::GnollHack => "gnollhack",
             Target::DynaHack => "dynahack",
+            Target::XNetHack => "xnethack",
+            Target::SpliceHack => "splicehack",
+            Target::NerfHack => "nerfhack",
+            Target::CrecelleHack => "crecellehack",
         }
     }
 

@@ -70,6 +70,8 @@ pub enum Expr {
         lo: Box<Expr>,
         hi: Box<Expr>,
         inclusive: bool,
+        /// The `..` or `..=` between them.
+        dots: Span,
         span: Span,
     },
     And(Box<Expr>, Box<Expr>),
@@ -204,7 +206,7 @@ impl Parser {
                     Tok::DotDotEq => true,
                     _ => return Err(self.expected("`..` or `..=` (a range such as `5..8`)")),
                 };
-                self.bump();
+                let dots = self.bump().span;
                 let hi = self.primary()?;
                 let span = lhs.span().to(hi.span());
                 return Ok(Expr::In {
@@ -212,6 +214,7 @@ impl Parser {
                     lo: Box::new(lo),
                     hi: Box::new(hi),
                     inclusive,
+                    dots,
                     span,
                 });
             }

@@ -21,6 +21,13 @@ fn resolver(target: Target) -> Resolver {
 fn every_code_example_produces_its_code() {
     let res = resolver(Target::NetHack36);
     for c in codes::CODES {
+        if c.code.starts_with('W') {
+            // A warning: the query compiles, and says it.
+            assert!(compile(c.example, &res).is_ok(), "{}", c.example);
+            let w = warnings(c.example);
+            assert!(w.iter().any(|d| d.code == c.code), "{}: {w:?}", c.example);
+            continue;
+        }
         let e = compile(c.example, &res).expect_err(c.example);
         assert_eq!(e.code, c.code, "{}: {}", c.example, e.message);
         assert!(e.span.end as usize <= c.example.len());
@@ -200,4 +207,20 @@ proptest! {
         });
         prop_assert_eq!(a, b, "{}", text);
     }
+}
+
+#[test]
+fn a_half_open_range_warns_with_a_fix_and_keeps_its_meaning() {
+    let q = "medusa.depth in 21..22 and oracle.level in 5..=9";
+    let w = warnings(q);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].code, codes::HALF_OPEN_RANGE);
+    assert_eq!(&q[w[0].span.range()], "..");
+    let fix = w[0].fix.as_ref().expect("a fix");
+    assert_eq!(fix.edits[0].replacement, "..=");
+    // The meaning stays half-open: 22 is out, 21 in.
+    let res = resolver(Target::NetHack36);
+    let query = compile("medusa.depth in 21..22", &res).unwrap();
+    let inclusive = compile("medusa.depth in 21..=21", &res).unwrap();
+    assert_eq!(query.root, inclusive.root);
 }

@@ -42,6 +42,10 @@ pub struct InputSpec {
     pub role: Option<&'static str>,
     /// As `role`, for the race.
     pub race: Option<&'static str>,
+    /// The codes of the game's own roles, when the loader reads the role
+    /// and another game's role would be an error (empty: any role dgnkit
+    /// knows).
+    pub roles: &'static [&'static str],
     pub options: &'static [GameOption],
     /// Whether the game's own draws before `init_dungeons()` are made by
     /// default (`--game-start`); `None`: the game has none dgnkit makes.
@@ -61,6 +65,7 @@ impl InputSpec {
     pub const NONE: InputSpec = InputSpec {
         role: None,
         race: None,
+        roles: &[],
         options: &[],
         game_start: None,
         rules_hook: None,
@@ -264,6 +269,27 @@ impl LoaderInputs {
                     game.title
                 ),
             });
+        }
+        if let (Some(race), None) = (self.race, game.inputs.race) {
+            return Err(LoadError::Inputs {
+                message: format!(
+                    "{}'s loader reads no race (--race {}): only dNetHack's does",
+                    game.title, race.name
+                ),
+            });
+        }
+        if let Some(role) = self.role {
+            let roles = game.inputs.roles;
+            if !roles.is_empty() && !roles.contains(&role.code) {
+                return Err(LoadError::Inputs {
+                    message: format!(
+                        "{} has no role {} (its roles: {})",
+                        game.title,
+                        role.name,
+                        roles::list_of(roles)
+                    ),
+                });
+            }
         }
         Ok(())
     }

@@ -8,9 +8,8 @@
 //! reusable [`Resolved`] buffer; [`Resolved::to_layout`] turns it into the
 //! canonical [`Layout`] with names.
 //!
-//! NetHack 3.4.3 and 3.6 load differently in a few places; [`Rules`] holds
-//! those differences (the layouts in `../shared/expected` were made by the
-//! 3.4.3 loader with glibc and by the 3.6 loader with ISAAC-64).
+//! Each game's `init_dungeons()` departs from NetHack 3.6's in a few
+//! places; [`Rules`] holds those departures, each citing the game's C.
 
 mod error;
 mod place;
@@ -65,7 +64,7 @@ pub struct Limits {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fields {
     /// 3.4.3 and 3.6: counts, levels and depths in signed bytes
-    /// (`xchar`/`schar`).
+    /// (`xchar`/`schar`), ledger and depth starts in `int`.
     Bytes,
     /// 3.7: sizes, entries and levels in `xint16` (include/dungeon.h:10-11,
     /// 68-69), the branch end's depth through `depth()`'s `schar`
@@ -100,13 +99,13 @@ impl Fields {
         }
     }
 
-    /// A dungeon's ledger and depth starts.
+    /// A dungeon's ledger and depth starts: `int` in every game
+    /// (`ledger_start`, `depth_start`: 3.4.3 include/dungeon.h:61-62, 3.6
+    /// :64-65, and the variants'), computed in `int` (3.6 src/dungeon.c:
+    /// 807-808, 870-872), so nothing wraps them.
     #[inline(always)]
     pub fn start(self, v: i32) -> i32 {
-        match self {
-            Fields::Bytes => v as i8 as i32,
-            Fields::NetHack37 | Fields::Ints | Fields::Wide => v,
-        }
+        v
     }
 }
 
@@ -136,9 +135,6 @@ pub struct Rules {
     /// `j = rn2(count)` and the search for a level that does not yet end a
     /// branch starts at `j + 1`. Before 3.3 it was `rn1(count, base)`.
     pub avoid_branch_levels: bool,
-    /// 3.6 lowers an ENTRY beyond the dungeon's bottom to the bottom; 3.4.3
-    /// keeps it as written (its check assigns the same value back).
-    pub clamp_entry: bool,
     /// Widths of the counts, levels and depths.
     pub fields: Fields,
     /// `parent_dnum()` finds a branch's parent by walking the dungeons to
@@ -167,15 +163,15 @@ pub struct Rules {
     /// 3.6 while loading its levels and after placing them.
     pub limits_on_read: bool,
     pub alignments: Alignments,
-    /// Wizard mode skips the DUNGEON chance rolls (3.4.3 `dungeon.c:480`);
+    /// Wizard mode skips the DUNGEON chance rolls (3.4.3 `dungeon.c:703`);
     /// UnNetHack rolls them anyway (its `dungeon.c:881`).
     pub wizard_skips_dungeon_chance: bool,
-    /// Wizard mode skips the LEVEL chance rolls (3.4.3 `dungeon.c:703`);
+    /// Wizard mode skips the LEVEL chance rolls (3.4.3 `dungeon.c:480`);
     /// UnNetHack rolls them anyway (its `dungeon.c:625`).
     pub wizard_skips_level_chance: bool,
     /// Levels whose entrance floats, in the order of the game's `level_map`:
     /// after the tune, the branch ending on each gets `end1.dnum = n_dgns`
-    /// and is re-inserted into the branch list (3.4.3 `dungeon.c:768-787`
+    /// and is re-inserted into the branch list (3.4.3 `dungeon.c:859-873`
     /// for `knox`; UnNetHack and DynaHack add `advcal` before it).
     pub floating_levels: &'static [&'static str],
     /// Special levels taken out of the level chain after loading (their
@@ -329,20 +325,20 @@ pub const NETHACK_LIMITS: Limits = Limits {
 };
 
 impl Rules {
-    /// NetHack 3.4.3's `init_dungeons()`: as 3.6's, except that an ENTRY
-    /// beyond the bottom is kept.
+    /// NetHack 3.4.3's `init_dungeons()`: 3.6's, draw for draw. Diffed
+    /// function by function (3.4.3 `src/dungeon.c` against 3.6.7's), the two
+    /// differ only in `memset`s of new records and in `level_map` names,
+    /// which draw nothing; an ENTRY beyond the bottom is lowered to it in
+    /// both (3.4.3 `dungeon.c:757-760`; the unlowered entry was 3.3's bug,
+    /// fixed in 3.4.0).
     pub const fn nethack_343() -> Rules {
-        Rules {
-            clamp_entry: false,
-            ..Rules::nethack_36()
-        }
+        Rules::nethack_36()
     }
 
     /// NetHack 3.6's `init_dungeons()`.
     pub const fn nethack_36() -> Rules {
         Rules {
             avoid_branch_levels: true,
-            clamp_entry: true,
             fields: Fields::Bytes,
             required_dungeons: &["The Quest", "Sokoban", "The Gnomish Mines", "Vlad's Tower"],
             limits: Some(NETHACK_LIMITS),

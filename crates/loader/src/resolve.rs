@@ -964,7 +964,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             }
             EntrySource::Dungeon if d.entry > 0 => {
                 let e = fields.count(d.entry);
-                if e > num && rules.clamp_entry {
+                if e > num {
                     num
                 } else {
                     e

@@ -180,6 +180,16 @@ pub fn role_list() -> String {
         .join(", ")
 }
 
+/// The roles of `codes`, as [`role_list`] names them.
+pub fn list_of(codes: &[&str]) -> String {
+    ROLES
+        .iter()
+        .filter(|r| codes.contains(&r.code))
+        .map(|r| format!("{} ({})", r.name, r.code))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 pub fn race_list() -> String {
     RACES
         .iter()

@@ -260,7 +260,10 @@ fn depth_follows_the_branch_direction_and_entry() {
 }
 
 #[test]
-fn entry_beyond_the_bottom_is_clamped_only_by_36() {
+fn entry_beyond_the_bottom_is_clamped_by_343_and_36() {
+    // 3.4.3 `src/dungeon.c:757-760` lowers it to the bottom, as 3.6 does
+    // (`:833-835`); only 3.3's loader kept it (its check assigned the same
+    // value back).
     let mut top = dungeon("Top", 10, 0);
     top.branches.push(branch("Low", 5, 0));
     let mut low = dungeon("Low", 3, 0);
@@ -284,13 +287,39 @@ fn entry_beyond_the_bottom_is_clamped_only_by_36() {
             .entry_level,
         3
     );
-    assert_eq!(
-        r343.resolve(0, RngKind::Glibc, false, false)
-            .unwrap()
-            .dungeons[1]
-            .entry_level,
-        7
-    );
+    let l343 = r343.resolve(0, RngKind::Glibc, false, false).unwrap();
+    assert_eq!(l343.dungeons[1].entry_level, 3);
+    // The depths follow: from the branch on level 5 of Top, going down,
+    // the entry (3) is at depth 6, so Low starts at depth 4.
+    assert_eq!(l343.dungeons[1].depth_start, 4);
+}
+
+/// A ledger start past 127 is an `int` in every game (3.6
+/// include/dungeon.h:64-65, computed in `int` at src/dungeon.c:807-808):
+/// never wrapped to a byte.
+#[test]
+fn ledger_starts_past_a_byte_do_not_wrap() {
+    let mut top = dungeon("Top", 30, 0);
+    let mut rest = Vec::new();
+    for (i, name) in ["A", "B", "C", "D", "E"].into_iter().enumerate() {
+        top.branches.push(branch(name, 2 + i as i32, 0));
+        rest.push(dungeon(name, 30, 0));
+    }
+    let mut dungeons = vec![top];
+    dungeons.extend(rest);
+    let script = Script { dungeons };
+    let r = Resolver::with_rules(
+        &script,
+        Rules {
+            required_dungeons: &[],
+            limits: None,
+            ..Rules::nethack_343()
+        },
+    )
+    .unwrap();
+    let l = r.resolve(0, RngKind::Glibc, false, false).unwrap();
+    let starts: Vec<i32> = l.dungeons.iter().map(|d| d.ledger_start).collect();
+    assert_eq!(starts, [0, 30, 60, 90, 120, 150]);
 }
 
 #[test]

@@ -1353,7 +1353,7 @@ impl<'a> Engine<'a> {
                 }
             } else if entry_field > 0 {
                 let e = self.count(entry_field);
-                if e > num && res.rules.clamp_entry {
+                if e > num {
                     num
                 } else {
                     e

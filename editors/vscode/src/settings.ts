@@ -24,8 +24,12 @@ export type Target = (typeof TARGETS)[number];
 
 export const DEFAULT_TARGET: Target = 'nethack-3.6';
 
-/** What a dungeon.lua (NetHack 3.7's description) can be checked against. */
-export const LUA_TARGETS = ['nethack-3.7', 'native'] as const;
+/**
+ * What a dungeon.lua can be checked against: NetHack 3.7, dgnkit's own
+ * format, and the games built on 3.7 (`lsp-server/tests/editor_settings.rs`
+ * keeps package.json's menu equal to the server's games that read dungeon.lua).
+ */
+export const LUA_TARGETS = ['nethack-3.7', 'native', 'xnethack', 'splicehack', 'nerfhack', 'crecellehack'] as const;
 export type LuaTarget = (typeof LUA_TARGETS)[number];
 export const DEFAULT_LUA_TARGET: LuaTarget = 'nethack-3.7';
 

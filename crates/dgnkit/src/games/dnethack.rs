@@ -135,10 +135,12 @@ pub(super) static GAME: Game = Game {
     inputs: InputSpec {
         role: Some("none (any role but a Drow Healer gives the same layouts)"),
         race: Some("none (only race Drow with role Healer changes the Quest)"),
+        roles: &[],
         options: &[CHAOS_QUEST, IS_JUNE],
         game_start: None,
         rules_hook: Some(read_inputs),
         start_hook: None,
     },
     undefined_flags: &[],
+    reads_lua: false,
 };

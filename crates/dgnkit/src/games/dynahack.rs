@@ -13,8 +13,8 @@ use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
 
-/// `init_dungeons()` (`libdynamohack/src/dungeon.c`): 3.4.3's, with the
-/// entry clamped to the bottom (`:753-756`), `advcal` first in `level_map`
+/// `init_dungeons()` (`libdynamohack/src/dungeon.c`): 3.4.3's (the entry
+/// cut to the bottom as there, `:753-756`), `advcal` first in `level_map`
 /// (`:623`) and floated like `knox` (`:874-888`), "Town" hard-wired and
 /// "The Dragon Caves" optional (`dname_to_dnum(name, optional)`,
 /// `:231-238`, `:915-921`), and `shuffle_planes()` last (`:936`,
@@ -82,4 +82,5 @@ pub(super) static GAME: Game = Game {
         ..InputSpec::NONE
     },
     undefined_flags: &[],
+    reads_lua: false,
 };

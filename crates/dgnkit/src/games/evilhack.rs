@@ -62,4 +62,5 @@ pub(super) static GAME: Game = Game {
     ),
     inputs: InputSpec::NONE,
     undefined_flags: &[],
+    reads_lua: false,
 };

@@ -71,4 +71,5 @@ pub(super) static GAME: Game = Game {
     ),
     inputs: InputSpec::NONE,
     undefined_flags: &[],
+    reads_lua: false,
 };

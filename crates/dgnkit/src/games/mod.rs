@@ -25,16 +25,20 @@
 
 pub mod detect;
 
+mod crecellehack;
 mod dnethack;
 mod dynahack;
 mod evilhack;
 mod gnollhack;
 mod native;
+mod nerfhack;
 mod nethack343;
 mod nethack36;
 mod nethack37;
 mod slashem;
+mod splicehack;
 mod unnethack;
+mod xnethack;
 
 pub use crate::loader::roles;
 pub use crate::loader::{
@@ -73,6 +77,10 @@ pub struct Game {
     /// `%FLAG`s makedefs knows that the game's default build leaves
     /// undefined (`-D` still defines them).
     pub undefined_flags: &'static [&'static str],
+    /// The game reads `dungeon.lua` at start-up (NetHack 3.7 and its
+    /// forks): it has no `dgn_comp`, and editors check its files under
+    /// `luaTarget`.
+    pub reads_lua: bool,
 }
 
 impl Game {
@@ -145,6 +153,10 @@ pub(crate) fn game(target: Target) -> &'static Game {
         Target::DNetHack => &dnethack::GAME,
         Target::GnollHack => &gnollhack::GAME,
         Target::DynaHack => &dynahack::GAME,
+        Target::XNetHack => &xnethack::GAME,
+        Target::SpliceHack => &splicehack::GAME,
+        Target::NerfHack => &nerfhack::GAME,
+        Target::CrecelleHack => &crecellehack::GAME,
     }
 }
 

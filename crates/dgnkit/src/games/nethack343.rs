@@ -1,5 +1,6 @@
-//! NetHack 3.4.3: glibc `random()`, a 32-byte version header, an ENTRY
-//! beyond the bottom kept as written, three blanks in `^O`'s overview.
+//! NetHack 3.4.3: glibc `random()`, a 32-byte version header, three blanks
+//! in `^O`'s overview; its `init_dungeons()` is 3.6's draw for draw
+//! ([`Rules::nethack_343`]).
 
 use super::{Game, InputSpec, LoaderProof};
 use crate::binary::BinaryFormat;
@@ -24,4 +25,5 @@ pub(super) static GAME: Game = Game {
     ),
     inputs: InputSpec::NONE,
     undefined_flags: &[],
+    reads_lua: false,
 };

@@ -24,4 +24,5 @@ pub(super) static GAME: Game = Game {
     ),
     inputs: InputSpec::NONE,
     undefined_flags: &[],
+    reads_lua: false,
 };

@@ -35,12 +35,18 @@ pub(super) static GAME: Game = Game {
     inputs: InputSpec {
         role: Some(DEFAULT_ROLE),
         race: None,
+        // `roles[]` (src/role.c:31-533).
+        roles: &[
+            "Arc", "Bar", "Cav", "Hea", "Kni", "Mon", "Pri", "Rog", "Ran", "Sam", "Tou", "Val",
+            "Wiz",
+        ],
         options: &[],
         game_start: Some(true),
         rules_hook: None,
         start_hook: Some(game_start),
     },
     undefined_flags: &[],
+    reads_lua: true,
 };
 
 /// `o_init`'s draws (src/o_init.c): the gem colours (:88-94), one draw per

@@ -76,4 +76,5 @@ pub(super) static GAME: Game = Game {
     // REINCARNATION is off in SLASH'EM's default build (configure
     // `--enable-reincarnation` defaults to no; `include/config.h:385`).
     undefined_flags: &["REINCARNATION"],
+    reads_lua: false,
 };

@@ -13,8 +13,8 @@ use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
 
-/// `init_dungeons()` (`src/dungeon.c`): 3.4.3's, with the entry clamped to
-/// the bottom (`:939-943`), no wizard-mode skip of the dungeon and level
+/// `init_dungeons()` (`src/dungeon.c`): 3.4.3's (the entry cut to the
+/// bottom as there, `:939-943`), no wizard-mode skip of the dungeon and level
 /// chance rolls (`:881`, `:625`), `LEV_LIMIT` 99 (`include/dgn_file.h:73`,
 /// checked at `:991`), `advcal` before `knox` in `level_map` (`:768-811`)
 /// and floated the same way (`:1071-1091`), "Town", "Sheol", "The Ruins of
@@ -100,4 +100,5 @@ pub(super) static GAME: Game = Game {
         ..InputSpec::NONE
     },
     undefined_flags: &[],
+    reads_lua: false,
 };

@@ -323,17 +323,28 @@ const GNOLLHACK: Release = Release {
     ],
 };
 
-/// DynaHack writes `version=0.0.1` (include/dynamohack.h:11-13,
-/// libdynamohack/src/topten.c:144), colon-separated, with its own
-/// `charname` field (topten.c:177) and a `mode` field (topten.c:201-205).
+/// DynaHack writes its version colon-separated, with its own `charname`
+/// field (libdynamohack/src/topten.c:177) and a `mode` field (:201-205).
 /// `deathdnum` is `u.uz.dnum` (topten.c:354): Fort Ludios is its own
 /// dungeon number, not 0 as doc/xlogfile.md says.
+///
+/// Every DynaHack xlogfile line was written with one dungeon description
+/// (`libnitrohack/dat/dungeon.def` blob fea4674d9, last changed 2014-07-15
+/// by 54b16b3b): the xlogfile came in on 2015-08-04 (229a2e4e, "xlogfile
+/// patch, adapted for DynaHack"), while the version still said 0.5.5, so
+/// `version=0.5.5` lines are those development builds'; 0.6.0
+/// (2016-02-17, `include/nitrohack.h:10-13`) is what public servers run;
+/// `0.0.1` is DynaMoHack, the 2017 renaming (`include/dynamohack.h:11-13`).
+/// The tagged releases v0.5.0-v0.5.5 (an older Gehennom with the "heck"
+/// levels, `libnitrohack/dat/dungeon.def` blob 6f481e6cf) have no
+/// xlogfile writer at all. The dungeon order, so `deathdnum`, and the
+/// bones code are the same throughout.
 const DYNAHACK: Release = Release {
-    name: "dynahack-0.0.1",
-    title: "DynaHack 0.0.1",
+    name: "dynahack-0.6.0",
+    title: "DynaHack 0.6.0",
     target: Target::DynaHack,
     prefix: "",
-    versions: &[(0, 0, 1, 1)],
+    versions: &[(0, 5, 5, 5), (0, 6, 0, 0), (0, 0, 1, 1)],
     marker: Some("charname"),
     builtin: Some(Builtin {
         file: "dynahack-0.0.1.def (built in)",
@@ -405,6 +416,37 @@ pub fn parse_version(v: &[u8]) -> Option<(u32, u32, u32)> {
     parts.next().is_none().then_some(v)
 }
 
+/// Whether a line with this `version` and these fields (`has_field`) was
+/// written by a game.
+type Writes = fn(&[u8], &dyn Fn(&[u8]) -> bool) -> bool;
+
+/// A game whose xlogfile lines carry a version another game's release
+/// also writes, told apart by the fields only it writes.
+struct OtherGame {
+    name: &'static str,
+    /// The release whose version it shares.
+    looks_like: &'static str,
+    why: &'static str,
+    writes: Writes,
+}
+
+/// Games that write a vanilla version but are not vanilla (never answered
+/// as vanilla, silently or not).
+const OTHER_GAMES: &[OtherGame] = &[
+    OtherGame {
+        name: "TNNT",
+        looks_like: "NetHack 3.6",
+        why: "the November tournament's game (tnnt-devteam/tnnt) writes its own `tnntachieve0`.. fields and adds dungeons of its own (the DevTeam Office), so its `deathdnum` numbers are not NetHack 3.6's;",
+        writes: |v, has| v.starts_with(b"3.6.") && has(b"tnntachieve0"),
+    },
+    OtherGame {
+        name: "AceHack",
+        looks_like: "NetHack 3.6.0",
+        why: "AceHack (2010-2012) wrote version 3.6.0 years before NetHack 3.6.0, with NetHack 4's `event` and `carried` fields and no `flags`;",
+        writes: |v, has| v == b"3.6.0" && has(b"event") && has(b"carried") && !has(b"flags"),
+    },
+];
+
 /// The release that wrote a line with this `version`; `has_field` tells
 /// whether the line has a field (for games that share version numbers).
 /// With `target`, only releases of that target are accepted, and a marker
@@ -415,6 +457,14 @@ pub fn for_version(
     has_field: impl Fn(&[u8]) -> bool,
 ) -> Result<&'static Release, String> {
     let shown = String::from_utf8_lossy(version);
+    if target.is_none() {
+        if let Some(g) = OTHER_GAMES.iter().find(|g| (g.writes)(version, &has_field)) {
+            return Err(format!(
+                "version {shown} is {}, not {}: {} dgnkit has no description of it, so the line is not answered (with --target, lines are read as that game's)",
+                g.name, g.looks_like, g.why
+            ));
+        }
+    }
     let mut parsed = false;
     let mut other = None;
     for r in RELEASES {
@@ -517,7 +567,7 @@ mod tests {
         );
         assert_eq!(
             name(b"0.0.1", None, &["charname"]).unwrap(),
-            "dynahack-0.0.1"
+            "dynahack-0.6.0"
         );
         assert!(name(b"0.0.1", None, &[]).is_err());
         // A prefix belongs to its game only.
@@ -526,12 +576,16 @@ mod tests {
         assert!(e.contains("not the target unnethack"), "{e}");
     }
 
+    /// Every game dgnkit lays out has its releases here; native is no
+    /// game, and a game whose loader is not proven (NetHack 3.7's forks,
+    /// for now) has none, so its lines are never answered with another
+    /// game's rules.
     #[test]
     fn every_target_but_native_has_a_release() {
         for t in Target::ALL {
             assert_eq!(
                 RELEASES.iter().any(|r| r.target == t),
-                t != Target::Native,
+                t != Target::Native && t.game().loader_proven(),
                 "{}",
                 t.name()
             );

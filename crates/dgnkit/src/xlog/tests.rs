@@ -703,3 +703,41 @@ fn dynahack_numbers_follow_its_dungeon_order() {
     assert!(close(exists(9, -5) + exists(10, -5), 1.0));
     assert!(close(exists(10, -5), 0.75), "{}", exists(10, -5));
 }
+
+/// What public servers' DynaHack lines say: `version=0.6.0`, and the
+/// development builds' `0.5.5` (the first example line of DynaHack's own
+/// doc/xlogfile.md); both were written with the one description every
+/// DynaHack xlogfile line has, the same as DynaMoHack's `0.0.1`.
+#[test]
+fn dynahack_0_5_5_and_0_6_0_lines_are_answered_as_dynahack() {
+    let mut x = Xlog::new(Options::default());
+    for version in ["0.5.5", "0.6.0", "0.0.1"] {
+        let raw = format!("version={version}:points=1:deathdnum=0:deathlev=9:maxlvl=9:hp=0:maxhp=9:deaths=1:deathdate=20160301:birthdate=20160301:uid=1:role=Val:race=Hum:gender=Fem:align=Neu:name=u:charname=tester:death=killed by a soldier:conduct=0:turns=9:mode=normal");
+        let g = x
+            .read(1, raw.as_bytes())
+            .unwrap_or_else(|e| panic!("{version}: {}", e.error))
+            .unwrap();
+        assert_eq!(x.target(&g), Target::DynaHack, "{version}");
+        assert_eq!(g.release.name, "dynahack-0.6.0", "{version}");
+        assert_eq!(x.place(&g).dungeon(), "The Dungeons of Doom", "{version}");
+    }
+    // Releases that wrote no xlogfile are not claimed.
+    assert!(for_version(b"0.5.4", None, |k| k == b"charname").is_err());
+}
+
+/// TNNT writes NetHack 3.6's versions and AceHack wrote `3.6.0`; neither is
+/// answered as vanilla: each line names the game it is.
+#[test]
+fn tnnt_and_acehack_lines_are_not_answered_as_vanilla() {
+    let mut x = Xlog::new(Options::default());
+    let tnnt = "server=hdf-us\tversion=3.6.7\tpoints=10\tdeathdnum=9\tdeathlev=-5\tmaxlvl=50\thp=0\tmaxhp=9\tdeaths=1\tdeathdate=20241110\tbirthdate=20241110\tuid=1\trole=Val\trace=Hum\tgender=Fem\talign=Neu\tname=u\tdeath=killed by a soldier\tflags=0x0\ttnntachieve0=0x1\ttnntachieve1=0x0";
+    let e = x.read(1, tnnt.as_bytes()).unwrap_err().error;
+    assert!(e.contains("is TNNT, not NetHack 3.6"), "{e}");
+    let ace = "version=3.6.0:points=10:deathdnum=0:deathlev=3:maxlvl=3:hp=0:maxhp=9:deaths=1:deathdate=20110701:birthdate=20110701:uid=1:role=Val:race=Hum:gender=Fem:align=Neu:name=u:death=killed by a jackal:event=0:carried=0";
+    let e = x.read(2, ace.as_bytes()).unwrap_err().error;
+    assert!(e.contains("is AceHack"), "{e}");
+    // NetHack 3.6.0 itself (it writes `flags`) is still 3.6.0's.
+    let vanilla = "version=3.6.0\tpoints=10\tdeathdnum=0\tdeathlev=3\tmaxlvl=3\thp=0\tmaxhp=9\tdeaths=1\tdeathdate=20160101\tbirthdate=20160101\tuid=1\trole=Val\trace=Hum\tgender=Fem\talign=Neu\tname=u\tdeath=killed by a jackal\tflags=0x0";
+    let g = x.read(3, vanilla.as_bytes()).unwrap().unwrap();
+    assert_eq!(g.release.name, "nethack-3.6.0");
+}

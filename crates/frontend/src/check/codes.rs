@@ -337,8 +337,10 @@ pub const CODES: &[CodeInfo] = &[
         ENTRY_BEYOND_BOTTOM,
         "entry-beyond-bottom",
         "an ENTRY level beyond the dungeon's bottom for some sizes",
-        "NetHack 3.4.3's loader does not clamp a positive entry level to the dungeon's size (its \
-         clamp assigns the same value back), so the branch arrives on a level that does not exist.",
+        "The loader cuts a positive entry level beyond the dungeon's size to its bottom level \
+         (NetHack 3.4.3 `src/dungeon.c:757-760`, 3.6 `:833-835`, and every variant), so for \
+         those sizes the branch arrives at the bottom, not at the level written. (Only 3.3's \
+         loader kept it, arriving on a level that does not exist.)",
         "DUNGEON: \"The Dungeons of Doom\" \"D\" (25, 5)\nBRANCH: \"Tower\" @ (5, 2)\n\
          DUNGEON: \"Tower\" \"T\" (3, 0)\nENTRY: 5\n",
     ),

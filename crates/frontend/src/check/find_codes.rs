@@ -4,7 +4,7 @@
 //! document them; each example is a query against the built-in NetHack 3.6
 //! dungeon that produces its code (tested in `dgnkit_find`).
 
-use crate::check::codes::{e, CodeInfo};
+use crate::check::codes::{e, w, CodeInfo};
 
 pub const BAD_CHARACTER: &str = "E1301";
 pub const UNCLOSED_STRING: &str = "E1302";
@@ -16,8 +16,9 @@ pub const UNKNOWN_PROPERTY: &str = "E1307";
 pub const TYPE_MISMATCH: &str = "E1308";
 pub const BAD_CALL: &str = "E1309";
 pub const NO_BRANCH: &str = "E1310";
+pub const HALF_OPEN_RANGE: &str = "W1311";
 
-pub const CODES: [CodeInfo; 10] = [
+pub const CODES: [CodeInfo; 11] = [
     e(
         BAD_CHARACTER,
         "(`dgn find`) a character that has no meaning in a query",
@@ -90,5 +91,14 @@ pub const CODES: [CodeInfo; 10] = [
         "`branch(\"NAME\")` is the branch that leads into the dungeon NAME, placed in its \
          parent dungeon. The first dungeon of the file has no such branch.",
         "branch(\"The Dungeons of Doom\").depth == 1",
+    ),
+    w(
+        HALF_OPEN_RANGE,
+        "half-open-range",
+        "(`dgn find`) a range `LO..HI` that leaves out HI",
+        "`in LO..HI` is half-open, as `--seeds` is: `medusa.depth in 21..22` holds for depth 21 \
+         only. A NetHack player often means both ends; `LO..=HI` includes HI. The query keeps \
+         its meaning (the warning's fix writes `..=`).",
+        "medusa.depth in 21..22",
     ),
 ];

@@ -249,12 +249,14 @@ pub fn entry_value(ctx: &Ctx, d: DungeonId) -> i64 {
 }
 
 /// The level a branch into the dungeon arrives at, for a dungeon of `size`
-/// levels (NetHack 3.4.3 does not cut a positive value to the size).
+/// levels, as the loader works it out: a positive value beyond the bottom
+/// is cut to it (3.4.3 `src/dungeon.c:757-760`, 3.6 `:833-835`;
+/// `entry-beyond-bottom` warns when it must be).
 pub fn entry_level(entry: i64, size: i64) -> i64 {
     match entry {
         e if e < 0 => size.saturating_add(e).saturating_add(1).max(1),
         0 => 1,
-        e => e,
+        e => e.min(size.max(1)),
     }
 }
 

@@ -72,8 +72,8 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                         )
                         .with_label(span, format!("the dungeon has {} levels", sizes.describe()))
                         .with_note(format!(
-                            "{} of {} equally likely sizes are too small; NetHack 3.4.3 does not cut the entry level to \
-                             the size, so the branch arrives on a level that does not exist",
+                            "{} of {} equally likely sizes are too small; the loader then cuts the entry to the bottom \
+                             level, so the branch arrives there instead",
                             sizes.total() - fits,
                             sizes.total()
                         ))
