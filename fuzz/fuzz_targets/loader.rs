@@ -23,7 +23,7 @@ use dgnkit::loader::{Resolved, Resolver};
 use dgnkit::options::Target;
 use dgnkit::rng::RngKind;
 use dgnkit::script::Script;
-use dgnkit::views::overview::{overview, OverviewStyle};
+use dgnkit::views::overview::overview;
 use dgnkit::views::svg::svg;
 use dgnkit::views::{json_line, JsonLines};
 use dgnkit_fuzz::Unstructured;
