@@ -25,20 +25,17 @@
 
 pub mod detect;
 
-mod crecellehack;
 mod dnethack;
 mod dynahack;
 mod evilhack;
+mod forks37;
 mod gnollhack;
 mod native;
-mod nerfhack;
 mod nethack343;
 mod nethack36;
 mod nethack37;
 mod slashem;
-mod splicehack;
 mod unnethack;
-mod xnethack;
 
 pub use crate::loader::roles;
 pub use crate::loader::{
@@ -153,10 +150,10 @@ pub(crate) fn game(target: Target) -> &'static Game {
         Target::DNetHack => &dnethack::GAME,
         Target::GnollHack => &gnollhack::GAME,
         Target::DynaHack => &dynahack::GAME,
-        Target::XNetHack => &xnethack::GAME,
-        Target::SpliceHack => &splicehack::GAME,
-        Target::NerfHack => &nerfhack::GAME,
-        Target::CrecelleHack => &crecellehack::GAME,
+        Target::XNetHack => &forks37::XNETHACK,
+        Target::SpliceHack => &forks37::SPLICEHACK,
+        Target::NerfHack => &forks37::NERFHACK,
+        Target::CrecelleHack => &forks37::CRECELLEHACK,
     }
 }
 
@@ -212,6 +209,20 @@ mod tests {
         for t in Target::ALL {
             assert_eq!(t.game().target, t, "{}", t.name());
         }
+    }
+
+    /// `LoaderGame::default()` (the statistics' default game) says what
+    /// the NetHack 3.6 record says.
+    #[test]
+    fn the_loaders_default_game_is_nethack_36s() {
+        let want = Target::NetHack36.game().loader_game();
+        let got = LoaderGame::default();
+        assert_eq!(
+            (got.name, got.title, got.rng, got.proof),
+            (want.name, want.title, want.rng, want.proof)
+        );
+        assert_eq!(format!("{:?}", got.rules), format!("{:?}", want.rules));
+        assert_eq!(format!("{:?}", got.inputs), format!("{:?}", want.inputs));
     }
 
     #[test]
