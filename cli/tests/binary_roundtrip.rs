@@ -150,7 +150,10 @@ fn script(nethack: bool) -> impl Strategy<Value = Script> {
             first += n as i32;
             dungeons.push(s.dungeon);
         }
-        Script { dungeons }
+        Script {
+            prelude: None,
+            dungeons,
+        }
     })
 }
 
@@ -222,6 +225,7 @@ proptest! {
 #[test]
 fn writers_refuse_what_the_layout_cannot_hold() {
     let base = Script {
+        prelude: None,
         dungeons: vec![Dungeon {
             name: b"The Dungeons of Doom".to_vec(),
             bones: b'D',
@@ -277,6 +281,7 @@ fn writers_refuse_what_the_layout_cannot_hold() {
 #[test]
 fn native_reader_refusals_say_what_they_found() {
     let s = Script {
+        prelude: None,
         dungeons: vec![Dungeon {
             name: b"x".to_vec(),
             ..Dungeon::default()
@@ -323,6 +328,7 @@ fn native_reader_refusals_say_what_they_found() {
 
     // A chain out of range, with a valid checksum.
     let bad = Script {
+        prelude: None,
         dungeons: vec![Dungeon {
             name: b"x".to_vec(),
             levels: vec![Level {
@@ -361,6 +367,7 @@ fn postcard_payload(s: &Script) -> Vec<u8> {
 #[test]
 fn nethack_reader_refusals_name_the_offset() {
     let s = Script {
+        prelude: None,
         dungeons: vec![Dungeon {
             name: b"Main".to_vec(),
             levels: vec![Level {

@@ -370,6 +370,7 @@ mod tests {
         let mut oracle = level("oracle", b'O', 5, 5);
         oracle.flags = flags::ALIGN_NEUTRAL << flags::ALIGN_SHIFT;
         Script {
+            prelude: None,
             dungeons: vec![
                 Dungeon {
                     name: b"The Dungeons of Doom".to_vec(),

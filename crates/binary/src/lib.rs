@@ -430,6 +430,7 @@ mod stated_tests {
     #[test]
     fn native_files_and_other_bytes_state_no_game() {
         let script = script::Script {
+            prelude: None,
             dungeons: vec![script::Dungeon {
                 name: b"The Dungeons of Doom".to_vec(),
                 bones: b'D',

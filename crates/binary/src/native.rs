@@ -20,7 +20,9 @@
 //! -> `.lua` or layout round trip loses nothing. This reader reads 1.0 and
 //! 1.1, and ignores what a later 1.x appends after the parts it knows; a
 //! 1.0-only reader refuses a 1.1 file (bytes left over) rather than
-//! dropping its 3.7 fields.
+//! dropping its 3.7 fields. Format 1.2 appends one more part, SpliceHack's
+//! `nofood` flag of each dungeon (postcard `Vec<bool>`), written only when
+//! a dungeon has it.
 
 use super::{
     crc32, lossy, validate_chains, BinaryFormat, ReadError, ReadScript, WriteError, KNOWN_FLAGS,
@@ -30,8 +32,9 @@ use serde::{Deserialize, Serialize};
 
 pub const MAGIC: [u8; 8] = *b"DGNKIT\0\x1a";
 pub const FORMAT_MAJOR: u16 = 1;
-/// The newest minor version written: 1 adds NetHack 3.7's fields.
-pub const FORMAT_MINOR: u16 = 1;
+/// The newest minor version written: 1 adds NetHack 3.7's fields, 2
+/// SpliceHack's `nofood`.
+pub const FORMAT_MINOR: u16 = 2;
 pub const HEADER_LEN: usize = 24;
 
 #[derive(Serialize)]
@@ -57,11 +60,17 @@ pub fn write(script: &Script, dialect: &str) -> Result<Vec<u8>, WriteError> {
         |e: postcard::Error| WriteError::new(format!("cannot encode the script: {e}"));
     let mut payload = postcard::to_stdvec(&BodyRef { dialect, script }).map_err(encode_error)?;
     let lua: Vec<&LuaFields> = script.dungeons.iter().map(|d| &d.lua).collect();
+    let nofood: Vec<bool> = lua.iter().map(|l| l.nofood).collect();
     let minor: u16 = if lua.iter().all(|l| l.is_empty()) {
         0
     } else {
         payload.extend(postcard::to_stdvec(&lua).map_err(encode_error)?);
-        1
+        if nofood.contains(&true) {
+            payload.extend(postcard::to_stdvec(&nofood).map_err(encode_error)?);
+            2
+        } else {
+            1
+        }
     };
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
     out.extend_from_slice(&MAGIC);
@@ -185,6 +194,29 @@ pub fn read(bytes: &[u8]) -> Result<ReadScript, ReadError> {
             d.lua = l;
         }
         rest = after;
+        if minor >= 2 && !rest.is_empty() {
+            let at = bytes.len() - rest.len();
+            let (nofood, after) = postcard::take_from_bytes::<Vec<bool>>(rest).map_err(|e| {
+                ReadError::new(
+                    at,
+                    format!("the nofood flags of format 1.{minor} do not decode: {e}"),
+                )
+            })?;
+            if nofood.len() != body.script.dungeons.len() {
+                return Err(ReadError::new(
+                    at,
+                    format!(
+                        "format 1.{minor} holds nofood flags for {} dungeons, the script has {}",
+                        nofood.len(),
+                        body.script.dungeons.len()
+                    ),
+                ));
+            }
+            for (d, n) in body.script.dungeons.iter_mut().zip(nofood) {
+                d.lua.nofood = n;
+            }
+            rest = after;
+        }
     }
     // What a later minor version appends is for its readers.
     if minor > FORMAT_MINOR {
@@ -279,10 +311,20 @@ mod tests {
             themerooms: Some(b"tut-rooms.lua".to_vec()),
             lvlfill: Some(b"tut-fill".to_vec()),
             unconnected: true,
+            nofood: false,
         });
         let file = write(&s, "vanilla").unwrap();
         assert_eq!(&file[8..12], &[1, 0, 1, 0]);
         assert_eq!(read(&file).unwrap().script, s);
+        // SpliceHack's nofood: format 1.2, the 1.1 part unchanged before it.
+        let n = script(LuaFields {
+            unconnected: true,
+            nofood: true,
+            ..LuaFields::default()
+        });
+        let file2 = write(&n, "splicehack").unwrap();
+        assert_eq!(&file2[8..12], &[1, 0, 2, 0]);
+        assert_eq!(read(&file2).unwrap().script, n);
 
         // A later 1.x may append more: this reader keeps what it knows.
         let mut later = file.clone();

@@ -200,7 +200,11 @@ fn facts<S: LevelSource + ?Sized>(
         branch_level: is_branch_level(src, dungeon, level),
         level,
         main_dungeon: dungeon == 0,
-        vibrating: d.hellish && level == d.num_levels.wrapping_sub(1),
+        vibrating: rules.invocation.applies(
+            d.hellish,
+            src.find_special(&|n| n == crate::rules::SANCTUM)
+                .is_some_and(|(sd, _)| sd == dungeon),
+        ) && level == d.num_levels.wrapping_sub(1),
         portal: special.is_some_and(|(name, _)| opts.is_portal_level(name)),
         depth: d.depth_start.wrapping_add(level - 1),
         madman_home,

@@ -22,7 +22,7 @@ pub use layout::{layout_verdicts, level_facts, level_verdict, LevelBones, Verdic
 pub use names::{file_name, with_infix};
 pub use rules::{
     decide, depth_chance, no_bones_rule, BonesPool, BonesRules, BranchRule, Decision,
-    DepthRollDraw, EventLevel, Known, LevelFacts, LevelOneRule, OtherEnd, Rule,
+    DepthRollDraw, EventLevel, Invocation, Known, LevelFacts, LevelOneRule, OtherEnd, Rule,
 };
 
 /// The levels that hold a magic portal in vanilla NetHack (the fake

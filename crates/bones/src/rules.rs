@@ -236,7 +236,35 @@ pub struct BonesRules {
     /// Written after `bon` (and a pool digit) in file names, before the
     /// dungeon marker: GnollHack's `-` + difficulty (`*`: every one).
     pub name_infix: &'static str,
+    /// Which dungeons rule 5 (the vibrating square's level) looks at.
+    pub invocation: Invocation,
 }
+
+/// Where rule 5's "level above the bottom" applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Invocation {
+    /// Every hellish dungeon (`In_hell(lev) && lev->dlevel ==
+    /// dunlevs_in_dungeon(lev) - 1`, 3.6 src/bones.c:32-33).
+    Hellish,
+    /// Only the dungeon of the `sanctum` level (xNetHack's
+    /// `Invocation_lev`, src/bones.c:32, src/dungeon.c:2051-2055): its
+    /// Gehennom has seven hellish dungeons beside it.
+    SanctumDungeon,
+}
+
+impl Invocation {
+    /// Whether a dungeon (hellish or not, holding the sanctum or not) has
+    /// the vibrating square's level above its bottom.
+    pub fn applies(self, hellish: bool, has_sanctum: bool) -> bool {
+        match self {
+            Invocation::Hellish => hellish,
+            Invocation::SanctumDungeon => has_sanctum,
+        }
+    }
+}
+
+/// The special level whose dungeon xNetHack's invocation test names.
+pub const SANCTUM: &str = "sanctum";
 
 impl BonesRules {
     /// NetHack 3.4.3 and 3.6 (`bones.md`).
@@ -253,6 +281,7 @@ impl BonesRules {
         event_levels: &[],
         depth_roll: DepthRollDraw::Always,
         name_infix: "",
+        invocation: Invocation::Hellish,
     };
 }
 

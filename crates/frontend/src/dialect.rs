@@ -44,6 +44,10 @@ pub enum Dialect {
     SpliceHack,
     /// yzhack.
     YzHack,
+    /// xNetHack's dungeon.lua.
+    XNetHack,
+    /// NerfHack's dungeon.lua.
+    NerfHack,
 }
 
 /// The numeric limits a dialect's game imposes on a compiled file.
@@ -141,6 +145,21 @@ pub struct Features {
     pub tileset: bool,
     /// Extra `DESCRIPTION:` words and the flag each sets (our canonical bits).
     pub extra_descriptors: &'static [(&'static str, u32)],
+    /// The words of a `dungeon.lua`'s `flags` (the game's `get_dgn_flags`).
+    pub lua_flags: LuaFlags,
+}
+
+/// Which words a game's `dungeon.lua` takes in `flags`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LuaFlags {
+    /// NetHack 3.7: town, hellish, mazelike, roguelike, unconnected
+    /// (src/dungeon.c:748).
+    NetHack37,
+    /// xNetHack: no rogue level, so no `roguelike` (src/dungeon.c:750-753).
+    NoRoguelike,
+    /// SpliceHack (on a 3.7 of 2021): `nofood`, bit 0x10, where 3.7 has
+    /// `unconnected` (src/dungeon.c:712-714, include/dgn_file.h:60).
+    NoFood,
 }
 
 const BASE_FEATURES: Features = Features {
@@ -152,6 +171,7 @@ const BASE_FEATURES: Features = Features {
     display_names: false,
     tileset: false,
     extra_descriptors: &[],
+    lua_flags: LuaFlags::NetHack37,
 };
 
 const EVILHACK_DESCRIPTORS: &[(&str, u32)] = &[
@@ -363,8 +383,34 @@ const DIALECTS: &[DialectInfo] = &[
         dialect: Dialect::SpliceHack,
         name: "splicehack",
         title: "SpliceHack",
-        doc: "SpliceHack and SliceHack: vanilla's language with MAXLEVEL 35.",
+        doc: "SpliceHack and SliceHack: vanilla's language with MAXLEVEL 35. SpliceHack on \
+              NetHack 3.7 reads a dungeon.lua whose dungeons take a `nofood` flag (bit 0x10, \
+              the chaotic alignment's) and no `unconnected`.",
         limits: Limits::nethack(16, 35, 50, 32),
+        features: Features {
+            lua_flags: LuaFlags::NoFood,
+            ..BASE_FEATURES
+        },
+    },
+    DialectInfo {
+        dialect: Dialect::XNetHack,
+        name: "xnethack",
+        title: "xNetHack",
+        doc: "xNetHack 9 (on NetHack 3.7): 3.7's dungeon.lua with MAXDUNGEON 32 \
+              (include/global.h:408) and no `roguelike` flag (no rogue level).",
+        limits: Limits::nethack(32, 32, 50, 32),
+        features: Features {
+            lua_flags: LuaFlags::NoRoguelike,
+            ..BASE_FEATURES
+        },
+    },
+    DialectInfo {
+        dialect: Dialect::NerfHack,
+        name: "nerfhack",
+        title: "NerfHack",
+        doc: "NerfHack (on NetHack 3.7): 3.7's dungeon.lua with LEV_LIMIT 64 \
+              (include/dgn_file.h:72).",
+        limits: Limits::nethack(16, 32, 64, 32),
         features: BASE_FEATURES,
     },
     DialectInfo {
@@ -378,7 +424,7 @@ const DIALECTS: &[DialectInfo] = &[
 ];
 
 impl Dialect {
-    pub const ALL: [Dialect; 14] = [
+    pub const ALL: [Dialect; 16] = [
         Dialect::Vanilla,
         Dialect::Vanilla31,
         Dialect::Slash,
@@ -393,6 +439,8 @@ impl Dialect {
         Dialect::NetHack4,
         Dialect::SpliceHack,
         Dialect::YzHack,
+        Dialect::XNetHack,
+        Dialect::NerfHack,
     ];
 
     pub fn info(self) -> &'static DialectInfo {

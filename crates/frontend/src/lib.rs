@@ -143,15 +143,73 @@ pub fn analyze_def(src: &[u8], opts: &CheckOptions, all: bool) -> Analysis {
 
 /// A `dungeon.lua` (NetHack 3.7): read into the same model, then the same
 /// checks and lowering as a `.def` file. The syntax tree is empty: the
-/// file's structure is the model's.
+/// file's structure is the model's. A file that draws is checked in every
+/// outcome of its draws: the first outcome's model is the analysis's (its
+/// spans are the file's like every other's), the diagnostics are those of
+/// all outcomes, and the script carries the others as its prelude.
 fn analyze_lua(src: &[u8], opts: &CheckOptions) -> Analysis {
-    let (model, mut diagnostics) = crate::lua::read(src, opts.dialect);
+    let reading = crate::lua::read::read_program(src, opts.dialect);
     let file = ast::SourceFile::default();
-    let ctx = check::Ctx::new(src, &file, &model, opts.game, opts.dialect);
-    diagnostics.extend(check::run(&ctx));
-    let mut diagnostics = opts.lints.apply(diagnostics);
+    let mut checked: Vec<(Model, Vec<Diagnostic>)> = reading
+        .outcomes
+        .into_iter()
+        .map(|(model, mut diagnostics)| {
+            let ctx = check::Ctx::new(src, &file, &model, opts.game, opts.dialect);
+            diagnostics.extend(check::run(&ctx));
+            let mut diagnostics = opts.lints.apply(diagnostics);
+            sort(&mut diagnostics);
+            (model, diagnostics)
+        })
+        .collect();
+    let (model, mut diagnostics) = checked.remove(0);
+    for (_, more) in &checked {
+        for d in more {
+            if !diagnostics
+                .iter()
+                .any(|o| o.code == d.code && o.span == d.span && o.message == d.message)
+            {
+                diagnostics.push(d.clone());
+            }
+        }
+    }
     sort(&mut diagnostics);
-    finish(file, model, diagnostics, opts)
+    let mut analysis = finish(file, model, diagnostics, opts);
+    if let (Some(script), Some(tree)) = (&mut analysis.script, reading.tree) {
+        let mut outcomes = vec![script.clone()];
+        outcomes.extend(checked.iter().map(|(m, _)| lower(m, opts.dialect)));
+        script.prelude = Some(std::sync::Arc::new(prelude(tree, outcomes)));
+    }
+    analysis
+}
+
+/// The prelude of a file that draws, its equal outcomes merged.
+fn prelude(mut root: script::PreludeNode, scripts: Vec<Script>) -> script::Prelude {
+    let mut distinct: Vec<Script> = Vec::new();
+    let index: Vec<u32> = scripts
+        .into_iter()
+        .map(|s| match distinct.iter().position(|d| *d == s) {
+            Some(i) => i as u32,
+            None => {
+                distinct.push(s);
+                distinct.len() as u32 - 1
+            }
+        })
+        .collect();
+    fn renumber(node: &mut script::PreludeNode, index: &[u32]) {
+        match node {
+            script::PreludeNode::Outcome(i) => *i = index.get(*i as usize).copied().unwrap_or(0),
+            script::PreludeNode::Draw { arms, .. } => {
+                for a in arms {
+                    renumber(&mut a.next, index);
+                }
+            }
+        }
+    }
+    renumber(&mut root, &index);
+    script::Prelude {
+        root,
+        outcomes: distinct,
+    }
 }
 
 /// The analysis, with the script when nothing is an error.

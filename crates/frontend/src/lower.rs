@@ -90,8 +90,12 @@ pub fn lower(model: &Model, dialect: Dialect) -> Script {
                 themerooms: d.lua.themerooms.as_ref().map(|n| n.bytes.clone()),
                 lvlfill: d.lua.lvlfill.as_ref().map(|n| n.bytes.clone()),
                 unconnected: d.lua.unconnected.is_some(),
+                nofood: d.lua.nofood.is_some(),
             },
         })
         .collect();
-    Script { dungeons }
+    Script {
+        dungeons,
+        prelude: None,
+    }
 }

@@ -20,7 +20,7 @@ pub use error::{LoadError, RangeOwner};
 pub use resolve::{
     BranchKind, Checkpoint, Resolved, ResolvedBranch, ResolvedDungeon, ResolvedLevel,
 };
-pub use start::{GameStart, Pantheon};
+pub use start::{GameStart, Pantheon, Victim};
 
 mod game;
 pub mod roles;
@@ -421,6 +421,8 @@ pub struct DRec {
     pub entry: i32,
     /// NetHack 3.7's `unconnected` flag.
     pub unconnected: bool,
+    /// SpliceHack's `nofood` flag (the same bit, without the depth rule).
+    pub nofood: bool,
     /// GnollHack's TILESET value, when the dungeon has one.
     pub tileset: Option<i32>,
     /// dNetHack's `tmpdungeon.alternates`: how many other records share
@@ -504,6 +506,41 @@ pub struct Resolver {
     pub inputs: LoaderInputs,
     /// The game's draws before the loader (none unless set).
     pub start: GameStart,
+    /// A `dungeon.lua` that draws: its draws and a resolver per outcome.
+    pub prelude: Option<std::sync::Arc<PreludeResolvers>>,
+}
+
+/// The outcomes of a `dungeon.lua`'s draws ([`dgnkit_script::Prelude`]),
+/// each prepared like the file's own script.
+#[derive(Clone, Debug)]
+pub struct PreludeResolvers {
+    pub root: dgnkit_script::PreludeNode,
+    pub outcomes: Vec<Resolver>,
+    /// Each outcome's chance.
+    pub chances: Vec<f64>,
+}
+
+impl PreludeResolvers {
+    /// Makes the file's draws on `draw` and returns the outcome they lead
+    /// to.
+    pub fn choose<S: Source, T: Trace>(&self, draw: &mut Drawer<'_, S, T>) -> u32 {
+        let mut node = &self.root;
+        loop {
+            match node {
+                dgnkit_script::PreludeNode::Outcome(i) => return *i,
+                dgnkit_script::PreludeNode::Draw { bound, line, arms } => {
+                    let v = draw.rn2(
+                        (*bound).max(1),
+                        crate::rng::Site::LuaPrelude { line: *line },
+                    );
+                    match dgnkit_script::PreludeNode::arm(arms, v) {
+                        Some(a) => node = &a.next,
+                        None => return 0,
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -549,11 +586,23 @@ impl Resolver {
         inputs.check(game)?;
         let mut r = Resolver::with_rules(script, game.rules_for(inputs))?;
         r.set_game_start(game.start_for(inputs)?);
-        r.inputs = inputs.clone();
+        r.each_outcome(|o| o.inputs = inputs.clone());
         Ok(r)
     }
 
     pub fn with_rules(script: &Script, rules: Rules) -> Result<Resolver, LoadError> {
+        let prelude = match &script.prelude {
+            None => None,
+            Some(p) => Some(std::sync::Arc::new(PreludeResolvers {
+                root: p.root.clone(),
+                outcomes: p
+                    .outcomes
+                    .iter()
+                    .map(|o| Resolver::with_rules(o, rules.clone()))
+                    .collect::<Result<_, _>>()?,
+                chances: p.chances(),
+            })),
+        };
         if let Some(limits) = rules.limits {
             // Checked on the file's count before anything is drawn.
             if script.dungeons.len() >= limits.max_dungeons {
@@ -654,6 +703,7 @@ impl Resolver {
                 chance: d.chance,
                 entry: d.entry,
                 unconnected: d.lua.unconnected,
+                nofood: d.lua.nofood,
                 tileset: d.tileset,
                 levels: (level_start, levels.len() as u32),
                 branches: (branch_start, branches.len() as u32),
@@ -705,7 +755,27 @@ impl Resolver {
             placement_budget: DEFAULT_PLACEMENT_BUDGET,
             inputs: LoaderInputs::default(),
             start: GameStart::NONE,
+            prelude,
         })
+    }
+
+    /// The resolver of outcome `i` of the file's draws (`Resolved::outcome`
+    /// says which a layout took); this one for a file that draws nothing.
+    pub fn outcome(&self, i: u32) -> &Resolver {
+        self.prelude
+            .as_ref()
+            .and_then(|p| p.outcomes.get(i as usize))
+            .unwrap_or(self)
+    }
+
+    /// Applies `f` to this resolver and to every outcome's.
+    fn each_outcome(&mut self, f: impl Fn(&mut Resolver)) {
+        f(self);
+        if let Some(p) = &mut self.prelude {
+            for o in &mut std::sync::Arc::make_mut(p).outcomes {
+                f(o);
+            }
+        }
     }
 
     /// The layout's `loader_inputs`, for a game whose layouts report them.
@@ -763,7 +833,7 @@ impl Resolver {
     /// [`DEFAULT_PLACEMENT_BUDGET`]); past it the resolution fails with
     /// [`LoadError::CouldntPlace`] or [`LoadError::PlacementTooCostly`].
     pub fn set_placement_budget(&mut self, draws: u64) {
-        self.placement_budget = draws;
+        self.each_outcome(|o| o.placement_budget = draws);
     }
 
     /// Resolves one seed into a [`Layout`]; `trace` adds `rng_calls`.
@@ -982,6 +1052,9 @@ impl Resolver {
             Site::QuestGender => "a quest monster's gender (role_init)".to_string(),
             Site::Pantheon => "the borrowed pantheon (role_init, randrole)".to_string(),
             Site::Planes => "Elemental Planes shuffle".to_string(),
+            Site::RogueVictim => "the Rogue's victim role (role_init)".to_string(),
+            Site::LuaPrelude { line } => format!("dungeon.lua:{line}"),
+            Site::AfterLoader => "the game's draws after init_dungeons()".to_string(),
         }
     }
 
@@ -1060,7 +1133,9 @@ impl Resolver {
             // A level's own `unconnected` is already in its alignment
             // bits (the reader ORs 0x10 in, as 3.7 does).
             Alignments::NetHack37 => match align(level.flags) {
-                0 => dungeon.map_or(0, |d| u32::from(d.unconnected) * flags::ALIGN_CHAOTIC),
+                0 => dungeon.map_or(0, |d| {
+                    u32::from(d.unconnected || d.nofood) * flags::ALIGN_CHAOTIC
+                }),
                 own => own,
             },
         }

@@ -198,6 +198,9 @@ pub struct Resolved {
     pub tune: [u8; 5],
     /// Draws the game's start made before the loader ([`super::GameStart`]).
     pub pre_draws: u32,
+    /// Which outcome of a drawing `dungeon.lua` this layout took
+    /// ([`Resolver::outcome`]); 0 for every other file.
+    pub outcome: u32,
     /// dNetHack's `chaos_dvariant`: which of the same-named "Chaos Quest"
     /// records was kept (0 = the first); 0 for other games.
     pub chaos_variant: i32,
@@ -235,6 +238,7 @@ impl Default for Resolved {
             levels: Vec::new(),
             branches: Vec::new(),
             tune: *b"AAAAA",
+            outcome: 0,
             pre_draws: 0,
             chaos_variant: 0,
             slots: Vec::new(),
@@ -393,6 +397,7 @@ impl Resolved {
     /// The canonical layout, with names from `resolver` (the one that
     /// filled this buffer).
     pub fn to_layout(&self, resolver: &Resolver, rng_calls: Option<Vec<String>>) -> Layout {
+        let resolver = resolver.outcome(self.outcome);
         let dungeons = self.dungeons.iter().map(|d| d.named(resolver)).collect();
         let levels = self.levels.iter().map(|l| l.named(resolver)).collect();
         let branches = self
@@ -1222,17 +1227,27 @@ fn branch_target(res: &Resolver, b: u32) -> String {
 }
 
 pub fn run<S: Source, T: Trace>(
-    res: &Resolver,
+    top: &Resolver,
     source: &mut S,
     trace: &mut T,
     wizard: bool,
     out: &mut Resolved,
 ) -> Result<(), LoadError> {
+    let mut draw = Drawer { source, trace };
+    let pre_draws = top.start.draw(&mut draw);
+    for n in (2..=top.rules.lua_shuffle).rev() {
+        draw.rn2(n, Site::LuaShuffle);
+    }
+    // A dungeon.lua that draws: its draws, then the script they give.
+    let outcome = top.prelude.as_ref().map_or(0, |p| p.choose(&mut draw));
+    let res = top.outcome(outcome);
     out.clear(res.dungeons.len(), res.branches.len());
+    out.pre_draws = pre_draws;
+    out.outcome = outcome;
     let (skip_dungeon_chance, skip_level_chance) = res.skips_chances(wizard);
     let mut run = Run {
         res,
-        draw: Drawer { source, trace },
+        draw,
         out,
         skip_dungeon_chance,
         skip_level_chance,
@@ -1240,15 +1255,13 @@ pub fn run<S: Source, T: Trace>(
         loaded_branches: 0,
         stopped: false,
     };
-    run.out.pre_draws = res.start.draw(&mut run.draw);
-    for n in (2..=res.rules.lua_shuffle).rev() {
-        run.draw.rn2(n, Site::LuaShuffle);
-    }
     for rec in 0..res.dungeons.len() {
         run.dungeon(rec)?;
         if run.stopped {
             return Ok(());
         }
     }
-    run.finish()
+    run.finish()?;
+    top.start.draw_after(&mut run.draw);
+    Ok(())
 }

@@ -70,6 +70,12 @@ pub const ROLES: &[Role] = &[
     },
     role("Pirate", "Pir"),
     role("Troubadour", "Tro"),
+    // SpliceHack and NerfHack (`src/role.c:119`, `:158`).
+    role("Cartomancer", "Car"),
+    // SpliceHack (`src/role.c:242`).
+    role("Dragon Rider", "Dra"),
+    // CrecelleHack (`src/role.c:154`).
+    role("Grappler", "Grp"),
     // dNAO `src/role.c:263`.
     Role {
         name: "Madman",

@@ -19,24 +19,44 @@ pub struct Pantheon {
     pub tries: u32,
 }
 
-/// What the game draws before the loader, in order.
+/// A Rogue who hunts another role's quest nemesis (CrecelleHack,
+/// `src/role.c:2140-2149`): `randrole` draws `rn2(roles)` again while the
+/// role drawn is `redraw` (the one whose nemesis is the Rogue's own
+/// leader's kind), then the nemesis's gender is rolled, `rn2(100)`, when
+/// the victim's nemesis has none (bit set in `ungendered`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Victim {
+    pub roles: u32,
+    pub redraw: u32,
+    pub ungendered: u64,
+}
+
+/// What the game draws before the loader, in order, and right after it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GameStart {
     /// Draws whose values do not matter here and whose number is fixed
     /// (object description shuffles): each takes one output.
     pub fixed: u32,
+    /// The Rogue's victim, where the game draws one.
+    pub victim: Option<Victim>,
     /// `rn2(100)` gender rolls, one per quest monster without a gender.
     pub gender_rolls: u32,
     /// The borrowed pantheon, for a role without gods.
     pub pantheon: Option<Pantheon>,
+    /// After `init_dungeons()`: a Fisher-Yates shuffle of this many
+    /// entries (`rn2(n)`, `rn2(n-1)`, ..., `rn2(2)`; xNetHack's
+    /// `init_archfiends`, `src/minion.c:892`, `src/rnd.c:316-327`); 0: none.
+    pub after_shuffle: u32,
 }
 
 impl GameStart {
     /// No draws: the generator starts at the loader.
     pub const NONE: GameStart = GameStart {
         fixed: 0,
+        victim: None,
         gender_rolls: 0,
         pantheon: None,
+        after_shuffle: 0,
     };
 
     /// Makes the draws; returns how many.
@@ -46,6 +66,22 @@ impl GameStart {
             // The values are the shuffles' business; rn2(1) takes one
             // output like any other bound.
             draw.rn2(1, Site::ObjectInit);
+        }
+        if let Some(v) = self.victim {
+            let mut role = v.redraw;
+            // A game that would loop for ever (every role redrawn) is not
+            // one a generator gives: stop where its values would repeat.
+            for _ in 0..10_000 {
+                made += 1;
+                role = draw.rn2(v.roles.max(1), Site::RogueVictim);
+                if role != v.redraw {
+                    break;
+                }
+            }
+            if v.ungendered & (1u64 << (role & 63)) != 0 {
+                made += 1;
+                draw.rn2(100, Site::RogueVictim);
+            }
         }
         for _ in 0..self.gender_rolls {
             draw.rn2(100, Site::QuestGender);
@@ -60,6 +96,14 @@ impl GameStart {
             }
         }
         made
+    }
+
+    /// The draws right after `init_dungeons()`; returns how many.
+    pub fn draw_after<S: Source, T: Trace>(&self, draw: &mut Drawer<'_, S, T>) -> u32 {
+        for n in (2..=self.after_shuffle).rev() {
+            draw.rn2(n, Site::AfterLoader);
+        }
+        self.after_shuffle.saturating_sub(1)
     }
 }
 
@@ -84,7 +128,7 @@ mod tests {
             GameStart {
                 fixed: 3,
                 gender_rolls: 1,
-                pantheon: None,
+                ..GameStart::NONE
             },
             7,
         );
@@ -124,5 +168,46 @@ mod tests {
             ..GameStart::NONE
         };
         assert_eq!(run(all, 1).len(), 99);
+    }
+
+    #[test]
+    fn a_rogue_redraws_its_victim_and_rolls_an_ungendered_nemesis() {
+        let start = GameStart {
+            victim: Some(Victim {
+                roles: 14,
+                redraw: 11,
+                ungendered: 1 | 1 << 13,
+            }),
+            ..GameStart::NONE
+        };
+        for seed in 0..200 {
+            let log = run(start, seed);
+            let victims: Vec<u32> = log.iter().map(|d| d.r).collect();
+            let k = victims.iter().position(|&r| r != 11).unwrap();
+            assert!(victims[..k].iter().all(|&r| r == 11));
+            let extra = u32::from(matches!(victims[k], 0 | 13));
+            assert_eq!(log.len(), k + 1 + extra as usize, "seed {seed}: {log:?}");
+            if extra == 1 {
+                assert_eq!(log.last().unwrap().n, 100);
+            }
+        }
+    }
+
+    #[test]
+    fn the_shuffle_after_the_loader_draws_from_n_down_to_two() {
+        let start = GameStart {
+            after_shuffle: 7,
+            ..GameStart::NONE
+        };
+        let mut g = Isaac64::new(3);
+        let mut log: Vec<Draw> = Vec::new();
+        let n = start.draw_after(&mut Drawer {
+            source: &mut g,
+            trace: &mut log,
+        });
+        assert_eq!(n, 6);
+        let bounds: Vec<i32> = log.iter().map(|d| d.n).collect();
+        assert_eq!(bounds, vec![7, 6, 5, 4, 3, 2]);
+        assert!(log.iter().all(|d| d.site == Site::AfterLoader));
     }
 }

@@ -56,7 +56,10 @@ fn draws(
 fn one_dungeon_one_level() {
     let mut d = dungeon("Top", 5, 0);
     d.levels.push(level("start", 2, 0));
-    let script = Script { dungeons: vec![d] };
+    let script = Script {
+        prelude: None,
+        dungeons: vec![d],
+    };
     let res = native(&script);
     let (out, log) = draws(&res, 1, RngKind::Glibc, false);
     let out = out.unwrap();
@@ -100,6 +103,7 @@ fn wizard_mode_skips_every_chance_roll() {
     opt.chance = 1;
     d.branches.push(branch("Optional", 3, 0));
     let script = Script {
+        prelude: None,
         dungeons: vec![d, opt],
     };
     let res = native(&script);
@@ -123,6 +127,7 @@ fn a_dropped_dungeon_compacts_the_indices() {
     let mut kept = dungeon("Kept", 2, 0);
     kept.levels.push(level("here", 1, 0));
     let script = Script {
+        prelude: None,
         dungeons: vec![top, gone, kept],
     };
     let res = native(&script);
@@ -163,6 +168,7 @@ fn branch_placement_starts_at_j_plus_one() {
     let mut top = dungeon("Top", 10, 0);
     top.branches.push(branch("Side", 3, 4));
     let script = Script {
+        prelude: None,
         dungeons: vec![top, dungeon("Side", 2, 0)],
     };
     let pre_33 = Rules {
@@ -201,6 +207,7 @@ fn a_second_branch_avoids_a_level_that_ends_one() {
     top.branches.push(branch("A", 2, 2));
     top.branches.push(branch("B", 2, 2));
     let script = Script {
+        prelude: None,
         dungeons: vec![top, dungeon("A", 1, 0), dungeon("B", 1, 0)],
     };
     let res = native(&script);
@@ -220,6 +227,7 @@ fn branches_are_kept_sorted_by_their_ends() {
     top.branches.push(branch("Shallow", 2, 0));
     top.branches.push(branch("Middle", 5, 0));
     let script = Script {
+        prelude: None,
         dungeons: vec![
             top,
             dungeon("Deep", 1, 0),
@@ -246,6 +254,7 @@ fn depth_follows_the_branch_direction_and_entry() {
     let mut up_d = dungeon("Up", 3, 0);
     up_d.entry = -1;
     let script = Script {
+        prelude: None,
         dungeons: vec![top, up_d, dungeon("Portal", 2, 0), dungeon("Down", 2, 0)],
     };
     let res = native(&script);
@@ -269,6 +278,7 @@ fn entry_beyond_the_bottom_is_clamped_by_343_and_36() {
     let mut low = dungeon("Low", 3, 0);
     low.entry = 7;
     let script = Script {
+        prelude: None,
         dungeons: vec![top, low],
     };
     let r36 = Resolver::with_rules(&script, Rules::native()).unwrap();
@@ -307,7 +317,10 @@ fn ledger_starts_past_a_byte_do_not_wrap() {
     }
     let mut dungeons = vec![top];
     dungeons.extend(rest);
-    let script = Script { dungeons };
+    let script = Script {
+        prelude: None,
+        dungeons,
+    };
     let r = Resolver::with_rules(
         &script,
         Rules {
@@ -332,6 +345,7 @@ fn fort_ludios_floats_and_moves_to_the_end() {
     let mut fort = dungeon("Fort", 1, 0);
     fort.levels.push(level("KNOX", 1, 0));
     let script = Script {
+        prelude: None,
         dungeons: vec![top, fort, dungeon("Other", 1, 0)],
     };
     let out = native(&script)
@@ -354,6 +368,7 @@ fn knox_without_a_branch_is_an_error() {
     let mut top = dungeon("Top", 10, 0);
     top.levels.push(level("knox", 3, 0));
     let script = Script {
+        prelude: None,
         dungeons: vec![top],
     };
     let err = native(&script)
@@ -387,6 +402,7 @@ fn the_dummy_level_lifts_its_dungeon() {
         planes.levels.push(level(n, i as i32 + 1, 0));
     }
     let script = Script {
+        prelude: None,
         dungeons: vec![top, planes],
     };
     let out = native(&script)
@@ -399,6 +415,7 @@ fn the_dummy_level_lifts_its_dungeon() {
 #[test]
 fn required_dungeons_follow_the_version() {
     let script = Script {
+        prelude: None,
         dungeons: vec![dungeon("Top", 3, 0)],
     };
     let e36 = Resolver::with_rules(&script, Rules::nethack_36())
@@ -427,7 +444,10 @@ fn required_dungeons_follow_the_version() {
             .iter()
             .map(|n| dungeon(n, 2, 0)),
     );
-    let script = Script { dungeons: ds };
+    let script = Script {
+        prelude: None,
+        dungeons: ds,
+    };
     for rules in [Rules::nethack_343(), Rules::nethack_36()] {
         let e =
             Resolver::with_rules(&script, rules)
@@ -446,6 +466,7 @@ fn levels_that_do_not_fit_fail_with_couldnt_place() {
     top.levels.push(level("a", 2, 0));
     top.levels.push(level("b", 2, 0));
     let script = Script {
+        prelude: None,
         dungeons: vec![top],
     };
     let err = native(&script)
@@ -467,6 +488,7 @@ fn an_exponential_search_fails_fast() {
         top.levels.push(level(&format!("l{i}"), 1, -1));
     }
     let script = Script {
+        prelude: None,
         dungeons: vec![top],
     };
     let mut res = native(&script);
@@ -496,6 +518,7 @@ fn an_impossible_chain_is_found_without_exhausting_the_search() {
     chained.chain = 11;
     top.levels.push(chained);
     let script = Script {
+        prelude: None,
         dungeons: vec![top],
     };
     let mut res = native(&script);
@@ -516,6 +539,7 @@ fn a_costly_but_possible_search_is_reported_as_such() {
     top.levels.push(level("a", 1, -1));
     top.levels.push(level("b", 1, -1));
     let script = Script {
+        prelude: None,
         dungeons: vec![top],
     };
     let mut res = native(&script);
@@ -535,6 +559,7 @@ fn base_out_of_range_is_an_error() {
     let mut top = dungeon("Top", 5, 0);
     top.levels.push(level("deep", 9, 0));
     let script = Script {
+        prelude: None,
         dungeons: vec![top],
     };
     let err = native(&script)
@@ -556,6 +581,7 @@ fn base_out_of_range_is_an_error() {
 #[test]
 fn a_missing_branch_is_an_error() {
     let script = Script {
+        prelude: None,
         dungeons: vec![dungeon("Top", 5, 0), dungeon("Orphan", 2, 0)],
     };
     let err = native(&script)
@@ -587,6 +613,7 @@ fn a_chain_shifted_by_a_dropped_dungeon_is_an_error() {
     second.chain = 2;
     later.levels.push(second);
     let script = Script {
+        prelude: None,
         dungeons: vec![top, opt, later],
     };
     let res = native(&script);
@@ -621,6 +648,7 @@ fn a_chain_to_a_level_that_lost_its_roll_is_an_error() {
     next.chain = 0;
     top.levels.push(next);
     let script = Script {
+        prelude: None,
         dungeons: vec![top],
     };
     let res = native(&script);
@@ -640,6 +668,7 @@ fn a_chain_to_a_level_that_lost_its_roll_is_an_error() {
 #[test]
 fn too_many_dungeons_for_nethack() {
     let script = Script {
+        prelude: None,
         dungeons: (0..16).map(|i| dungeon(&format!("d{i}"), 1, 0)).collect(),
     };
     assert!(matches!(
@@ -657,6 +686,7 @@ fn the_buffer_is_reused_without_changing_results() {
         top.levels.push(level(&format!("l{i}"), 2 + 2 * i, 4));
     }
     let script = Script {
+        prelude: None,
         dungeons: vec![top, dungeon("Side", 4, 2)],
     };
     let res = native(&script);
@@ -682,6 +712,7 @@ fn sometimes_failing() -> Script {
     side.chance = 70;
     side.branches.push(branch("Deep", 1, 2));
     Script {
+        prelude: None,
         dungeons: vec![top, side, dungeon("Deep", 3, 0)],
     }
 }
@@ -804,7 +835,10 @@ mod arbitrary {
             for (i, d) in ds.iter_mut().enumerate() {
                 d.name = format!("d{i}").into_bytes();
             }
-            Script { dungeons: ds }
+            Script {
+                prelude: None,
+                dungeons: ds,
+            }
         })
     }
 
@@ -840,7 +874,10 @@ fn rules_37() -> Rules {
 fn nethack_37_loading_starts_with_nhlibs_shuffle() {
     let mut d = dungeon("Top", 5, 2);
     d.levels.push(level("start", 2, 0));
-    let script = Script { dungeons: vec![d] };
+    let script = Script {
+        prelude: None,
+        dungeons: vec![d],
+    };
     let res = Resolver::with_rules(&script, rules_37()).unwrap();
     let (_, log) = draws(&res, 3, RngKind::Isaac64, true);
     assert_eq!(log[0].site, Site::LuaShuffle);
@@ -854,6 +891,7 @@ fn nethack_37_loading_starts_with_nhlibs_shuffle() {
 #[test]
 fn game_start_draws_come_first_and_stay_out_of_rng_calls() {
     let script = Script {
+        prelude: None,
         dungeons: vec![dungeon("Top", 5, 2)],
     };
     let mut res = Resolver::with_rules(&script, rules_37()).unwrap();
@@ -861,7 +899,7 @@ fn game_start_draws_come_first_and_stay_out_of_rng_calls() {
     res.set_game_start(GameStart {
         fixed: 5,
         gender_rolls: 1,
-        pantheon: None,
+        ..GameStart::NONE
     });
     let (_, log) = draws(&res, 9, RngKind::Isaac64, true);
     let sites: Vec<Site> = log.iter().take(7).map(|d| d.site).collect();
@@ -890,6 +928,7 @@ fn an_unconnected_dungeon_has_no_branch_and_starts_at_depth_one() {
     tutorial.lua.unconnected = true;
     tutorial.levels.push(level("tut-1", 1, 0));
     let script = Script {
+        prelude: None,
         dungeons: vec![top, dungeon("Side", 4, 0), tutorial],
     };
     let res = Resolver::with_rules(&script, rules_37()).unwrap();
@@ -927,6 +966,7 @@ fn chained_after_optional() -> Script {
     l.chain = 0;
     chained.levels.push(l);
     Script {
+        prelude: None,
         dungeons: vec![top, opt, chained],
     }
 }
@@ -998,6 +1038,7 @@ fn nethack_37_chains_a_later_namesake_when_the_first_is_dropped() {
     l.chain = 0;
     chained.levels.push(l);
     let script = Script {
+        prelude: None,
         dungeons: vec![top, opt, second, chained],
     };
     let res = Resolver::with_rules(&script, rules_37()).unwrap();
@@ -1026,6 +1067,7 @@ fn nethack_37_hides_the_last_level_read_from_a_dungeons_first_branch() {
     b.chain = 1;
     top.branches.push(b);
     let script = Script {
+        prelude: None,
         dungeons: vec![top.clone(), dungeon("Side", 2, 0)],
     };
     let res = Resolver::with_rules(&script, rules_37()).unwrap();
@@ -1040,6 +1082,7 @@ fn nethack_37_hides_the_last_level_read_from_a_dungeons_first_branch() {
     let mut top2 = top;
     top2.branches.insert(0, branch("Other", 8, 0));
     let script = Script {
+        prelude: None,
         dungeons: vec![top2, dungeon("Other", 2, 0), dungeon("Side", 2, 0)],
     };
     let res = Resolver::with_rules(&script, rules_37()).unwrap();
@@ -1061,6 +1104,7 @@ fn nethack_37_alignments_are_as_the_game_stores_them() {
     tut.lua.unconnected = true;
     tut.levels.push(level("tut-1", 1, 0));
     let script = Script {
+        prelude: None,
         dungeons: vec![top, tut],
     };
     let res = Resolver::with_rules(&script, rules_37()).unwrap();
@@ -1074,6 +1118,7 @@ fn nethack_37_alignments_are_as_the_game_stores_them() {
     assert_eq!(align("tut-1"), flags::ALIGN_CHAOTIC);
     let res36 = Resolver::with_rules(
         &Script {
+            prelude: None,
             dungeons: vec![script.dungeons[0].clone()],
         },
         Rules::native(),
@@ -1088,7 +1133,10 @@ fn nethack_37_alignments_are_as_the_game_stores_them() {
 fn nethack_37_counts_levels_in_16_bits() {
     let mut d = dungeon("Top", 200, 0);
     d.levels.push(level("deep", -1, 0));
-    let script = Script { dungeons: vec![d] };
+    let script = Script {
+        prelude: None,
+        dungeons: vec![d],
+    };
     // 200 is -56 in 3.6's byte: the level's base is out of range; 3.7
     // clamps 200 to 32 levels.
     let res = Resolver::with_rules(&script, rules_37()).unwrap();

@@ -98,6 +98,15 @@ pub enum Site {
     /// Before the loader: `role_init` draws a role (`randrole`) whose gods
     /// a role without its own borrows.
     Pantheon,
+    /// Before the loader: CrecelleHack's Rogue draws the role whose quest
+    /// nemesis it hunts, and that nemesis's gender when it has none.
+    RogueVictim,
+    /// A `dungeon.lua` that draws before it sets `dungeon`: the draw at
+    /// that line of the file (part of `init_dungeons()`).
+    LuaPrelude { line: u32 },
+    /// After the loader: the game's own draws right after
+    /// `init_dungeons()` returns (xNetHack's `init_archfiends`).
+    AfterLoader,
     /// dNetHack: whether dungeon record `dungeon` is the one of its name
     /// that is kept (`select_alternate`).
     Alternate { dungeon: u32 },
@@ -111,7 +120,16 @@ impl Site {
     /// `init_dungeons()` rather than to the loader (layouts' `rng_calls`
     /// leave those out).
     pub fn before_loader(self) -> bool {
-        matches!(self, Site::ObjectInit | Site::QuestGender | Site::Pantheon)
+        matches!(
+            self,
+            Site::ObjectInit | Site::QuestGender | Site::Pantheon | Site::RogueVictim
+        )
+    }
+
+    /// Whether `init_dungeons()` made the draw (layouts' `rng_calls` hold
+    /// these only).
+    pub fn in_loader(self) -> bool {
+        !self.before_loader() && self != Site::AfterLoader
     }
 }
 
@@ -133,10 +151,10 @@ impl fmt::Display for Draw {
 }
 
 /// A layout's `rng_calls`: the loader's draws as `rn2(n)=r`, without the
-/// game's draws before it.
+/// game's draws before and after it.
 pub fn rng_calls(log: &[Draw]) -> Vec<String> {
     log.iter()
-        .filter(|d| !d.site.before_loader())
+        .filter(|d| d.site.in_loader())
         .map(Draw::to_string)
         .collect()
 }

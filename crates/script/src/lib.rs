@@ -4,6 +4,9 @@
 //! records (plus the dialect extensions), without any layout's fixed limits.
 
 pub mod layout;
+pub mod prelude;
+
+pub use prelude::{Prelude, PreludeArm, PreludeNode};
 
 use serde::{Deserialize, Serialize};
 
@@ -80,6 +83,11 @@ impl BranchType {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Script {
     pub dungeons: Vec<Dungeon>,
+    /// A `dungeon.lua` that draws before it sets `dungeon`: its outcomes
+    /// and their scripts (this script is the first outcome's). Never
+    /// written to a compiled file: no game reads one.
+    #[serde(skip)]
+    pub prelude: Option<std::sync::Arc<Prelude>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,6 +125,12 @@ pub struct LuaFields {
     /// The `unconnected` flag: no branch leads to the dungeon (the
     /// Tutorial) and its depth starts at 1 (dungeon.c:1095).
     pub unconnected: bool,
+    /// SpliceHack's `nofood` flag (bit 0x10 where 3.7 has `unconnected`,
+    /// include/dgn_file.h:60): the dungeon's levels without an alignment of
+    /// their own read it as chaotic (src/dungeon.c:559-562). Encoded apart
+    /// (dgnkit's format 1.2 appends it), so format 1.1 stays as it was.
+    #[serde(skip)]
+    pub nofood: bool,
 }
 
 impl LuaFields {

@@ -234,8 +234,12 @@ fn present(
             },
         },
     };
-    let hellish = d.flags & flags::HELLISH != 0;
     let (l0, _) = d.levels;
+    let hellish = opts.rules.invocation.applies(
+        d.flags & flags::HELLISH != 0,
+        (d.levels.0..d.levels.1)
+            .any(|l| res.levels[l as usize].name == crate::bones::rules::SANCTUM),
+    );
     // Rule 10: the level above the locate level (kept, so one level in
     // this class), when the start level exists too.
     let madman_home = madman.and_then(|(strt, loca)| {

@@ -358,6 +358,7 @@ fn mini() -> Script {
     tower.entry = -1;
     tower.levels.push(level("tower1", 0, 1, 0));
     Script {
+        prelude: None,
         dungeons: vec![top, mines, soko_d, hell_d, tower],
     }
 }
@@ -625,6 +626,7 @@ fn mini_run(last: (i32, i32)) -> Script {
     e.chance = 60;
     let t = dungeon("T", b'T', 1, 0);
     Script {
+        prelude: None,
         dungeons: vec![top, m, s, a, b, c, e, t],
     }
 }
@@ -708,6 +710,7 @@ fn optional_dungeon_shifts_chains_and_drops_branches() {
     deep.levels.push(d2);
     check(
         &Script {
+            prelude: None,
             dungeons: vec![top, caves, deep],
         },
         Rules::native(),
@@ -729,6 +732,7 @@ fn placement_failures_and_aborts_are_counted() {
     top.levels.push(level("d", b'F', 2, 2));
     check(
         &Script {
+            prelude: None,
             dungeons: vec![top],
         },
         Rules::native(),
@@ -748,6 +752,7 @@ fn knox_floats_its_branch_or_fails() {
     fort.levels.push(knox);
     check(
         &Script {
+            prelude: None,
             dungeons: vec![top, fort],
         },
         Rules::native(),
@@ -772,6 +777,7 @@ fn dummy_level_lifts_its_dungeon_and_portal_levels_load_only() {
     planes.levels.push(dummy);
     check(
         &Script {
+            prelude: None,
             dungeons: vec![top, planes],
         },
         Rules::native(),
@@ -787,6 +793,7 @@ fn missing_parent_and_hardwired_dungeons_fail() {
     let mut next = dungeon("Next", b'N', 3, 1);
     next.levels.push(level("n", b'n', 1, 2));
     let script = Script {
+        prelude: None,
         dungeons: vec![top, next],
     };
     check(&script, Rules::native(), false);
@@ -882,7 +889,10 @@ fn arb_script() -> impl Strategy<Value = Script> {
                 slot += count;
                 dungeons.push(d);
             }
-            Script { dungeons }
+            Script {
+                prelude: None,
+                dungeons,
+            }
         })
 }
 
@@ -998,6 +1008,7 @@ fn arb_wild_script() -> impl Strategy<Value = Script> {
         any::<u8>(),
     );
     prop::collection::vec(dg, 1..5).prop_map(|ds| Script {
+        prelude: None,
         dungeons: ds
             .into_iter()
             .enumerate()
@@ -1072,6 +1083,7 @@ fn two_floating_levels_and_chances_rolled_in_wizard_mode() {
     advcal.chance = 80;
     advent.levels.push(advcal);
     let script = Script {
+        prelude: None,
         dungeons: vec![top, fort, advent],
     };
     for wizard in [false, true] {

@@ -382,6 +382,7 @@ mod tests {
         let mut deep = dungeon("Deep", 4, 0);
         deep.levels.push(level("anchored", 0, 0));
         let script = Script {
+            prelude: None,
             dungeons: vec![top, side, deep],
         };
         let res = Resolver::with_rules(&script, Rules::native()).unwrap();
@@ -480,6 +481,7 @@ mod tests {
             ..Level::default()
         });
         let mut script = Script {
+            prelude: None,
             dungeons: vec![top],
         };
         for i in 0..4 {

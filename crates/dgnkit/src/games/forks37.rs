@@ -1,66 +1,348 @@
-//! NetHack 3.7's forks whose game starts are recorded in
+//! NetHack 3.7's forks, whose game starts are recorded in
 //! `expected/variants/<family>/` (README.md there: seeding, the draws before
 //! `init_dungeons()`, the dungeon's draw sites, bones and xlogfile
-//! numbering, with file:line) but whose loaders dgnkit does not reproduce
-//! yet. Each reads `dat/dungeon.lua` at start-up (no `dgn_comp`, no
-//! compiled file). Until its own record is proven, layouts, statistics,
-//! bones verdicts and seed searches for it are refused, never answered with
-//! NetHack 3.7's rules, and its `dungeon.lua` is checked with 3.7's
-//! language and limits.
+//! numbering, with file:line). Each reads `dat/dungeon.lua` at start-up (no
+//! `dgn_comp`, no compiled file) with 3.7's `init_dungeons()`; what differs
+//! is data: the object shuffles' count, `roles[]` and which quest monsters
+//! lack a gender, limits and flag words, and each fork's few hooks below.
 
-use super::{Game, InputSpec, LoaderProof};
-use crate::bones::BonesRules;
+use super::nethack37::{role, RoleStart, Start37};
+use super::{Game, InputSpec, LoaderInputs, LoaderProof};
+use crate::bones::{BonesRules, Invocation};
 use crate::dialect::Dialect;
-use crate::loader::Rules;
+use crate::loader::{GameStart, Limits, LoadError, Rules, Victim};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
 
-/// A fork's record while its loader is not proven: 3.7's data, refused.
-const fn unproven(target: Target, title: &'static str) -> Game {
+/// A fork's record: 3.7's loader with the fork's rules and start.
+const fn fork(
+    target: Target,
+    title: &'static str,
+    dialect: Dialect,
+    rules: Rules,
+    proof: &'static str,
+    roles: &'static [&'static str],
+    start_hook: fn(&LoaderInputs) -> Result<GameStart, LoadError>,
+) -> Game {
     Game {
         target,
         title,
-        dialect: Dialect::Vanilla,
+        dialect,
         binary: None,
         // ISAAC-64 seeded with the seed's 8 little-endian bytes, as 3.7
         // (each README, "Generator and seeding").
         rng: RngKind::Isaac64,
-        rules: Rules::nethack_37(),
+        rules,
         bones: BonesRules::VANILLA,
         overview: OverviewStyle::NetHack36,
-        loader: LoaderProof::NotProven,
-        inputs: InputSpec::NONE,
+        loader: LoaderProof::Proven(proof),
+        inputs: InputSpec {
+            role: Some(super::nethack37::DEFAULT_ROLE),
+            race: None,
+            roles,
+            options: &[],
+            game_start: Some(true),
+            rules_hook: None,
+            start_hook: Some(start_hook),
+        },
         undefined_flags: &[],
         reads_lua: true,
     }
 }
 
+const PROOF: &str = "forks37_parity: every game start of expected/variants/<family>/layouts-*.jsonl.gz, draw for draw (role, nhlib.lua, the file's own draws, init_dungeons(), the draws after it) and the resolved dungeon";
+
+// ---------------------------------------------------------------- xNetHack
+
+/// xNetHack 9.1's `roles[]` (src/role.c:30-472): 3.7's thirteen, but the
+/// Archeologist's nemesis is Schliemann, who is male
+/// (include/monsters.h:3665), so only the Wizard's Anaraxis draws.
+const XNETHACK_ROLES: [RoleStart; 13] = [
+    role("Arc", 0, false),
+    role("Bar", 0, false),
+    role("Cav", 0, false),
+    role("Hea", 0, false),
+    role("Kni", 0, false),
+    role("Mon", 0, false),
+    role("Pri", 0, true),
+    role("Rog", 0, false),
+    role("Ran", 0, false),
+    role("Sam", 0, false),
+    role("Tou", 0, false),
+    role("Val", 0, false),
+    role("Wiz", 1, false),
+];
+
+const XNETHACK_START: Start37 = Start37 {
+    title: "xNetHack",
+    // o_init.c:88-94, :128 (197), :233.
+    object_draws: 201,
+    roles: &XNETHACK_ROLES,
+    victim: None,
+    // init_archfiends() shuffles its seven archfiends right after the
+    // dungeon (src/allmain.c:923, src/minion.c:892).
+    after_shuffle: 7,
+};
+
+fn xnethack_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
+    XNETHACK_START.for_inputs(inputs)
+}
+
 /// xNetHack 9.1 (copperwater/xNetHack `3dd346ca0`, tag `xnh9.1`). Its
-/// `dungeon.lua` is a program: before the `dungeon` table it swaps which
-/// demon lair goes to which new Gehennom dungeon with two `percent(50)`
-/// draws (`dat/dungeon.lua:7-19`), and `init_archfiends()` draws six times
-/// right after the dungeon (`src/minion.c:892`). Not proven: it needs the
-/// file run in a Lua sandbox, 201 object-shuffle draws and its own role
-/// draws.
-pub(super) static XNETHACK: Game = unproven(Target::XNetHack, "xNetHack");
+/// `dungeon.lua` is a program: two `percent(50)` swap which demon lair goes
+/// to which Gehennom dungeon (`dat/dungeon.lua:7-19`), run as the game runs
+/// it. MAXDUNGEON 32 (include/global.h:408); `The Abyss` and `Gehennom`
+/// are looked up after loading (src/dungeon.c:1165-1171).
+pub(super) static XNETHACK: Game = Game {
+    bones: BonesRules {
+        invocation: Invocation::SanctumDungeon,
+        ..BonesRules::VANILLA
+    },
+    ..fork(
+        Target::XNetHack,
+        "xNetHack",
+        Dialect::XNetHack,
+        Rules {
+            limits: Some(Limits {
+                max_dungeons: 32,
+                max_levels: 50,
+                max_branches: 32,
+            }),
+            maxdungeon: 32,
+            required_dungeons: &[
+                "The Quest",
+                "Sokoban",
+                "The Gnomish Mines",
+                "Vlad's Tower",
+                "Gehennom",
+                "The Abyss",
+                "The Tutorial",
+            ],
+            ..Rules::nethack_37()
+        },
+        PROOF,
+        &Start37::codes(&XNETHACK_ROLES),
+        xnethack_start,
+    )
+};
+
+// -------------------------------------------------------------- SpliceHack
+
+/// SpliceHack's `roles[]` (src/role.c:30-787). The Archeologist's Minion
+/// of Huhetotl, the Cartomancer's King of Games and Dal Zethire and the
+/// Wizard's Dark One have no gender (src/monst.c:4614, :4758, :4798, :4945).
+const SPLICEHACK_ROLES: [RoleStart; 17] = [
+    role("Arc", 1, false),
+    role("Bar", 0, false),
+    role("Car", 2, false),
+    role("Cav", 0, false),
+    role("Con", 0, false),
+    role("Dra", 0, false),
+    role("Hea", 0, false),
+    role("Kni", 0, false),
+    role("Mon", 0, false),
+    role("Pri", 0, true),
+    role("Pir", 0, false),
+    role("Rog", 0, false),
+    role("Ran", 0, false),
+    role("Sam", 0, false),
+    role("Tou", 0, false),
+    role("Val", 0, false),
+    role("Wiz", 1, false),
+];
+
+const SPLICEHACK_START: Start37 = Start37 {
+    title: "SpliceHack",
+    // o_init.c:150-156, :85 (245), :218.
+    object_draws: 249,
+    roles: &SPLICEHACK_ROLES,
+    victim: None,
+    after_shuffle: 0,
+};
+
+fn splicehack_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
+    SPLICEHACK_START.for_inputs(inputs)
+}
 
 /// SpliceHack 1.2.0-39 (NullCGT/SpliceHack `8d70ade6f`, on a NetHack 3.7
-/// of 2021). Its dungeons take a `nofood` flag, bit 0x10
-/// (`include/dgn_file.h:60`, the flag list at `src/dungeon.c:712`), which is
-/// also the chaotic alignment's bit. Not proven: 249 object-shuffle draws,
-/// `randrole` over 17 roles, an `init_dungeons()` older than 3.7's and the
-/// `nofood` flag.
-pub(super) static SPLICEHACK: Game = unproven(Target::SpliceHack, "SpliceHack");
+/// of 2021: src/dungeon.c rev 1.146, one `init_dungeons()` with 3.7's
+/// read and draw order). Its dungeons take `nofood`, bit 0x10
+/// (include/dgn_file.h:60), the chaotic alignment's bit, and it has no
+/// `unconnected` and no Tutorial (src/dungeon.c:1169-1172).
+pub(super) static SPLICEHACK: Game = fork(
+    Target::SpliceHack,
+    "SpliceHack",
+    Dialect::SpliceHack,
+    Rules {
+        unconnected: false,
+        required_dungeons: &["The Quest", "Sokoban", "The Gnomish Mines", "Vlad's Tower"],
+        ..Rules::nethack_37()
+    },
+    PROOF,
+    &Start37::codes(&SPLICEHACK_ROLES),
+    splicehack_start,
+);
 
-/// NerfHack 2.2.0 (elunna/NerfHack `5194598f7`). Its loader takes 64
-/// special levels (`LEV_LIMIT`, `include/dgn_file.h:72`; its file has 52).
-/// Not proven: 290 object-shuffle draws, `randrole` over 15 roles and
-/// `LEV_LIMIT` 64.
-pub(super) static NERFHACK: Game = unproven(Target::NerfHack, "NerfHack");
+// ---------------------------------------------------------------- NerfHack
 
-/// CrecelleHack 1.5.1 (NullCGT/CrecelleHack `441dddd37`, on NetHack 5.0).
-/// Its game start is not 3.7's: 229 object-shuffle draws, a fourteenth role
-/// (the Grappler) in `randrole`, and a Rogue that draws a victim role
-/// (`src/role.c:2141-2148`). Not proven: that game start.
-pub(super) static CRECELLEHACK: Game = unproven(Target::CrecelleHack, "CrecelleHack");
+/// NerfHack's `roles[]` (src/role.c:30-679): its Cartomancer's monsters
+/// are gendered; the Archeologist's and the Wizard's nemeses are not
+/// (src/monst.c:5728, :5937).
+const NERFHACK_ROLES: [RoleStart; 15] = [
+    role("Arc", 1, false),
+    role("Bar", 0, false),
+    role("Cav", 0, false),
+    role("Car", 0, false),
+    role("Hea", 0, false),
+    role("Kni", 0, false),
+    role("Mon", 0, false),
+    role("Pri", 0, true),
+    role("Rog", 0, false),
+    role("Ran", 0, false),
+    role("Sam", 0, false),
+    role("Tou", 0, false),
+    role("Und", 0, false),
+    role("Val", 0, false),
+    role("Wiz", 1, false),
+];
+
+const NERFHACK_START: Start37 = Start37 {
+    title: "NerfHack",
+    // o_init.c:86-92, :126 (286), :231.
+    object_draws: 290,
+    roles: &NERFHACK_ROLES,
+    victim: None,
+    after_shuffle: 0,
+};
+
+fn nerfhack_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
+    NERFHACK_START.for_inputs(inputs)
+}
+
+/// NerfHack 2.2.0 (elunna/NerfHack `5194598f7`): 3.7's loader with 64
+/// special levels (`LEV_LIMIT`, include/dgn_file.h:72; its file has 52).
+pub(super) static NERFHACK: Game = fork(
+    Target::NerfHack,
+    "NerfHack",
+    Dialect::NerfHack,
+    Rules {
+        limits: Some(Limits {
+            max_dungeons: 16,
+            max_levels: 64,
+            max_branches: 32,
+        }),
+        ..Rules::nethack_37()
+    },
+    PROOF,
+    &Start37::codes(&NERFHACK_ROLES),
+    nerfhack_start,
+);
+
+// ------------------------------------------------------------ CrecelleHack
+
+/// CrecelleHack's `roles[]` (src/role.c:30-623).
+const CRECELLEHACK_ROLES: [RoleStart; 14] = [
+    role("Arc", 1, false),
+    role("Bar", 0, false),
+    role("Cav", 0, false),
+    role("Grp", 0, false),
+    role("Hea", 0, false),
+    role("Kni", 0, false),
+    role("Mon", 0, false),
+    role("Pri", 0, true),
+    role("Rog", 0, false),
+    role("Ran", 0, false),
+    role("Sam", 0, false),
+    role("Tou", 0, false),
+    role("Val", 0, false),
+    role("Wiz", 1, false),
+];
+
+const CRECELLEHACK_START: Start37 = Start37 {
+    title: "CrecelleHack",
+    // o_init.c:89-95, :129, :234.
+    object_draws: 229,
+    roles: &CRECELLEHACK_ROLES,
+    // A Rogue hunts another role's nemesis (src/role.c:2140-2149, with
+    // `flags.rogvictim = -1` from src/allmain.c:869): `randrole` again
+    // while the role drawn is the Tourist (11), whose nemesis is the
+    // Master of Thieves; then that nemesis's gender when it has none (the
+    // Archeologist's Minion of Huhetotl, 0, and the Wizard's Dark One, 13;
+    // src/role.c:2169).
+    victim: Some((
+        "Rog",
+        Victim {
+            roles: 14,
+            redraw: 11,
+            ungendered: 1 | 1 << 13,
+        },
+    )),
+    after_shuffle: 0,
+};
+
+fn crecellehack_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
+    CRECELLEHACK_START.for_inputs(inputs)
+}
+
+/// CrecelleHack 1.5.1 (NullCGT/CrecelleHack `441dddd37`, on NetHack 5.0):
+/// 3.7's loader; `The Maze` and `Temple of Moloch` are looked up after
+/// loading (src/dungeon.c:1183-1189).
+pub(super) static CRECELLEHACK: Game = fork(
+    Target::CrecelleHack,
+    "CrecelleHack",
+    Dialect::Vanilla,
+    Rules {
+        required_dungeons: &[
+            "The Quest",
+            "Sokoban",
+            "The Gnomish Mines",
+            "Vlad's Tower",
+            "The Tutorial",
+            "The Maze",
+            "Temple of Moloch",
+        ],
+        ..Rules::nethack_37()
+    },
+    PROOF,
+    &Start37::codes(&CRECELLEHACK_ROLES),
+    crecellehack_start,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::role_named;
+
+    fn start(game: &Game, role: &str) -> Result<GameStart, LoadError> {
+        let inputs = LoaderInputs {
+            role: role_named(role),
+            ..LoaderInputs::default()
+        };
+        (game.inputs.start_hook.unwrap())(&inputs)
+    }
+
+    #[test]
+    fn each_fork_draws_its_own_start() {
+        let x = start(&XNETHACK, "Arc").unwrap();
+        assert_eq!((x.fixed, x.gender_rolls, x.after_shuffle), (201, 0, 7));
+        let s = start(&SPLICEHACK, "Cartomancer").unwrap();
+        assert_eq!((s.fixed, s.gender_rolls), (249, 2));
+        let p = start(&SPLICEHACK, "Priest").unwrap().pantheon.unwrap();
+        assert_eq!((p.roles, p.godless), (17, 1 << 9));
+        let n = start(&NERFHACK, "Wiz").unwrap();
+        assert_eq!((n.fixed, n.gender_rolls), (290, 1));
+        let c = start(&CRECELLEHACK, "Rogue").unwrap();
+        assert_eq!(c.fixed, 229);
+        assert_eq!(c.victim.unwrap().redraw, 11);
+        assert!(start(&CRECELLEHACK, "Valkyrie").unwrap().victim.is_none());
+    }
+
+    #[test]
+    fn another_forks_role_is_refused_with_the_games_roles() {
+        let e = start(&NERFHACK, "Convict").unwrap_err().to_string();
+        assert!(e.contains("NerfHack has no role Convict"), "{e}");
+        assert!(e.contains("Undead Slayer (Und)"), "{e}");
+        assert!(start(&XNETHACK, "Grappler").is_err());
+    }
+}

@@ -5,9 +5,10 @@
 //! object shuffles, then the role's draws ([`game_start`]), then the
 //! loader's own Lua state runs `nhlib.lua` (two draws, part of the loader).
 
-use super::{role_named, Game, InputSpec, LoaderInputs, LoaderProof, ROLES};
+use super::{role_named, Game, InputSpec, LoaderInputs, LoaderProof};
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
+use crate::loader::Victim;
 use crate::loader::{GameStart, LoadError, Pantheon, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
@@ -36,10 +37,7 @@ pub(super) static GAME: Game = Game {
         role: Some(DEFAULT_ROLE),
         race: None,
         // `roles[]` (src/role.c:31-533).
-        roles: &[
-            "Arc", "Bar", "Cav", "Hea", "Kni", "Mon", "Pri", "Rog", "Ran", "Sam", "Tou", "Val",
-            "Wiz",
-        ],
+        roles: &Start37::codes(&ROLE_STARTS),
         options: &[],
         game_start: Some(true),
         rules_hook: None,
@@ -56,92 +54,135 @@ pub(super) static GAME: Game = Game {
 /// is fixed: 198 in every recorded game start.
 pub const OBJECT_DRAWS: u32 = 198;
 
-/// What `role_init` (src/role.c:1979-2082) draws for one role.
+/// What `role_init` draws for one role of a 3.7-family game.
 #[derive(Clone, Copy, Debug)]
-struct RoleStart {
+pub(super) struct RoleStart {
+    pub code: &'static str,
     /// Quest leader and nemesis without a gender flag (none of M2_MALE,
-    /// M2_FEMALE, M2_NEUTER in include/monsters.h): one `rn2(100)` each
-    /// (src/role.c:2034-2039 leader, 2057-2060 nemesis). Every leader has
-    /// one; the Minion of Huhetotl (Archeologist) and the Dark One
-    /// (Wizard) do not.
-    gender_rolls: u32,
-    /// No gods of its own (`lgod` 0, src/role.c:285): the Priest.
-    godless: bool,
+    /// M2_FEMALE, M2_NEUTER): one `rn2(100)` each (3.7 src/role.c:2034-2039
+    /// leader, 2057-2060 nemesis).
+    pub gender_rolls: u32,
+    /// No gods of its own (`lgod` 0): the Priest, in every 3.7 game.
+    pub godless: bool,
 }
 
-const fn start(gender_rolls: u32, godless: bool) -> RoleStart {
+pub(super) const fn role(code: &'static str, gender_rolls: u32, godless: bool) -> RoleStart {
     RoleStart {
+        code,
         gender_rolls,
         godless,
     }
 }
 
-/// In `roles[]` order (src/role.c:31-533), which is [`ROLES`]' first
-/// thirteen: Archeologist, Barbarian, Caveman, Healer, Knight, Monk,
-/// Priest, Rogue, Ranger, Samurai, Tourist, Valkyrie, Wizard.
+/// A 3.7-family game's draws before (and right after) `init_dungeons()`,
+/// as data: its object shuffles, its `roles[]` in order, and its extras.
+pub(super) struct Start37 {
+    pub title: &'static str,
+    pub object_draws: u32,
+    /// In `roles[]` order: `randrole(FALSE)` is `rn2` of their number.
+    pub roles: &'static [RoleStart],
+    /// The role whose start draws a victim, with the victim's data.
+    pub victim: Option<(&'static str, Victim)>,
+    pub after_shuffle: u32,
+}
+
+impl Start37 {
+    /// The codes of the game's roles, for `InputSpec::roles`.
+    pub const fn codes<const N: usize>(roles: &[RoleStart; N]) -> [&'static str; N] {
+        let mut out = [""; N];
+        let mut i = 0;
+        while i < N {
+            out[i] = roles[i].code;
+            i += 1;
+        }
+        out
+    }
+
+    /// The draws a new game makes for the run's role (race, gender and
+    /// alignment as chosen, so `role_init` draws none for them).
+    pub fn for_inputs(&self, inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
+        let role = inputs
+            .role
+            .or_else(|| role_named(DEFAULT_ROLE))
+            .ok_or_else(|| LoadError::Inputs {
+                message: format!("no role named {DEFAULT_ROLE}"),
+            })?;
+        let Some(start) = self.roles.iter().find(|r| r.code == role.code) else {
+            return Err(LoadError::Inputs {
+                message: format!(
+                    "{} has no role {} (its roles: {})",
+                    self.title,
+                    role.name,
+                    self.roles
+                        .iter()
+                        .filter_map(|r| role_named(r.code))
+                        .map(|r| format!("{} ({})", r.name, r.code))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            });
+        };
+        let godless = self
+            .roles
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.godless)
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        Ok(GameStart {
+            fixed: self.object_draws,
+            victim: self
+                .victim
+                .filter(|(code, _)| *code == start.code)
+                .map(|(_, v)| v),
+            gender_rolls: start.gender_rolls,
+            // `randrole(FALSE)` is rn2(SIZE(roles) - 1) (3.7
+            // src/role.c:719-727); `++trycnt < 100` allows 99 draws
+            // (src/role.c:2068-2069).
+            pantheon: start.godless.then_some(Pantheon {
+                roles: self.roles.len() as u32,
+                godless,
+                tries: 99,
+            }),
+            after_shuffle: self.after_shuffle,
+        })
+    }
+}
+
+/// In `roles[]` order (src/role.c:31-533). The Archeologist's nemesis
+/// (the Minion of Huhetotl) and the Wizard's (the Dark One) have no gender.
 const ROLE_STARTS: [RoleStart; 13] = [
-    start(1, false),
-    start(0, false),
-    start(0, false),
-    start(0, false),
-    start(0, false),
-    start(0, false),
-    start(0, true),
-    start(0, false),
-    start(0, false),
-    start(0, false),
-    start(0, false),
-    start(0, false),
-    start(1, false),
+    role("Arc", 1, false),
+    role("Bar", 0, false),
+    role("Cav", 0, false),
+    role("Hea", 0, false),
+    role("Kni", 0, false),
+    role("Mon", 0, false),
+    role("Pri", 0, true),
+    role("Rog", 0, false),
+    role("Ran", 0, false),
+    role("Sam", 0, false),
+    role("Tou", 0, false),
+    role("Val", 0, false),
+    role("Wiz", 1, false),
 ];
 
-/// The draws a new game makes before `init_dungeons()` for the run's role
-/// (race, gender and alignment as chosen, so `role_init` draws none for
-/// them).
+const START: Start37 = Start37 {
+    title: "NetHack 3.7",
+    object_draws: OBJECT_DRAWS,
+    roles: &ROLE_STARTS,
+    victim: None,
+    after_shuffle: 0,
+};
+
+/// The draws a new game makes before `init_dungeons()` for the run's role.
 pub fn game_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
-    let role = inputs
-        .role
-        .or_else(|| role_named(DEFAULT_ROLE))
-        .ok_or_else(|| LoadError::Inputs {
-            message: format!("no role named {DEFAULT_ROLE}"),
-        })?;
-    let index = ROLES[..ROLE_STARTS.len()]
-        .iter()
-        .position(|r| r == role)
-        .ok_or_else(|| LoadError::Inputs {
-            message: format!(
-                "NetHack 3.7 has no role {} (its roles: {})",
-                role.name,
-                ROLES[..ROLE_STARTS.len()]
-                    .iter()
-                    .map(|r| format!("{} ({})", r.name, r.code))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        })?;
-    let godless = ROLE_STARTS
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.godless)
-        .fold(0u64, |m, (i, _)| m | 1 << i);
-    let role = ROLE_STARTS[index];
-    Ok(GameStart {
-        fixed: OBJECT_DRAWS,
-        gender_rolls: role.gender_rolls,
-        // `randrole(FALSE)` is rn2(SIZE(roles) - 1), the thirteen roles
-        // (src/role.c:719-727); `++trycnt < 100` allows 99 draws
-        // (src/role.c:2068-2069).
-        pantheon: role.godless.then_some(Pantheon {
-            roles: ROLE_STARTS.len() as u32,
-            godless,
-            tries: 99,
-        }),
-    })
+    START.for_inputs(inputs)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::ROLES;
 
     fn start_of(role: &str) -> GameStart {
         let inputs = LoaderInputs {

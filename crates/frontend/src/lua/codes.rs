@@ -15,6 +15,9 @@ pub const LUA_NOT_A_TABLE: &str = "E1208";
 pub const LUA_TOO_COMPLEX: &str = "E1209";
 pub const LUA_NO_DEF_FORM: &str = "E1210";
 pub const LUA_NO_LUA_FORM: &str = "E1211";
+pub const LUA_RUNTIME: &str = "E1212";
+pub const LUA_LIMIT: &str = "E1213";
+pub const LUA_OUTCOMES: &str = "E1214";
 pub const LUA_UNKNOWN_FIELD: &str = "W1201";
 pub const LUA_DUPLICATE_FIELD: &str = "W1202";
 pub const LUA_BONETAG: &str = "W1203";
@@ -22,6 +25,36 @@ pub const LUA_UNCONNECTED_LEVEL: &str = "W1204";
 pub const LUA_CONVERSION: &str = "W1205";
 
 pub const CODES: &[CodeInfo] = &[
+    e(
+        LUA_RUNTIME,
+        "dungeon.lua raises an error when it runs",
+        "NetHack runs dungeon.lua at the start of every game, with what its sandbox gives the \
+         file (the base functions ipairs, next, pairs, pcall, select, tonumber, tostring, type, \
+         xpcall; the coroutine, table, string, math and utf8 libraries; `nh.rn2`, \
+         `nh.random`, `percent`, `d`, `shuffle` and nhlib's `math.random`). A Lua error, a \
+         call of something the sandbox does not give (`error`, `print`, `io`, `os`, `require`, \
+         `load`, ...) or an `rn2` of more than the game's int stops the game from starting.",
+        "local n = nil + 1\ndungeon = {}\n",
+    ),
+    e(
+        LUA_LIMIT,
+        "dungeon.lua exceeds the sandbox's limits",
+        "NetHack gives dungeon.lua 1 MiB of memory and about a million Lua instructions \
+         (src/dungeon.c:1213); dgnkit gives the same, stops a run after 1.5 seconds, and \
+         refuses a pattern search (string.find, match, gmatch, gsub) whose backtracking in C \
+         could run for hours. An endless loop, a table grown without end, unbounded recursion \
+         or more than 256 draws stop here.",
+        "-- a loop that never ends\nwhile true do end\n",
+    ),
+    e(
+        LUA_OUTCOMES,
+        "dungeon.lua's draws have too many outcomes",
+        "dgnkit runs a dungeon.lua once per outcome of the draws it makes before `dungeon` is \
+         set (`percent(n)` has two, `math.random(n)` has n), so that every seed's layout and \
+         every exact chance follow without running Lua again. More than 256 outcomes are \
+         refused.",
+        "local a = math.random(100) + math.random(100)\ndungeon = {}\n",
+    ),
     e(
         LUA_SYNTAX,
         "a Lua syntax error in dungeon.lua",
@@ -32,17 +65,20 @@ pub const CODES: &[CodeInfo] = &[
     e(
         LUA_NOT_CONSTANT,
         "an expression that is not a constant",
-        "dgnkit reads dungeon.lua without running it: a value must be a string, an integer \
-         (with a minus sign if negative), a boolean or a table constructor of such values. \
-         Variables, calls, arithmetic and concatenation are not evaluated; write the value itself.",
+        "A file that is pure data is read without running it, and there a value must be a \
+         string, an integer (with a minus sign if negative), a boolean or a table constructor \
+         of such values. A file with any other expression is a program: dgnkit runs it as \
+         NetHack does, in a sandbox, and this code is not reported. It is reported only where \
+         the file cannot be run (a syntax error elsewhere).",
         "dungeon = {\n   { name = \"The Dungeons of \" .. \"Doom\", base = 25 },\n}\n",
     ),
     e(
         LUA_STATEMENT,
         "a statement other than `dungeon = { ... }`",
-        "NetHack runs the file and then reads the global `dungeon`. dgnkit reads only the \
-         table constructor assigned to `dungeon`; any other statement (a local, a call, a \
-         loop, a `return`) would have to be run, which dgnkit never does.",
+        "NetHack runs the file and then reads the global `dungeon`. A file with statements \
+         besides `dungeon = { ... }` (a local, a call, a loop) is run by dgnkit as NetHack \
+         runs it, in a sandbox; this code is reported only where the file cannot be run (a \
+         syntax error elsewhere) or for a local `dungeon`, which NetHack never reads.",
         "local size = 25\ndungeon = {\n   { name = \"The Dungeons of Doom\", base = 25 },\n}\n",
     ),
     e(

@@ -8,7 +8,9 @@
 
 pub mod codes;
 pub mod format;
+pub mod program;
 pub mod read;
+pub mod sandbox;
 pub mod syntax;
 pub mod write;
 

@@ -23,11 +23,12 @@
 //!   dungeon's first branch, dungeon.c:914).
 
 use super::codes::*;
+use super::program;
 use super::syntax::{self, Data, NamedField, Table, Value as LuaValue};
 use crate::check::closest;
-use crate::dialect::Dialect;
+use crate::dialect::{Dialect, LuaFlags};
 use crate::model::*;
-use crate::script::{flags, BranchType};
+use crate::script::{flags, BranchType, PreludeNode};
 use dgnkit_grammar::ast::{KeywordKind, Word};
 use dgnkit_grammar::{Diagnostic, Edit, Span};
 use std::collections::HashMap;
@@ -86,6 +87,20 @@ pub const FLAG_WORDS: &[(&str, u32)] = &[
     ("roguelike", flags::ROGUELIKE),
     ("unconnected", 0x10),
 ];
+/// The `flags` words of `dialect`'s game.
+pub fn flag_words(dialect: Dialect) -> impl Iterator<Item = (&'static str, u32)> {
+    let lua = dialect.features().lua_flags;
+    FLAG_WORDS
+        .iter()
+        .copied()
+        .filter(move |(w, _)| match lua {
+            LuaFlags::NetHack37 => true,
+            LuaFlags::NoRoguelike => *w != "roguelike",
+            LuaFlags::NoFood => *w != "unconnected",
+        })
+        .chain((lua == LuaFlags::NoFood).then_some(("nofood", 0x10)))
+}
+
 /// `branchtype`'s words (dungeon.c:874-878).
 pub const BRANCH_TYPES: &[(&str, BranchType)] = &[
     ("stair", BranchType::Stair),
@@ -101,7 +116,79 @@ const DIRECTIONS: &[&str] = &["up", "down"];
 /// `entry` (SLASH'EM), its descriptor words among a dungeon's `flags`;
 /// NetHack 3.7 itself ignores them, so in other dialects they are unknown.
 pub fn read(src: &[u8], dialect: Dialect) -> (Model, Vec<Diagnostic>) {
-    let parsed = syntax::parse(src);
+    let mut reading = read_program(src, dialect);
+    reading.outcomes.swap_remove(0)
+}
+
+/// A file read as NetHack reads it: pure data as written, a program run
+/// once per outcome of its draws ([`super::program`]).
+#[derive(Debug)]
+pub struct Reading {
+    /// Never empty. One per distinct outcome of the file's draws, in the
+    /// order [`PreludeNode::Outcome`] counts them; one for a file that
+    /// draws nothing or could not be run.
+    pub outcomes: Vec<(Model, Vec<Diagnostic>)>,
+    /// The draws that lead to each outcome, for a file that draws.
+    pub tree: Option<PreludeNode>,
+}
+
+/// Reads `src`: statically when it is pure data, else by running it.
+pub fn read_program(src: &[u8], dialect: Dialect) -> Reading {
+    let mut parsed = syntax::parse(src);
+    let is_program = parsed.diagnostics.iter().any(program_construct)
+        && !parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.code == LUA_SYNTAX || d.code == LUA_TOO_COMPLEX);
+    if !is_program {
+        let diags = std::mem::take(&mut parsed.diagnostics);
+        let dungeon = parsed.dungeon.take();
+        return Reading {
+            outcomes: vec![read_value(dungeon, dialect, diags)],
+            tree: None,
+        };
+    }
+    let program = program::evaluate(src, &parsed);
+    let mut base: Vec<Diagnostic> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| !program_construct(d))
+        .cloned()
+        .collect();
+    base.extend(program.diagnostics);
+    if program.outcomes.is_empty() {
+        return Reading {
+            outcomes: vec![read_value(None, dialect, base)],
+            tree: None,
+        };
+    }
+    let outcomes = program
+        .outcomes
+        .into_iter()
+        .map(|o| {
+            let mut diags = base.clone();
+            diags.extend(o.diagnostics);
+            read_value(o.dungeon, dialect, diags)
+        })
+        .collect();
+    Reading {
+        outcomes,
+        tree: program.tree,
+    }
+}
+
+/// What the static reader reports only because it does not run the file.
+fn program_construct(d: &Diagnostic) -> bool {
+    (d.code == LUA_STATEMENT && !d.message.contains("a local `dungeon`"))
+        || d.code == LUA_NOT_CONSTANT
+}
+
+/// The model of one value of `dungeon`, after `diags` (reading so far).
+fn read_value(
+    dungeon: Option<LuaValue>,
+    dialect: Dialect,
+    diags: Vec<Diagnostic>,
+) -> (Model, Vec<Diagnostic>) {
     let f = dialect.features();
     let mut r = Reader {
         dialect,
@@ -112,11 +199,11 @@ pub fn read(src: &[u8], dialect: Dialect) -> (Model, Vec<Diagnostic>) {
             source: SourceKind::Lua,
             ..Model::default()
         },
-        diags: parsed.diagnostics,
+        diags,
         chains: Vec::new(),
     };
     let syntax_errors = r.diags.iter().any(Diagnostic::is_error);
-    match parsed.dungeon {
+    match dungeon {
         Some(LuaValue {
             data: Data::Table(t),
             ..
@@ -434,7 +521,9 @@ impl Reader {
         } else {
             &[]
         };
-        let table: Vec<(&str, u32)> = FLAG_WORDS.iter().chain(extra).copied().collect();
+        let table: Vec<(&str, u32)> = flag_words(self.dialect)
+            .chain(extra.iter().copied())
+            .collect();
         let names: Vec<&str> = table.iter().map(|(w, _)| *w).collect();
         let mut out = Vec::new();
         let mut one = |r: &mut Reader, v: &LuaValue| match &v.data {
@@ -581,6 +670,8 @@ impl Reader {
         for (bits, word) in self.flags(&fields, true) {
             if word.text == "unconnected" {
                 lua.unconnected = Some(word.span);
+            } else if word.text == "nofood" {
+                lua.nofood = Some(word.span);
             } else {
                 flag_bits |= bits;
             }

@@ -100,6 +100,19 @@ pub struct Parsed {
     /// The `dungeon` name of that statement.
     pub target: Option<Span>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Every table constructor of the file that is an expression (not the
+    /// argument of a call written `f{...}`), in source order, read as far
+    /// as it is constant: what the evaluated file's tables are matched
+    /// against for their spans ([`super::program`]).
+    pub constructors: Vec<Constructor>,
+}
+
+/// A table constructor as written: its whole span and its fields (a value
+/// that is not a constant is [`Data::Unknown`], with its span).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Constructor {
+    pub span: Span,
+    pub table: Table,
 }
 
 /// Parses `src` and evaluates what it assigns to `dungeon`. Never panics.
@@ -166,6 +179,13 @@ fn parse_text(src: &[u8], text: &str) -> Parsed {
     for stmt in block.stmts() {
         ev.stmt(stmt, &mut out);
     }
+    let mut found = Constructors {
+        ev: &ev,
+        calls: Vec::new(),
+        out: Vec::new(),
+    };
+    full_moon::visitors::Visitor::visit_ast(&mut found, result.ast());
+    out.constructors = found.out;
     if let Some(last) = block.last_stmt() {
         let span = node_span(last);
         let what = match last {
@@ -175,6 +195,33 @@ fn parse_text(src: &[u8], text: &str) -> Parsed {
         out.diagnostics.push(not_read(span, what));
     }
     out
+}
+
+/// Collects the table constructors that are expressions.
+struct Constructors<'e, 'a> {
+    ev: &'e Eval<'a>,
+    /// Constructors written as a call's argument (`f{...}`): no
+    /// expression can wrap them.
+    calls: Vec<Span>,
+    out: Vec<Constructor>,
+}
+
+impl full_moon::visitors::Visitor for Constructors<'_, '_> {
+    fn visit_function_args(&mut self, args: &ast::FunctionArgs) {
+        if let ast::FunctionArgs::TableConstructor(t) = args {
+            self.calls.push(node_span(t.as_ref()));
+        }
+    }
+
+    fn visit_table_constructor(&mut self, t: &ast::TableConstructor) {
+        let span = node_span(t);
+        if self.calls.contains(&span) {
+            return;
+        }
+        let mut ignored = Vec::new();
+        let table = self.ev.table(t, &mut ignored, MAX_NESTING);
+        self.out.push(Constructor { span, table });
+    }
 }
 
 fn not_read(span: Span, what: &str) -> Diagnostic {

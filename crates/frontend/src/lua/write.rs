@@ -231,6 +231,9 @@ impl Writer {
         if d.lua.unconnected {
             words.push("unconnected");
         }
+        if d.lua.nofood {
+            words.push("nofood");
+        }
         if let Some(a) = alignment {
             f.words("alignment", &[a]);
         }

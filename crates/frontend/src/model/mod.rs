@@ -257,6 +257,8 @@ pub struct LuaDungeon {
     /// The `unconnected` flag word: no branch leads to the dungeon (the
     /// Tutorial) and its depth starts at 1.
     pub unconnected: Option<Span>,
+    /// SpliceHack's `nofood` flag word.
+    pub nofood: Option<Span>,
     /// The `flags` value, when given (what a conversion to `.def` names when
     /// a word has no `.def` form).
     pub flags: Option<Span>,

@@ -1,0 +1,290 @@
+//! Parity of NetHack 3.7's forks with their own C games: every line of
+//! `../shared/expected/variants/<fork>/layouts-<role>-<normal|wizmode>.jsonl.gz`
+//! (a recorded game start) is resolved again from the fork's own
+//! `dungeon.lua` (the corpus file its README names), with the line's seed,
+//! role and mode, by the fork's `--target`. Every draw is checked in order:
+//! the object shuffles' count, `role_init`'s draws, nhlib.lua's pair, the
+//! file's own draws (xNetHack's prelude, run in the Lua sandbox), every
+//! draw of `init_dungeons()` and the draws after it (xNetHack's
+//! `init_archfiends`); then the resolved dungeons, levels and tune.
+
+use dgnkit::frontend::CheckOptions;
+use dgnkit::games::LoaderInputs;
+use dgnkit::loader::{Resolved, Resolver};
+use dgnkit::options::Target;
+use dgnkit::rng::{Draw, RngKind, Site};
+use dgnkit::script::Script;
+use serde_json::Value;
+use std::path::Path;
+
+/// Each fork: its target and the corpus file its recordings were made with.
+const FORKS: &[(&str, Target, &str)] = &[
+    ("xnethack", Target::XNetHack, "copperwater__xNetHack@3.7"),
+    ("splicehack", Target::SpliceHack, "NullCGT__SpliceHack@3.7"),
+    ("nerfhack", Target::NerfHack, "elunna__NerfHack"),
+    (
+        "crecellehack",
+        Target::CrecelleHack,
+        "NullCGT__CrecelleHack",
+    ),
+];
+
+fn script(shared: &Path, target: Target, corpus: &str) -> Script {
+    let src =
+        std::fs::read(shared.join("corpus").join(corpus).join("dungeon.lua")).expect("dungeon.lua");
+    let opts = CheckOptions {
+        target,
+        dialect: target.game().dialect,
+        ..CheckOptions::default()
+    };
+    let analysis = dgnkit::frontend::analyze_fast(&src, &opts);
+    let errors: Vec<_> = analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .collect();
+    assert!(errors.is_empty(), "{corpus}: {errors:?}");
+    analysis.script.expect("dungeon.lua reads without errors")
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `rn2(3)=0 @ where` -> `rn2(3)=0`.
+fn value(entry: &str) -> &str {
+    entry.split_once(" @ ").map_or(entry, |(v, _)| v)
+}
+
+fn compare(what: &str, want: &[String], got: &[&Draw], res: &Resolver) -> Result<(), String> {
+    let Some(i) = (0..want.len().max(got.len()))
+        .find(|&i| want.get(i).map(|w| value(w)) != got.get(i).map(|d| d.to_string()).as_deref())
+    else {
+        return Ok(());
+    };
+    Err(format!(
+        "{what}: first differing draw #{i}: the game drew {}, dgnkit {}",
+        want.get(i).map_or("(none)", |w| w.as_str()),
+        got.get(i).map_or_else(
+            || "(none)".to_string(),
+            |d| format!("{d} ({})", res.describe_site(d.site))
+        )
+    ))
+}
+
+fn check_line(target: Target, script: &Script, line: &Value) -> Result<(), String> {
+    let seed = line["seed"].as_u64().ok_or("no seed")?;
+    let wizard = line["wizard"].as_bool().ok_or("no wizard")?;
+    let role = line["options"]["role"].as_str().ok_or("no role")?;
+    let inputs = LoaderInputs::parse(Some(role), None, &[], false, wizard)?;
+    let res = Resolver::for_game(script, &target.game().loader_game(), &inputs)
+        .map_err(|e| e.to_string())?;
+    let mut out = Resolved::default();
+    let mut log: Vec<Draw> = Vec::new();
+    let result = res.resolve_traced(seed, RngKind::Isaac64, wizard, &mut out, &mut log);
+    let before = &line["draws_before"];
+    let objects = log.iter().filter(|d| d.site == Site::ObjectInit).count() as u64;
+    if Some(objects) != before["o_init"].as_u64() {
+        return Err(format!(
+            "o_init: {} recorded, dgnkit {objects}",
+            before["o_init"]
+        ));
+    }
+    let pick =
+        |f: &dyn Fn(Site) -> bool| -> Vec<&Draw> { log.iter().filter(|d| f(d.site)).collect() };
+    compare(
+        "role_init",
+        &strings(&before["role"]),
+        &pick(&|s| matches!(s, Site::QuestGender | Site::Pantheon | Site::RogueVictim)),
+        &res,
+    )?;
+    compare(
+        "nhlib.lua",
+        &strings(&before["nhlib_shuffle"]),
+        &pick(&|s| s == Site::LuaShuffle),
+        &res,
+    )?;
+    compare(
+        "dungeon.lua",
+        &strings(&line["lua_prelude"]),
+        &pick(&|s| matches!(s, Site::LuaPrelude { .. })),
+        &res,
+    )?;
+    compare(
+        "init_dungeons",
+        &strings(&line["draws"]),
+        &pick(&|s| s.in_loader() && !matches!(s, Site::LuaShuffle | Site::LuaPrelude { .. })),
+        &res,
+    )?;
+    compare(
+        "after init_dungeons",
+        &strings(&line["after"]["init_archfiends"]),
+        &pick(&|s| s == Site::AfterLoader),
+        &res,
+    )?;
+    result.map_err(|e| format!("the loader failed after the recorded draws: {e}"))?;
+    let ours = serde_json::to_value(out.to_layout(&res, None)).map_err(|e| e.to_string())?;
+    if ours["tune"] != line["tune"] {
+        return Err(format!(
+            "tune {} recorded, dgnkit {}",
+            line["tune"], ours["tune"]
+        ));
+    }
+    // The quest's levels as the game renames them after loading (3.7
+    // src/dungeon.c:1147-1151): the role's file code for `x-`; a
+    // CrecelleHack Rogue's goal takes its victim's (src/dungeon.c:1152-1156).
+    // xNetHack's recordings give the prototype name and this as `c_proto`;
+    // the others give this as `name`.
+    let victim = log
+        .iter()
+        .rev()
+        .find(|d| d.site == Site::RogueVictim && d.n != 100)
+        .and_then(|d| target.game().inputs.roles.get(d.r as usize));
+    let code = inputs.role.map_or("Val", |r| r.code);
+    let runtime = |name: &str| match name.strip_prefix("x-") {
+        Some("goal") if victim.is_some() => format!("{}-goal", victim.unwrap_or(&code)),
+        Some(rest) => format!("{code}-{rest}"),
+        None => name.to_string(),
+    };
+    let (want_levels, got_levels) = (line["levels"].as_array(), ours["levels"].as_array());
+    if let (Some(w), Some(g)) = (want_levels, got_levels) {
+        for (i, (w, g)) in w.iter().zip(g).enumerate() {
+            let want = w
+                .get("c_proto")
+                .unwrap_or(&w["name"])
+                .as_str()
+                .unwrap_or("");
+            let got = runtime(g["name"].as_str().unwrap_or(""));
+            if want != got {
+                return Err(format!("levels[{i}]: {want} recorded, dgnkit {got}"));
+            }
+            // The game's bitfield: xNetHack's recordings name it
+            // `c_flags_align` (their `align` is the declared mask).
+            let want = w.get("c_flags_align").unwrap_or(&w["align"]);
+            if *want != g["align"] {
+                return Err(format!(
+                    "levels[{i}].align: {want} recorded, dgnkit {}",
+                    g["align"]
+                ));
+            }
+        }
+    }
+    for (list, keys) in [
+        (
+            "dungeons",
+            &[
+                "name",
+                "bones",
+                "num_levels",
+                "ledger_start",
+                "depth_start",
+                "entry_level",
+            ][..],
+        ),
+        ("levels", &["bones", "dungeon", "level"][..]),
+        ("branches", &["type", "end1", "end2", "end1_up"][..]),
+    ] {
+        let (want, got) = (line[list].as_array(), ours[list].as_array());
+        let (Some(want), Some(got)) = (want, got) else {
+            return Err(format!("{list}: missing"));
+        };
+        if want.len() != got.len() {
+            return Err(format!(
+                "{list}: {} recorded, dgnkit {}",
+                want.len(),
+                got.len()
+            ));
+        }
+        for (i, (w, g)) in want.iter().zip(got).enumerate() {
+            for k in keys {
+                if w[*k] != g[*k] {
+                    return Err(format!(
+                        "{list}[{i}].{k}: {} recorded, dgnkit {}",
+                        w[*k], g[*k]
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_fork(name: &str) {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let &(_, target, corpus) = FORKS.iter().find(|f| f.0 == name).expect("a fork");
+    let dir = shared.join("expected/variants").join(name);
+    let script = script(&shared, target, corpus);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the fork's recordings")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".jsonl.gz"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no recordings in {}", dir.display());
+    let mut lines = 0;
+    let mut failures = Vec::new();
+    for path in &files {
+        for (n, line) in dgnkit_tests::gz_json_lines(path).expect("readable") {
+            let line = line.expect("a JSON line");
+            lines += 1;
+            if let Err(e) = check_line(target, &script, &line) {
+                failures.push(format!(
+                    "{}:{n} (seed {}, {}, wizard {}): {e}",
+                    path.file_name().unwrap_or_default().to_string_lossy(),
+                    line["seed"],
+                    line["options"]["role"],
+                    line["wizard"]
+                ));
+            }
+        }
+    }
+    assert!(lines > 0);
+    assert!(
+        failures.is_empty(),
+        "{} of {lines} {name} game starts differ:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
+#[test]
+fn xnethack_game_starts_draw_the_same() {
+    check_fork("xnethack");
+}
+
+#[test]
+fn splicehack_game_starts_draw_the_same() {
+    check_fork("splicehack");
+}
+
+#[test]
+fn nerfhack_game_starts_draw_the_same() {
+    check_fork("nerfhack");
+}
+
+#[test]
+fn crecellehack_game_starts_draw_the_same() {
+    check_fork("crecellehack");
+}
+
+#[test]
+fn xnethacks_prelude_gives_four_scripts_each_a_quarter() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let s = script(&shared, Target::XNetHack, "copperwater__xNetHack@3.7");
+    let prelude = s.prelude.as_ref().expect("xNetHack's file draws");
+    assert_eq!(prelude.outcomes.len(), 4);
+    assert_eq!(prelude.chances(), vec![0.25; 4]);
+    // A pure-data file has none.
+    let v = script(&shared, Target::NerfHack, "elunna__NerfHack");
+    assert!(v.prelude.is_none());
+}
