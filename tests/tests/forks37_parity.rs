@@ -288,3 +288,125 @@ fn xnethacks_prelude_gives_four_scripts_each_a_quarter() {
     let v = script(&shared, Target::NerfHack, "elunna__NerfHack");
     assert!(v.prelude.is_none());
 }
+
+/// `k` of `n` agrees with probability `p` (six standard deviations plus
+/// one count).
+fn agrees(p: f64, k: f64, n: f64) -> bool {
+    (k - n * p).abs() <= 6.0 * (n * p * (1.0 - p)).sqrt() + 1.0
+}
+
+/// Each fork's exact statistics (xNetHack's mixed over its file's four
+/// outcomes) against 20,000 layouts of its loader, seed by seed, the
+/// file's own draws made on the game's generator: every special level's
+/// existence, level and depth, and every dungeon's size, matched by name.
+#[test]
+fn each_forks_exact_statistics_agree_with_its_loaders_layouts() {
+    use dgnkit::stats::{self, Approach, Method, StatsOptions};
+    use std::collections::BTreeMap;
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    const N: u64 = 20_000;
+    for &(name, target, corpus) in FORKS {
+        let script = script(&shared, target, corpus);
+        let game = target.game();
+        let opts = StatsOptions {
+            game: game.loader_game(),
+            bones: game.bones_options(),
+            approach: Approach::Exact,
+            ..StatsOptions::default()
+        };
+        let exact = stats::exact(&script, &opts).expect("enumerates");
+        assert!(matches!(exact.method, Method::Exact { .. }), "{name}");
+        let res = Resolver::for_game(&script, &game.loader_game(), &LoaderInputs::default())
+            .expect("resolver");
+        // (dungeon, level name) -> (count, level counts, depth counts).
+        type Counts = (f64, BTreeMap<i32, f64>, BTreeMap<i32, f64>);
+        let mut levels: BTreeMap<(String, String), Counts> = BTreeMap::new();
+        let mut sizes: BTreeMap<String, BTreeMap<i32, f64>> = BTreeMap::new();
+        let mut out = Resolved::default();
+        let mut failures = 0.0;
+        for seed in 0..N {
+            if res
+                .resolve_into(seed, RngKind::Isaac64, false, &mut out)
+                .is_err()
+            {
+                failures += 1.0;
+                continue;
+            }
+            let layout = out.to_layout(&res, None);
+            for d in &layout.dungeons {
+                *sizes
+                    .entry(d.name.clone())
+                    .or_default()
+                    .entry(d.num_levels)
+                    .or_default() += 1.0;
+            }
+            for l in &layout.levels {
+                let d = &layout.dungeons[l.dungeon as usize];
+                let e = levels.entry((d.name.clone(), l.name.clone())).or_default();
+                e.0 += 1.0;
+                *e.1.entry(l.level).or_default() += 1.0;
+                *e.2.entry(d.depth_start + l.level - 1).or_default() += 1.0;
+            }
+        }
+        let n = N as f64;
+        assert!(agrees(exact.failure, failures, n), "{name}: failure");
+        let ok = n - failures;
+        for l in &exact.levels {
+            let (k, at, depth) = levels
+                .get(&(l.dungeon.clone(), l.name.clone()))
+                .cloned()
+                .unwrap_or_default();
+            let namesakes: Vec<f64> = exact
+                .levels
+                .iter()
+                .filter(|e| e.dungeon == l.dungeon && e.name == l.name)
+                .map(|e| e.exists)
+                .collect();
+            if namesakes.len() > 1 {
+                // SpliceHack's two `bigrm`: their expected number.
+                let mean: f64 = namesakes.iter().sum::<f64>() * ok;
+                let var: f64 = namesakes.iter().map(|e| e * (1.0 - e)).sum::<f64>() * ok;
+                assert!(
+                    (k - mean).abs() <= 6.0 * var.sqrt() + 1.0,
+                    "{name}: {} x{}",
+                    l.name,
+                    namesakes.len()
+                );
+                continue;
+            }
+            assert!(
+                agrees(l.exists, k, ok),
+                "{name}: {} in {}: {} vs {k}",
+                l.name,
+                l.dungeon,
+                l.exists
+            );
+            for (dist, counts, what) in [(&l.level, &at, "level"), (&l.depth, &depth, "depth")] {
+                for (v, c) in counts {
+                    let p = dist.get(v).copied().unwrap_or(0.0);
+                    assert!(p > 0.0, "{name}: {} {what} {v} exactly impossible", l.name);
+                    assert!(
+                        agrees(p, *c, k),
+                        "{name}: {} {what} {v}: {p} vs {c}/{k}",
+                        l.name
+                    );
+                }
+            }
+        }
+        // Every level the loader placed is one the statistics know.
+        for (d, l) in levels.keys() {
+            assert!(
+                exact.levels.iter().any(|e| &e.dungeon == d && &e.name == l),
+                "{name}: {l} in {d} missing from the statistics"
+            );
+        }
+        for d in &exact.dungeons {
+            for (v, c) in sizes.get(&d.name).into_iter().flatten() {
+                let p = d.num_levels.get(v).copied().unwrap_or(0.0);
+                assert!(agrees(p, *c, ok * d.exists), "{name}: {} size {v}", d.name);
+            }
+        }
+    }
+}

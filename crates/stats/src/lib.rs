@@ -26,6 +26,7 @@ mod acc;
 mod engine;
 mod exact;
 mod fxhash;
+mod mix;
 mod place;
 mod sample;
 pub mod verdict;
@@ -341,13 +342,23 @@ pub fn places(script: &Script, opts: &StatsOptions) -> Places {
             };
         }
     };
+    if let Some(p) = &res.prelude {
+        let parts = (0..p.outcomes.len())
+            .map(|i| (p.chances[i], places_with(&p.outcomes[i], opts)))
+            .collect();
+        return mix::places(parts);
+    }
+    places_with(&res, opts)
+}
+
+fn places_with(res: &Resolver, opts: &StatsOptions) -> Places {
     let exact = match opts.approach {
         Approach::Sampled => Err("sampling was asked for".to_string()),
-        Approach::Exact | Approach::Auto => match exact::unmodelled_bones(&res, &opts.bones) {
+        Approach::Exact | Approach::Auto => match exact::unmodelled_bones(res, &opts.bones) {
             Some(what) => Err(format!(
                 "the exact enumeration does not model this game's {what}"
             )),
-            None => engine::Engine::new(&res, opts.wizard, opts.budget)
+            None => engine::Engine::new(res, opts.wizard, opts.budget)
                 .with_bones(&opts.bones)
                 .run()
                 .map_err(|e| format!("exact enumeration too large: {}", e.what)),
@@ -355,10 +366,10 @@ pub fn places(script: &Script, opts: &StatsOptions) -> Places {
     };
     match exact {
         Ok(run) => {
-            let acc = exact::accumulate(&res, &run, &opts.bones, true);
+            let acc = exact::accumulate(res, &run, &opts.bones, true);
             let method = exact_method(&run);
             // The error bound as `finish` computes it, over the same sums.
-            let max_error = match acc.finish(&res, method.clone()).method {
+            let max_error = match acc.finish(res, method.clone()).method {
                 Method::Exact { max_error, .. } => max_error,
                 _ => 0.0,
             };
@@ -376,11 +387,11 @@ pub fn places(script: &Script, opts: &StatsOptions) -> Places {
                 },
                 m => m,
             };
-            acc.finish_places(&res, method)
+            acc.finish_places(res, method)
         }
         Err(reason) => {
-            let (acc, method) = sample_acc(&res, opts, reason, true);
-            acc.finish_places(&res, method)
+            let (acc, method) = sample_acc(res, opts, reason, true);
+            acc.finish_places(res, method)
         }
     }
 }
@@ -407,12 +418,30 @@ pub fn compute(script: &Script, opts: &StatsOptions) -> Stats {
         Ok(r) => r,
         Err(e) => return always_fails(script, &e),
     };
+    each_outcome(&res, |r| compute_with(r, opts))
+}
+
+/// `f` of the resolver, or of each outcome of a file that draws, mixed.
+fn each_outcome(res: &Resolver, f: impl Fn(&Resolver) -> Stats) -> Stats {
+    match &res.prelude {
+        None => f(res),
+        Some(p) => mix::stats(
+            p.outcomes
+                .iter()
+                .zip(&p.chances)
+                .map(|(r, &c)| (c, f(r)))
+                .collect(),
+        ),
+    }
+}
+
+fn compute_with(res: &Resolver, opts: &StatsOptions) -> Stats {
     match opts.approach {
-        Approach::Sampled => sampled_with(&res, opts, "sampling was asked for".into()),
-        Approach::Exact | Approach::Auto => match exact_with(&res, opts) {
+        Approach::Sampled => sampled_with(res, opts, "sampling was asked for".into()),
+        Approach::Exact | Approach::Auto => match exact_with(res, opts) {
             Ok(s) => s,
             Err(e) => sampled_with(
-                &res,
+                res,
                 opts,
                 format!("exact enumeration too large: {}", e.what),
             ),
@@ -423,7 +452,16 @@ pub fn compute(script: &Script, opts: &StatsOptions) -> Stats {
 /// The exact statistics, or why they are too large to enumerate.
 pub fn exact(script: &Script, opts: &StatsOptions) -> Result<Stats, TooLarge> {
     match resolver(script, opts) {
-        Ok(res) => exact_with(&res, opts),
+        Ok(res) => match &res.prelude {
+            None => exact_with(&res, opts),
+            Some(p) => {
+                let mut parts = Vec::with_capacity(p.outcomes.len());
+                for (r, &c) in p.outcomes.iter().zip(&p.chances) {
+                    parts.push((c, exact_with(r, opts)?));
+                }
+                Ok(mix::stats(parts))
+            }
+        },
         Err(e) => Ok(always_fails(script, &e)),
     }
 }
@@ -431,7 +469,9 @@ pub fn exact(script: &Script, opts: &StatsOptions) -> Result<Stats, TooLarge> {
 /// Frequencies over `opts.samples` seeds.
 pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
     match resolver(script, opts) {
-        Ok(res) => sampled_with(&res, opts, "sampling was asked for".into()),
+        Ok(res) => each_outcome(&res, |r| {
+            sampled_with(r, opts, "sampling was asked for".into())
+        }),
         Err(e) => always_fails(script, &e),
     }
 }
