@@ -410,3 +410,43 @@ fn each_forks_exact_statistics_agree_with_its_loaders_layouts() {
         }
     }
 }
+
+/// dgnkit's built-in description of each fork (what `dgn layout --target`
+/// and `dgn xlog` use without a file) lays out like the game's own file,
+/// draw for draw, for every role of the game, in both modes.
+#[test]
+fn each_forks_built_in_description_resolves_like_its_own_file() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    for &(name, target, corpus) in FORKS {
+        let theirs = script(&shared, target, corpus);
+        let (_, bytes) = dgnkit_cli::layout::built_in(target);
+        let opts = CheckOptions {
+            target,
+            dialect: target.game().dialect,
+            ..CheckOptions::default()
+        };
+        let analysis = dgnkit::frontend::analyze_fast(bytes, &opts);
+        assert!(!analysis.has_errors(), "{name}: {:?}", analysis.diagnostics);
+        let ours = analysis.script.expect("the built-in file reads");
+        assert_eq!(
+            ours.prelude.as_ref().map(|p| p.outcomes.len()),
+            theirs.prelude.as_ref().map(|p| p.outcomes.len()),
+            "{name}"
+        );
+        let game = target.game();
+        for role in game.inputs.roles {
+            for wizard in [false, true] {
+                let inputs = LoaderInputs::parse(Some(role), None, &[], false, wizard).unwrap();
+                let a = Resolver::for_game(&theirs, &game.loader_game(), &inputs).unwrap();
+                let b = Resolver::for_game(&ours, &game.loader_game(), &inputs).unwrap();
+                for seed in 0..40 {
+                    let want = a.resolve(seed, RngKind::Isaac64, wizard, true);
+                    let got = b.resolve(seed, RngKind::Isaac64, wizard, true);
+                    assert_eq!(got, want, "{name}: {role}, seed {seed}, wizard {wizard}");
+                }
+            }
+        }
+    }
+}

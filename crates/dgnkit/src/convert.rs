@@ -47,6 +47,25 @@ pub fn convert(
             }
         }
     };
+    if let Some(p) = &script.prelude {
+        // The writers write tables: the code that draws before them has
+        // no form there, and one outcome alone is not the file.
+        let code = match to {
+            SourceKind::Lua => LUA_NO_LUA_FORM,
+            SourceKind::Def => LUA_NO_DEF_FORM,
+        };
+        return Err(ConvertError {
+            diagnostics: vec![Diagnostic::error(
+                code,
+                Span::new(0, 0),
+                format!(
+                    "the file draws before it sets `dungeon` ({} outcomes): dgnkit writes a dungeon's tables, not the code that chooses among them",
+                    p.outcomes.len()
+                ),
+            )
+            .with_note("convert a file that is pure data; `dgn layout` and `dgn stats` read this one as it is")],
+        });
+    }
     let text = match to {
         SourceKind::Lua => crate::lua::write::write(&script).map_err(|errors| ConvertError {
             diagnostics: errors

@@ -364,8 +364,127 @@ const DYNAHACK: Release = Release {
 
 /// Every release dgn xlog answers for, in a fixed order (their index is
 /// [`Release::id`]).
-pub static RELEASES: [&Release; 10] = [
-    &NH343, &NH360, &NH36, &NH37, &UNNETHACK, &DNETHACK, &SLASHEM, &EVILHACK, &GNOLLHACK, &DYNAHACK,
+/// xNetHack 9.1 writes `version=9.1.0` (include/patchlevel.h:10-15,
+/// src/topten.c:348) and `polyinit=` after `rerolls=` in every line
+/// (src/topten.c:398-399). `deathdnum` is `u.uz.dnum` (:749): every dungeon
+/// of its file always exists, so it is the file's dungeon order. Its depth
+/// roll moved from `can_make_bones()` into `done()` (src/end.c:1531-1535),
+/// with the same odds outside wizard mode.
+const XNETHACK: Release = Release {
+    name: "xnethack-9.1",
+    title: "xNetHack 9.1.0",
+    target: Target::XNetHack,
+    prefix: "",
+    versions: &[(9, 1, 0, 0)],
+    marker: Some("polyinit"),
+    builtin: Some(Builtin {
+        file: "xnethack-9.1.lua (built in)",
+        source: include_bytes!("../../../../corpus/xnethack-9.1.lua"),
+    }),
+    cites: Cites {
+        bones_ok: "xNetHack 9.1 src/end.c:1319",
+        depth_roll: "xNetHack 9.1 src/end.c:1531-1535",
+        explore: "xNetHack 9.1 src/bones.c:429",
+        wizard_query: "xNetHack 9.1 src/end.c:1531",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[],
+};
+
+/// SpliceHack 1.2.0 writes `version=1.2.0` (include/patchlevel.h, EDITLEVEL
+/// 39; src/topten.c:355) and no `rerolls=`; `deathdnum` is `u.uz.dnum`
+/// (:680), the file's dungeon order.
+const SPLICEHACK: Release = Release {
+    name: "splicehack-1.2",
+    title: "SpliceHack 1.2.0",
+    target: Target::SpliceHack,
+    prefix: "",
+    versions: &[(1, 2, 0, 0)],
+    marker: None,
+    builtin: Some(Builtin {
+        file: "splicehack-1.2.lua (built in)",
+        source: include_bytes!("../../../../corpus/splicehack-1.2.lua"),
+    }),
+    cites: Cites {
+        bones_ok: "SpliceHack 1.2.0 src/end.c:1378",
+        depth_roll: "SpliceHack 1.2.0 src/bones.c:341-343",
+        explore: "SpliceHack 1.2.0 src/bones.c:347",
+        wizard_query: "SpliceHack 1.2.0 src/end.c:1539",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[],
+};
+
+/// NerfHack 2.2.0 writes `version=2.2.0` (src/topten.c:347) and no
+/// `rerolls=`; `deathdnum` is `u.uz.dnum` (:675).
+const NERFHACK: Release = Release {
+    name: "nerfhack-2.2",
+    title: "NerfHack 2.2.0",
+    target: Target::NerfHack,
+    prefix: "",
+    versions: &[(2, 2, 0, 0)],
+    marker: None,
+    builtin: Some(Builtin {
+        file: "nerfhack-2.2.lua (built in)",
+        source: include_bytes!("../../../../corpus/nerfhack-2.2.lua"),
+    }),
+    cites: Cites {
+        bones_ok: "NerfHack 2.2.0 src/end.c:1266",
+        depth_roll: "NerfHack 2.2.0 src/bones.c:407-409",
+        explore: "NerfHack 2.2.0 src/bones.c:413",
+        wizard_query: "NerfHack 2.2.0 src/end.c:1436",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[],
+};
+
+/// CrecelleHack 1.5.1 writes `version=1.5.1` (src/topten.c:347) and
+/// `achieve2=` after `achieve=` (:368-370); `deathdnum` is `u.uz.dnum`
+/// (:706).
+const CRECELLEHACK: Release = Release {
+    name: "crecellehack-1.5",
+    title: "CrecelleHack 1.5.1",
+    target: Target::CrecelleHack,
+    prefix: "",
+    versions: &[(1, 5, 1, 1)],
+    marker: Some("achieve2"),
+    builtin: Some(Builtin {
+        file: "crecellehack-1.5.lua (built in)",
+        source: include_bytes!("../../../../corpus/crecellehack-1.5.lua"),
+    }),
+    cites: Cites {
+        bones_ok: "CrecelleHack 1.5.1 src/end.c:1218",
+        depth_roll: "CrecelleHack 1.5.1 src/bones.c:392-394",
+        explore: "CrecelleHack 1.5.1 src/bones.c:398",
+        wizard_query: "CrecelleHack 1.5.1 src/end.c:1383",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[],
+};
+
+pub static RELEASES: [&Release; 14] = [
+    &NH343,
+    &NH360,
+    &NH36,
+    &NH37,
+    &UNNETHACK,
+    &DNETHACK,
+    &SLASHEM,
+    &EVILHACK,
+    &GNOLLHACK,
+    &DYNAHACK,
+    &XNETHACK,
+    &SPLICEHACK,
+    &NERFHACK,
+    &CRECELLEHACK,
 ];
 
 impl Release {

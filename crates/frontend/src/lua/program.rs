@@ -54,12 +54,13 @@ pub fn evaluate(src: &[u8], parsed: &Parsed) -> Program {
     let mut leaves: Vec<(Vec<DrawRec>, usize)> = Vec::new();
     let mut program = Program::default();
     let mut forced: Vec<u32> = Vec::new();
+    let deadline = std::time::Instant::now() + sandbox::TOTAL_TIME_LIMIT;
     loop {
         let chooser = Rc::new(RefCell::new(Chooser {
             forced: forced.clone(),
             log: Vec::new(),
         }));
-        let run = sandbox::run(&code, chooser.clone());
+        let run = sandbox::run(&code, chooser.clone(), deadline);
         let log = std::mem::take(&mut chooser.borrow_mut().log);
         match run {
             Ok(run) => {
@@ -72,6 +73,22 @@ pub fn evaluate(src: &[u8], parsed: &Parsed) -> Program {
                 program.outcomes.clear();
                 return program;
             }
+        }
+        if std::time::Instant::now() > deadline {
+            let span = line_span(src, log.last().map_or(0, |d| d.line));
+            program.diagnostics.push(
+                Diagnostic::error(
+                    LUA_LIMIT,
+                    span,
+                    format!(
+                        "running the file once per outcome of its draws took longer than {} ms",
+                        sandbox::TOTAL_TIME_LIMIT.as_millis()
+                    ),
+                )
+                .with_label(span, "the draws that lead apart"),
+            );
+            program.outcomes.clear();
+            return program;
         }
         // The deepest draw with a class left: the next run takes it.
         let Some(i) = log

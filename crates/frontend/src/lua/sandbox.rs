@@ -32,8 +32,10 @@ pub const MEMORY_LIMIT: usize = 1 << 20;
 pub const STEP_LIMIT: u64 = 1 << 20;
 /// How often the hook counts, as the game's (`NHL_SB_STEPSIZE`).
 const STEP_SIZE: u32 = 1000;
-/// dgnkit's own bound on one run.
+/// dgnkit's own bound on one run, and on all the runs of one file
+/// ([`super::program`] runs it once per outcome of its draws).
 pub const TIME_LIMIT: Duration = Duration::from_millis(1500);
+pub const TOTAL_TIME_LIMIT: Duration = Duration::from_millis(3000);
 /// Most draws one run may make: more is no dungeon description.
 pub const MAX_DRAWS: usize = 256;
 /// Widest `rn2(n)` whose values are enumerated one by one.
@@ -114,7 +116,7 @@ pub struct Run {
 
 /// Runs `code` (the file with its constructors wrapped by
 /// [`super::program`]) in a fresh sandbox, drawing through `chooser`.
-pub fn run(code: &[u8], chooser: Rc<RefCell<Chooser>>) -> Result<Run, Stop> {
+pub fn run(code: &[u8], chooser: Rc<RefCell<Chooser>>, deadline: Instant) -> Result<Run, Stop> {
     let lua = new_state().map_err(|e| Stop::Error(e.to_string()))?;
     let tags: Rc<RefCell<Vec<(usize, Table)>>> = Rc::default();
     let limit = Rc::new(RefCell::new(None::<String>));
@@ -134,6 +136,11 @@ pub fn run(code: &[u8], chooser: Rc<RefCell<Chooser>>) -> Result<Run, Stop> {
                 Some(format!(
                     "the file ran longer than {} ms",
                     TIME_LIMIT.as_millis()
+                ))
+            } else if Instant::now() > deadline {
+                Some(format!(
+                    "running the file once per outcome of its draws took longer than {} ms",
+                    TOTAL_TIME_LIMIT.as_millis()
                 ))
             } else {
                 None
@@ -456,7 +463,11 @@ mod tests {
 
     fn run_text(code: &str) -> (Result<Run, Stop>, Vec<DrawRec>) {
         let chooser = Rc::new(RefCell::new(Chooser::default()));
-        let r = run(code.as_bytes(), chooser.clone());
+        let r = run(
+            code.as_bytes(),
+            chooser.clone(),
+            Instant::now() + TOTAL_TIME_LIMIT,
+        );
         let log = chooser.borrow().log.clone();
         (r, log)
     }
@@ -543,7 +554,12 @@ mod tests {
             forced: vec![1, 3],
             log: Vec::new(),
         }));
-        let run = run(b"x = percent(50) y = math.random(4)", chooser).unwrap();
+        let run = run(
+            b"x = percent(50) y = math.random(4)",
+            chooser,
+            Instant::now() + TOTAL_TIME_LIMIT,
+        )
+        .unwrap();
         let g = run.lua.globals();
         assert!(!g.get::<bool>("x").unwrap());
         assert_eq!(g.get::<i64>("y").unwrap(), 4);
