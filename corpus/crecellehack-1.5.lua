@@ -167,3 +167,9 @@ dungeon = {
       },
    },
 }
+
+-- options: --target crecellehack
+-- expect: W0303 152:17
+-- expect: W0303 157:39
+-- expect: W0304 157:39
+-- expect: W0304 166:40

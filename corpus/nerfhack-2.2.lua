@@ -201,3 +201,10 @@ dungeon = {
       },
    },
 }
+
+-- options: --target nerfhack --dialect nerfhack
+-- expect: W0301 27:19
+-- expect: W0302 56:39
+-- expect: W0304 58:41
+-- expect: W0303 130:17
+-- expect: W0304 176:40

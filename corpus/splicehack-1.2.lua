@@ -177,3 +177,8 @@ dungeon = {
       },
    },
 }
+
+-- options: --target splicehack --dialect splicehack
+-- expect: W0301 30:19
+-- expect: W0302 30:38
+-- expect: W0304 144:39

@@ -238,3 +238,15 @@ dungeon = {
       },
    },
 }
+
+-- options: --target xnethack --dialect xnethack
+-- expect: W0304 60:41
+-- expect: W0304 61:42
+-- expect: W0304 62:36
+-- expect: W0304 147:41
+-- expect: W0304 157:45
+-- expect: W0304 168:46
+-- expect: W0304 177:41
+-- expect: W0304 188:46
+-- expect: W0304 201:43
+-- expect: W0304 213:40

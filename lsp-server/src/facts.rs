@@ -178,9 +178,10 @@ pub fn level<'s>(
 ) -> Where<'s> {
     let l = model.level(id);
     let d = model.dungeon(l.dungeon);
-    let stat = stats
-        .and_then(|s| s.levels.get(id.index()))
-        .filter(|s| s.name == lossy(&l.name.bytes) && s.dungeon == lossy(&d.name.bytes));
+    let stat = stats.and_then(|s| s.levels.get(id.index())).filter(|s| {
+        dgnkit::stats::names_include(&s.name, &lossy(&l.name.bytes))
+            && dgnkit::stats::names_include(&s.dungeon, &lossy(&d.name.bytes))
+    });
     match stat {
         Some(s) => Where {
             level: Place::Dist(s.level.clone()),

@@ -20,8 +20,8 @@ fn builtin() -> String {
     std::fs::read_to_string(path).expect("corpus/nethack-3.7.lua")
 }
 
-/// A small dungeon.lua with a misspelt field, a value that is not a
-/// constant and a chain to a level that does not exist.
+/// A small dungeon.lua with a misspelt field, an expression that fails
+/// when the file runs and a chain to a level that does not exist.
 const BROKEN: &str = r#"-- A test dungeon.
 dungeon = {
    {
@@ -36,7 +36,7 @@ dungeon = {
    },
    {
       name = "Side",
-      base = 2 + 2,
+      base = 2 + nil,
    },
 }
 "#;
@@ -92,7 +92,9 @@ async fn diagnostics_as_you_type_match_the_library() {
         "{misspelt}"
     );
     let not_constant = find("E1202");
-    assert_eq!(not_constant["range"]["start"], pos_of(BROKEN, "2 + 2", 0));
+    assert_eq!(not_constant["range"]["start"], pos_of(BROKEN, "2 + nil", 0));
+    // The run's own error is on its line.
+    find("E1212");
     let chain = diags
         .iter()
         .find(|d| d["range"]["start"] == pos_of(BROKEN, "\"nowhere\"", 0))
@@ -101,9 +103,9 @@ async fn diagnostics_as_you_type_match_the_library() {
     assert_eq!(chain["severity"], 1, "{chain}");
 
     // Fix the expression as one types: its error goes, the others stay.
-    let start = pos_of(BROKEN, "2 + 2", 0);
-    let end = pos_of(BROKEN, "2 + 2", 5);
-    let fixed_text = BROKEN.replace("2 + 2", "4");
+    let start = pos_of(BROKEN, "2 + nil", 0);
+    let end = pos_of(BROKEN, "2 + nil", 7);
+    let fixed_text = BROKEN.replace("2 + nil", "4");
     let published = c
         .change(
             LUA_URI,
@@ -114,6 +116,7 @@ async fn diagnostics_as_you_type_match_the_library() {
     assert_eq!(published["version"], 2);
     let got = codes(&published);
     assert!(!got.contains(&"E1202".to_string()), "{got:?}");
+    assert!(!got.contains(&"E1212".to_string()), "{got:?}");
     assert_eq!(got, library_codes(&fixed_text, &config));
     assert_eq!(
         c.server()

@@ -354,10 +354,20 @@ fn each_forks_exact_statistics_agree_with_its_loaders_layouts() {
         assert!(agrees(exact.failure, failures, n), "{name}: failure");
         let ok = n - failures;
         for l in &exact.levels {
-            let (k, at, depth) = levels
-                .get(&(l.dungeon.clone(), l.name.clone()))
-                .cloned()
-                .unwrap_or_default();
+            // A record whose name the file's draws choose ("baalz or
+            // geryon"): all of its names in its dungeon.
+            let (mut k, mut at, mut depth) = Counts::default();
+            for n in l.name.split(" or ") {
+                if let Some((c, a, d)) = levels.get(&(l.dungeon.clone(), n.to_string())) {
+                    k += c;
+                    for (v, x) in a {
+                        *at.entry(*v).or_default() += x;
+                    }
+                    for (v, x) in d {
+                        *depth.entry(*v).or_default() += x;
+                    }
+                }
+            }
             let namesakes: Vec<f64> = exact
                 .levels
                 .iter()
@@ -398,7 +408,10 @@ fn each_forks_exact_statistics_agree_with_its_loaders_layouts() {
         // Every level the loader placed is one the statistics know.
         for (d, l) in levels.keys() {
             assert!(
-                exact.levels.iter().any(|e| &e.dungeon == d && &e.name == l),
+                exact
+                    .levels
+                    .iter()
+                    .any(|e| &e.dungeon == d && e.name.split(" or ").any(|n| n == l)),
                 "{name}: {l} in {d} missing from the statistics"
             );
         }
@@ -449,4 +462,86 @@ fn each_forks_built_in_description_resolves_like_its_own_file() {
             }
         }
     }
+}
+
+/// Every `dungeon.lua` of the four forks in the corpus (their releases and
+/// their copies, by MANIFEST.tsv) checks in its own game without an error.
+#[test]
+fn every_forks_dungeon_lua_checks_without_errors_in_its_game() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let manifest = std::fs::read_to_string(shared.join("corpus/MANIFEST.tsv")).unwrap();
+    let mut checked = 0;
+    for row in manifest.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (dir, repo) = (cols[0], cols.get(1).copied().unwrap_or(""));
+        let target = match repo.split('/').nth(1).unwrap_or("") {
+            "xNetHack" => Target::XNetHack,
+            "SpliceHack" => Target::SpliceHack,
+            "NerfHack" => Target::NerfHack,
+            "CrecelleHack" => Target::CrecelleHack,
+            _ => continue,
+        };
+        let path = shared.join("corpus").join(dir).join("dungeon.lua");
+        let Ok(src) = std::fs::read(&path) else {
+            continue;
+        };
+        checked += 1;
+        let opts = CheckOptions {
+            target,
+            dialect: target.game().dialect,
+            ..CheckOptions::default()
+        };
+        let a = dgnkit::frontend::analyze(&src, &opts);
+        let errors: Vec<String> = a
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect();
+        assert!(errors.is_empty(), "{dir} ({}): {errors:?}", target.name());
+    }
+    assert!(checked >= 10, "only {checked} files");
+}
+
+/// xNetHack's rule 5 is its `Invocation_lev` (src/bones.c:32,
+/// src/dungeon.c:2051-2055): only the level above the sanctum's dungeon's
+/// bottom, not that of each of its seven other hellish dungeons, which
+/// NetHack 3.7's rule would forbid.
+#[test]
+fn xnethack_forbids_bones_above_the_bottom_of_the_sanctums_dungeon_only() {
+    use dgnkit::bones::{level_facts, level_verdict, Rule};
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let script = script(&shared, Target::XNetHack, "copperwater__xNetHack@3.7");
+    let game = Target::XNetHack.game();
+    let res = Resolver::for_game(&script, &game.loader_game(), &LoaderInputs::default()).unwrap();
+    let opts = game.bones_options();
+    let vanilla = Target::NetHack37.game().bones_options();
+    let mut hellish_others = 0;
+    for seed in 0..20 {
+        let layout = res.resolve(seed, RngKind::Isaac64, false, false).unwrap();
+        let sanctum = layout.levels.iter().find(|l| l.name == "sanctum").unwrap();
+        for (d, dungeon) in layout.dungeons.iter().enumerate() {
+            if !dungeon.hellish || dungeon.num_levels < 3 {
+                continue;
+            }
+            let above_bottom = dungeon.num_levels - 1;
+            let ours = level_facts(&layout, d, above_bottom, &opts).unwrap();
+            let theirs = level_facts(&layout, d, above_bottom, &vanilla).unwrap();
+            // 3.7's rule 5 holds in every hellish dungeon.
+            assert!(theirs.vibrating, "seed {seed}: {}", dungeon.name);
+            if d as i32 == sanctum.dungeon {
+                assert!(ours.vibrating, "seed {seed}");
+            } else {
+                assert!(!ours.vibrating, "seed {seed}: {}", dungeon.name);
+                let verdict = level_verdict(&layout, d, above_bottom, &opts).unwrap();
+                assert_ne!(verdict.rule, Rule::VibratingSquare);
+                hellish_others += 1;
+            }
+        }
+    }
+    assert!(hellish_others > 0, "no other hellish dungeon was judged");
 }

@@ -348,9 +348,8 @@ fn every_family_with_fixtures_is_known_or_listed() {
     let Some(shared) = dgnkit_tests::shared_dir() else {
         return;
     };
-    // Families whose loader is not proven yet (issue #24: the NetHack 3.7
-    // forks); until their tests join this file, their targets refuse to lay
-    // out (`variants::every_family_whose_loader_is_not_proven_refuses_to_lay_out`).
+    // NetHack 3.7's forks: their recordings are game starts (draws before
+    // and after the loader, by role), proven in `forks37_parity`.
     const ELSEWHERE: &[&str] = &["xnethack", "splicehack", "nerfhack", "crecellehack"];
     let dir = shared.join("expected/variants");
     for e in std::fs::read_dir(&dir)
@@ -363,7 +362,7 @@ fn every_family_with_fixtures_is_known_or_listed() {
         let name = e.file_name().to_string_lossy().into_owned();
         let proven = Target::parse(&name).is_some_and(|t| t.game().loader_proven());
         assert!(
-            family(&name).is_some() || (ELSEWHERE.contains(&name.as_str()) && !proven),
+            family(&name).is_some() || (ELSEWHERE.contains(&name.as_str()) && proven),
             "expected/variants/{name} has fixtures but no parity test"
         );
     }

@@ -435,6 +435,12 @@ fn every_family_s_exact_statistics_allow_its_fixture_layouts() {
             assert!(err.contains("does not yet reproduce"), "{}: {err}", fam.dir);
             continue;
         }
+        if fam.target.game().reads_lua {
+            // NetHack 3.7's forks record game starts (runtime level names,
+            // by role): their exact statistics are checked against 20,000
+            // layouts of their loaders in `forks37_parity`.
+            continue;
+        }
         let (path, _) = dgnkit_tests::variants::family_source(fam).unwrap();
         let lines = dgnkit_tests::variants::layout_lines(&fam.dir).unwrap();
         for wizard in [false, true] {

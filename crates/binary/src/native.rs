@@ -327,11 +327,11 @@ mod tests {
         assert_eq!(read(&file2).unwrap().script, n);
 
         // A later 1.x may append more: this reader keeps what it knows.
-        let mut later = file.clone();
-        later[10] = 2;
+        let mut later = file2.clone();
+        later[10] = 3;
         later.extend_from_slice(b"more");
         reseal(&mut later);
-        assert_eq!(read(&later).unwrap().script, s);
+        assert_eq!(read(&later).unwrap().script, n);
         // Format 1.1 itself has nothing after its parts.
         let mut extra = file.clone();
         extra.extend_from_slice(b"more");

@@ -464,6 +464,13 @@ impl Dialect {
         self.info().doc
     }
 
+    /// Whether the dialect is one of a `dungeon.def` (a game with
+    /// `dgn_comp`); xNetHack's and NerfHack's are of their `dungeon.lua`
+    /// only, and never suggested for a `.def` file.
+    pub fn reads_def(self) -> bool {
+        !matches!(self, Dialect::XNetHack | Dialect::NerfHack)
+    }
+
     pub fn features(self) -> &'static Features {
         &self.info().features
     }

@@ -325,7 +325,7 @@ fn dialect_suggestion(
         };
         let mut results: Vec<(Dialect, Vec<Diagnostic>)> = Dialect::ALL
             .into_iter()
-            .filter(|&d| d != opts.dialect)
+            .filter(|&d| d != opts.dialect && d.reads_def())
             .map(|d| (d, errors_with(d)))
             .filter(|(_, r)| r.len() < ours.len())
             .collect();

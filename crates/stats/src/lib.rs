@@ -59,6 +59,12 @@ use std::ops::ControlFlow;
 /// A distribution: value -> probability (serialised with string keys).
 pub type Dist = BTreeMap<i32, f64>;
 
+/// Whether an entry's name (a record's names over a file's outcomes,
+/// "geryon or baalz", see [`mix`]) includes `name`.
+pub fn names_include(names: &str, name: &str) -> bool {
+    names == name || names.split(" or ").any(|n| n == name)
+}
+
 /// Limits of the exact enumeration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {

@@ -5,10 +5,14 @@
 //! loader's from the same generator, so they are independent of them and
 //! the mixture is exact.
 //!
-//! Outcomes may name their records differently (xNetHack's lairs swap
-//! names), so entries are matched by what they are called, not by their
-//! place in the file: a dungeon by its name, a special level by its
-//! dungeon and name, a branch by its ends, a bones cell by its dungeon and
+//! Dungeons and special levels are the file's records: when every outcome
+//! has the same records (xNetHack's: only the lairs' names swap), entry `i`
+//! is record `i` of every outcome, named by its names in the outcomes
+//! ("baalz or geryon"), so that everything that reads the statistics by
+//! record (hovers, layout odds, bones verdicts) reads the record's. When
+//! the outcomes' records differ, entries are matched by what they are
+//! called: a dungeon by its name, a special level by its dungeon and name.
+//! Branches are matched by their ends, bones cells by their dungeon and
 //! level number (each with its occurrence among namesakes). An entry only
 //! some outcomes have exists only in those.
 
@@ -47,10 +51,14 @@ pub fn stats(mut parts: Vec<(f64, Stats)>) -> Stats {
         &parts,
         &success,
         |s| &s.dungeons,
-        |d| d.name.clone(),
+        by_record(
+            &parts,
+            |s| s.dungeons.len(),
+            |d: &DungeonStat| d.name.clone(),
+        ),
         |d| d.exists,
         |items| DungeonStat {
-            name: items[0].1.name.clone(),
+            name: names(items.iter().map(|(_, d)| d.name.as_str())),
             exists: 0.0,
             num_levels: dist(items.iter().map(|(w, d)| (*w, &d.num_levels))),
             depth_start: dist(items.iter().map(|(w, d)| (*w, &d.depth_start))),
@@ -61,11 +69,15 @@ pub fn stats(mut parts: Vec<(f64, Stats)>) -> Stats {
         &parts,
         &success,
         |s| &s.levels,
-        |l| format!("{}\u{0}{}", l.dungeon, l.name),
+        by_record(
+            &parts,
+            |s| s.levels.len(),
+            |l: &LevelStat| format!("{}\u{0}{}", l.dungeon, l.name),
+        ),
         |l| l.exists,
         |items| LevelStat {
-            name: items[0].1.name.clone(),
-            dungeon: items[0].1.dungeon.clone(),
+            name: names(items.iter().map(|(_, l)| l.name.as_str())),
+            dungeon: names(items.iter().map(|(_, l)| l.dungeon.as_str())),
             exists: 0.0,
             level: dist(items.iter().map(|(w, l)| (*w, &l.level))),
             depth: dist(items.iter().map(|(w, l)| (*w, &l.depth))),
@@ -77,7 +89,7 @@ pub fn stats(mut parts: Vec<(f64, Stats)>) -> Stats {
         &parts,
         &success,
         |s| &s.branches,
-        |b| format!("{}\u{0}{}", b.from, b.to),
+        |_, b: &BranchStat| format!("{}\u{0}{}", b.from, b.to),
         |b| b.exists,
         |items| BranchStat {
             from: items[0].1.from.clone(),
@@ -93,7 +105,7 @@ pub fn stats(mut parts: Vec<(f64, Stats)>) -> Stats {
         &parts,
         &success,
         |s| &s.bones,
-        |b| format!("{}\u{0}{}", b.dungeon, b.level),
+        |_, b: &BonesStat| format!("{}\u{0}{}", b.dungeon, b.level),
         |b| b.exists,
         |items| BonesStat {
             dungeon: items[0].1.dungeon.clone(),
@@ -262,7 +274,7 @@ fn merge<T: Clone>(
     parts: &[(f64, Stats)],
     success: &[f64],
     list: impl Fn(&Stats) -> &Vec<T>,
-    key: impl Fn(&T) -> String,
+    key: impl Fn(usize, &T) -> String,
     exists: impl Fn(&T) -> f64,
     combine: impl Fn(&[(f64, &T)]) -> T,
     set_exists: impl Fn(&mut T, f64),
@@ -272,8 +284,8 @@ fn merge<T: Clone>(
     let mut found: BTreeMap<(String, usize), Vec<(f64, &T)>> = BTreeMap::new();
     for ((_, stats), s) in parts.iter().zip(success) {
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-        for item in list(stats) {
-            let k = key(item);
+        for (i, item) in list(stats).iter().enumerate() {
+            let k = key(i, item);
             let n = seen.entry(k.clone()).or_default();
             let id = (k, *n);
             *n += 1;
@@ -293,6 +305,35 @@ fn merge<T: Clone>(
             Some(out)
         })
         .collect()
+}
+
+/// The key of entry `i`: its place when every part has as many entries
+/// (the same records), else what it is called.
+fn by_record<T>(
+    parts: &[(f64, Stats)],
+    len: impl Fn(&Stats) -> usize,
+    name: impl Fn(&T) -> String,
+) -> impl Fn(usize, &T) -> String {
+    let n = len(&parts[0].1);
+    let aligned = parts.iter().all(|(_, s)| len(s) == n);
+    move |i, item| {
+        if aligned {
+            format!("#{i}")
+        } else {
+            name(item)
+        }
+    }
+}
+
+/// The distinct names, in order, joined with "or".
+fn names<'a>(all: impl Iterator<Item = &'a str>) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for n in all {
+        if !seen.contains(&n) {
+            seen.push(n);
+        }
+    }
+    seen.join(" or ")
 }
 
 fn weighted(items: impl Iterator<Item = (f64, f64)>) -> f64 {

@@ -15,9 +15,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const TARGETS: [&str; 7] = [
+const TARGETS: [&str; 8] = [
     "parse_check",
     "lua_reader",
+    "lua_program",
     "nethack_reader",
     "native_reader",
     "loader",
@@ -264,6 +265,9 @@ fn main() -> ExitCode {
     for (n, dir) in dirs.iter().enumerate() {
         if let Ok(src) = std::fs::read(dir.join("dungeon.lua")) {
             add("lua_reader", lua_seed(&src));
+            let mut program = vec![lua_selector];
+            program.extend_from_slice(&src);
+            add("lua_program", program);
             let mut seed = vec![1, n as u8, lua_selector];
             seed.extend_from_slice(&src);
             add("loader", seed);
@@ -286,6 +290,24 @@ fn main() -> ExitCode {
         if let Ok(text) = dgnkit::lua::write::write(script) {
             add("lua_reader", lua_seed(&text));
         }
+    }
+    // Programs that try to get out or to exhaust the sandbox.
+    for hostile in [
+        "os.execute('true')\ndungeon = {}\n",
+        "local f = io.open('/etc/passwd')\n",
+        "require('os')\n",
+        "load('return 1')()\n",
+        "-- loop\nwhile true do end\n",
+        "local t = {} local i = 0 while true do i = i + 1 t[i] = i end\n",
+        "local s = string.rep('x', 1 << 30)\n",
+        "local function f(n) return f(n + 1) + 1 end f(1)\n",
+        "string.find(string.rep('a', 5000), '.-.-.-.-.-.-b')\n",
+        "local n = 0 for i = 1, 300 do n = n + math.random(2) end dungeon = {}\n",
+        "local a = percent(50) and 'x' or 'y'\ndungeon = { { name = a, base = 1 } }\n",
+    ] {
+        let mut seed = vec![lua_selector];
+        seed.extend_from_slice(hostile.as_bytes());
+        add("lua_program", seed);
     }
     for bin in files_in(&shared.join("expected").join("compiled"), |p| {
         p.extension().is_some_and(|x| x == "bin")

@@ -233,6 +233,9 @@ fn level_text(ctx: &Ctx<'_>, id: LevelId) -> String {
         let _ = write!(out, ", one of {} variants", n.value);
     }
     let w = facts::level(model, ctx.geo, ctx.stats, id);
+    if let Some(s) = w.level_stat.filter(|s| s.name.contains(" or ")) {
+        let _ = write!(out, "\n\n- name: {} (the file's own draws choose)", s.name);
+    }
     let _ = write!(out, "\n\n- level: {}", w.level.long());
     let _ = write!(out, "\n- depth: {}", w.depth.long());
     if let Some(e) = exists_text(w.exists, l.chance.map(|c| c.value)) {
@@ -281,7 +284,9 @@ fn verdict<'c>(ctx: &'c Ctx<'_>, id: LevelId) -> Option<&'c SpecialVerdict> {
     let v = ctx.verdicts.as_ref()?.levels.get(id.index())?;
     let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let dungeon = &ctx.model.dungeon(l.dungeon).name.bytes;
-    (v.name == lossy(&l.name.bytes) && v.dungeon == lossy(dungeon)).then_some(v)
+    (dgnkit::stats::names_include(&v.name, &lossy(&l.name.bytes))
+        && dgnkit::stats::names_include(&v.dungeon, &lossy(dungeon)))
+    .then_some(v)
 }
 
 /// The hover's note on its numbers: why there are none, or that they are

@@ -24,29 +24,42 @@ pub struct Detected {
 }
 
 /// Families known by the words their checkouts' names contain (lowercase,
-/// longest first so that a fork's own name wins over its parent's).
-const PATH_WORDS: &[(&str, &str, Option<Target>)] = &[
-    ("slashem-extended", "SLASH'EM Extended", None),
-    ("slashthem", "SlashTHEM", None),
-    ("gnollhack", "GnollHack", Some(Target::GnollHack)),
-    ("splicehack", "SpliceHack", None),
-    ("unnethack", "UnNetHack", Some(Target::UnNetHack)),
-    ("dnethack", "dNetHack", Some(Target::DNetHack)),
-    ("dynahack", "DynaHack", Some(Target::DynaHack)),
-    ("evilhack", "EvilHack", Some(Target::EvilHack)),
-    ("xnethack", "xNetHack", None),
-    ("nethack4", "NetHack 4", None),
-    ("fiqhack", "FIQHack", None),
-    ("slashem", "SLASH'EM", Some(Target::SlashEm)),
-    ("hackem", "HackEM", None),
-    ("dnao", "dNetHack", Some(Target::DNetHack)),
+/// longest first so that a fork's own name wins over its parent's), with
+/// the target of a `dungeon.def` and of a `dungeon.lua` there (SpliceHack
+/// and xNetHack wrote `.def` files on NetHack 3.6 before their 3.7
+/// loaders, which dgnkit reproduces).
+const PATH_WORDS: &[(&str, &str, Option<Target>, Option<Target>)] = &[
+    ("slashem-extended", "SLASH'EM Extended", None, None),
+    (
+        "crecellehack",
+        "CrecelleHack",
+        None,
+        Some(Target::CrecelleHack),
+    ),
+    ("slashthem", "SlashTHEM", None, None),
+    ("gnollhack", "GnollHack", Some(Target::GnollHack), None),
+    ("splicehack", "SpliceHack", None, Some(Target::SpliceHack)),
+    ("unnethack", "UnNetHack", Some(Target::UnNetHack), None),
+    ("nerfhack", "NerfHack", None, Some(Target::NerfHack)),
+    ("dnethack", "dNetHack", Some(Target::DNetHack), None),
+    ("dynahack", "DynaHack", Some(Target::DynaHack), None),
+    ("evilhack", "EvilHack", Some(Target::EvilHack), None),
+    ("xnethack", "xNetHack", None, Some(Target::XNetHack)),
+    ("nethack4", "NetHack 4", None, None),
+    ("fiqhack", "FIQHack", None, None),
+    ("slashem", "SLASH'EM", Some(Target::SlashEm), None),
+    ("hackem", "HackEM", None, None),
+    ("dnao", "dNetHack", Some(Target::DNetHack), None),
 ];
 
 /// The game whose compiler speaks `dialect`, if dgnkit has its target.
+/// A game that reads `dungeon.lua` is not the target of a `.def` dialect
+/// it shares a name with (SpliceHack's `dungeon.def` releases came before
+/// its NetHack 3.7 loader).
 pub fn target_of(dialect: Dialect) -> Option<Target> {
     Target::ALL
         .into_iter()
-        .find(|t| t.game().dialect == dialect && dialect != Dialect::Vanilla)
+        .find(|t| t.game().dialect == dialect && dialect != Dialect::Vanilla && !t.game().reads_lua)
 }
 
 fn from_dialect(dialect: Dialect, evidence: String) -> Detected {
@@ -63,12 +76,13 @@ fn from_dialect(dialect: Dialect, evidence: String) -> Detected {
 pub fn from_path(path: &Path) -> Option<Detected> {
     let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let text = full.to_string_lossy().to_lowercase();
+    let lua = text.ends_with(".lua");
     PATH_WORDS
         .iter()
-        .find(|(word, _, _)| text.contains(word))
-        .map(|&(_, title, target)| Detected {
+        .find(|(word, _, _, _)| text.contains(word))
+        .map(|&(_, title, def, lua_target)| Detected {
             title,
-            target,
+            target: if lua { lua_target } else { def },
             evidence: format!("its path names {title}"),
         })
 }
@@ -300,8 +314,23 @@ mod tests {
             family_note(&unn, Target::UnNetHack, Ask::Setting("dgnkit.target")),
             None
         );
+        // xNetHack's dungeon.lua is its 3.7 game's; a dungeon.def of an
+        // older xNetHack (on 3.6) has no target.
         let x = from_path(Path::new("/src/xNetHack/dat/dungeon.lua")).unwrap();
         let lsp = family_note(&x, Target::NetHack37, Ask::Setting("dgnkit.luaTarget")).unwrap();
+        assert!(
+            lsp.message
+                .ends_with("set `dgnkit.luaTarget` to \"xnethack\""),
+            "{}",
+            lsp.message
+        );
+        assert_eq!(
+            family_note(&x, Target::XNetHack, Ask::Setting("dgnkit.luaTarget")),
+            None
+        );
+        let old = from_path(Path::new("/src/xNetHack/dat/dungeon.def")).unwrap();
+        assert_eq!(old.target, None);
+        let lsp = family_note(&old, Target::NetHack36, Ask::Setting("dgnkit.target")).unwrap();
         assert!(
             lsp.notes[0].contains("no target for xNetHack"),
             "{:?}",

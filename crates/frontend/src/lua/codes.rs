@@ -69,8 +69,8 @@ pub const CODES: &[CodeInfo] = &[
          string, an integer (with a minus sign if negative), a boolean or a table constructor \
          of such values. A file with any other expression is a program: dgnkit runs it as \
          NetHack does, in a sandbox, and this code is not reported. It is reported only where \
-         the file cannot be run (a syntax error elsewhere).",
-        "dungeon = {\n   { name = \"The Dungeons of \" .. \"Doom\", base = 25 },\n}\n",
+         the file cannot be run (a syntax error, or an error when it runs).",
+        "dungeon = {\n   { name = \"The Dungeons of \" .. \"Doom\", base = 25 + nil },\n}\n",
     ),
     e(
         LUA_STATEMENT,
@@ -78,8 +78,9 @@ pub const CODES: &[CodeInfo] = &[
         "NetHack runs the file and then reads the global `dungeon`. A file with statements \
          besides `dungeon = { ... }` (a local, a call, a loop) is run by dgnkit as NetHack \
          runs it, in a sandbox; this code is reported only where the file cannot be run (a \
-         syntax error elsewhere) or for a local `dungeon`, which NetHack never reads.",
-        "local size = 25\ndungeon = {\n   { name = \"The Dungeons of Doom\", base = 25 },\n}\n",
+         syntax error, or an error when it runs) or for a local `dungeon`, which NetHack \
+         never reads.",
+        "local dungeon = {\n   { name = \"The Dungeons of Doom\", base = 25 },\n}\n",
     ),
     e(
         LUA_NO_DUNGEON,

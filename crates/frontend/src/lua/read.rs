@@ -149,6 +149,16 @@ pub fn read_program(src: &[u8], dialect: Dialect) -> Reading {
         };
     }
     let program = program::evaluate(src, &parsed);
+    if program.outcomes.is_empty() {
+        // The run failed: its error, and the file read as far as it is
+        // data, so that every other check still has its say.
+        let mut diags = std::mem::take(&mut parsed.diagnostics);
+        diags.extend(program.diagnostics);
+        return Reading {
+            outcomes: vec![read_value(parsed.dungeon.take(), dialect, diags)],
+            tree: None,
+        };
+    }
     let mut base: Vec<Diagnostic> = parsed
         .diagnostics
         .iter()
@@ -156,12 +166,6 @@ pub fn read_program(src: &[u8], dialect: Dialect) -> Reading {
         .cloned()
         .collect();
     base.extend(program.diagnostics);
-    if program.outcomes.is_empty() {
-        return Reading {
-            outcomes: vec![read_value(None, dialect, base)],
-            tree: None,
-        };
-    }
     let outcomes = program
         .outcomes
         .into_iter()
