@@ -180,7 +180,10 @@ pub fn script(u: &mut Unstructured<'_>) -> ArbResult<Script> {
             lua: Default::default(),
         });
     }
-    Ok(Script { dungeons })
+    Ok(Script {
+        dungeons,
+        prelude: None,
+    })
 }
 
 /// One frame of LSP's base protocol, as the server writes it.

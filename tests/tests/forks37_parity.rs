@@ -545,3 +545,30 @@ fn xnethack_forbids_bones_above_the_bottom_of_the_sanctums_dungeon_only() {
     }
     assert!(hellish_others > 0, "no other hellish dungeon was judged");
 }
+
+/// `dgn find` on xNetHack's own file: a lair's name is looked up in the
+/// script of each seed's outcome, so `geryon.dungeon == "Cocytus"` holds
+/// exactly on the seeds whose layout puts geryon there (about half).
+#[test]
+fn find_follows_xnethacks_draws_seed_by_seed() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let script = script(&shared, Target::XNetHack, "copperwater__xNetHack@3.7");
+    let game = Target::XNetHack.game();
+    let res = Resolver::for_game(&script, &game.loader_game(), &LoaderInputs::default()).unwrap();
+    let bones = game.bones_options();
+    let query = dgnkit::find::compile(r#"geryon.dungeon == "Cocytus" and orcus.depth > 0"#, &res)
+        .expect("the query compiles");
+    let finder = dgnkit::find::Finder::new(&res, &query, &bones, RngKind::Isaac64, false, true);
+    let mut hits = 0;
+    for seed in 0..400u64 {
+        let layout = res.resolve(seed, RngKind::Isaac64, false, false).unwrap();
+        let geryon = layout.levels.iter().find(|l| l.name == "geryon").unwrap();
+        let want = layout.dungeons[geryon.dungeon as usize].name == "Cocytus";
+        let got = finder.test(seed).unwrap();
+        assert_eq!(got, want, "seed {seed}");
+        hits += u32::from(want);
+    }
+    assert!((150..250).contains(&hits), "{hits} of 400");
+}

@@ -36,7 +36,16 @@ use dgnkit_grammar::Diagnostic;
 pub fn compile(text: &str, res: &Resolver) -> Result<Query, Box<Diagnostic>> {
     let toks = lexer::lex(text)?;
     let expr = parser::parse(toks)?;
-    Ok(query::check(&expr, text, res)?)
+    let mut q = query::check(&expr, text, res)?;
+    // A file whose draws choose among scripts: the query against each.
+    if let Some(p) = &res.prelude {
+        q.outcomes = p
+            .outcomes
+            .iter()
+            .map(|r| query::check(&expr, text, r).map_err(Box::new))
+            .collect::<Result<_, _>>()?;
+    }
+    Ok(q)
 }
 
 /// The warnings of a query that compiles: each `in LO..HI` (half-open)

@@ -14,6 +14,11 @@ pub fn probability(query: &Query, env: &Env, stats: &Stats) -> Option<f64> {
     if !matches!(stats.method, Method::Exact { .. }) || query.facts.len() != 1 {
         return None;
     }
+    // A file whose own draws choose among scripts: a name may be another
+    // record in each, and the statistics are by record.
+    if env.res.prelude.is_some() {
+        return None;
+    }
     let res = env.res;
     let one = |recs: &[u32]| match recs {
         [r] => Some(*r as usize),

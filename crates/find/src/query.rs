@@ -117,6 +117,17 @@ pub struct Query {
     pub facts: Vec<FactInfo>,
     /// The stage after the whole resolution.
     pub final_stage: u32,
+    /// For a `dungeon.lua` whose own draws choose among scripts: the query
+    /// checked against each outcome's script (names may name other
+    /// records there); empty otherwise.
+    pub outcomes: Vec<Query>,
+}
+
+impl Query {
+    /// The query as checked against outcome `i` of the file's draws.
+    pub fn for_outcome(&self, i: u32) -> &Query {
+        self.outcomes.get(i as usize).unwrap_or(self)
+    }
 }
 
 /// The loader's progress as a number: three stages per dungeon record,
@@ -151,6 +162,7 @@ pub fn check(expr: &Expr, src: &str, res: &Resolver) -> Result<Query, Diagnostic
         root,
         facts: c.facts,
         final_stage: 3 * res.dungeons.len() as u32,
+        outcomes: Vec::new(),
     })
 }
 

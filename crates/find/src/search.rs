@@ -52,7 +52,8 @@ impl Trace for Watch<'_, '_> {
         while f.wakes.get(self.next).is_some_and(|&w| w <= s) {
             self.next += 1;
         }
-        match Facts::new(f.query, &f.env, s).eval(&f.query.root, out) {
+        let (q, env) = f.for_outcome(out);
+        match Facts::new(q, &env, s).eval(&q.root, out) {
             Some(v) => {
                 self.verdict = Some(v);
                 ControlFlow::Break(())
@@ -70,9 +71,10 @@ impl Watch<'_, '_> {
             (Ok(()), Some(v)) => Ok(v),
             (Ok(()), None) => {
                 let f = self.finder;
+                let (q, env) = f.for_outcome(out);
                 // A complete layout decides every fact.
-                Ok(Facts::new(f.query, &f.env, f.query.final_stage)
-                    .eval(&f.query.root, out)
+                Ok(Facts::new(q, &env, q.final_stage)
+                    .eval(&q.root, out)
                     .unwrap_or(false))
             }
         };
@@ -158,12 +160,20 @@ impl<'a> Finder<'a> {
         let mut out = Resolved::default();
         self.res
             .resolve_into(seed, self.rng, self.wizard, &mut out)?;
-        Ok(self
-            .query
-            .facts
+        let (q, env) = self.for_outcome(&out);
+        Ok(q.facts
             .iter()
-            .map(|f| (f.text.clone(), self.env.json(self.env.value(&f.fact, &out))))
+            .map(|f| (f.text.clone(), env.json(env.value(&f.fact, &out))))
             .collect())
+    }
+
+    /// The query and its records for the outcome of the file's own draws
+    /// that `out` took (the query itself for a file that draws nothing).
+    fn for_outcome(&self, out: &Resolved) -> (&'a Query, Env<'a>) {
+        (
+            self.query.for_outcome(out.outcome),
+            Env::new(self.res.outcome(out.outcome), self.env.bones),
+        )
     }
 
     fn chunk(&self, seeds: Range<u64>, out: &mut Resolved) -> Chunk {
