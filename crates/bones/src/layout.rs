@@ -199,7 +199,9 @@ fn facts<S: LevelSource + ?Sized>(
         bottom: level == d.num_levels,
         branch_level: is_branch_level(src, dungeon, level),
         level,
-        main_dungeon: dungeon == 0,
+        // GnollHack's `main_dungeon_dnum` is `dname_to_dnum("The Dungeons
+        // of Doom")` (src/dungeon.c:1012), not index 0.
+        main_dungeon: d.name == crate::rules::MAIN_DUNGEON,
         vibrating: rules.invocation.applies(
             d.hellish,
             src.find_special(&|n| n == crate::rules::SANCTUM)

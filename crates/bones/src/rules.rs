@@ -263,6 +263,9 @@ impl Invocation {
     }
 }
 
+/// The dungeon GnollHack's level-one rule names (`main_dungeon_dnum`).
+pub const MAIN_DUNGEON: &str = "The Dungeons of Doom";
+
 /// The special level whose dungeon xNetHack's invocation test names.
 pub const SANCTUM: &str = "sanctum";
 
@@ -350,7 +353,8 @@ pub struct LevelFacts {
     pub branch_level: bool,
     /// The level number in its dungeon (1 = top).
     pub level: i32,
-    /// The dungeon is the main one (the first in the game's list).
+    /// The dungeon is the one named "The Dungeons of Doom" (GnollHack's
+    /// `main_dungeon_dnum`, looked up by name).
     pub main_dungeon: bool,
     /// The dungeon is hellish and this is the level above its bottom.
     pub vibrating: bool,

@@ -42,6 +42,9 @@ pub struct CheckGame {
     /// How to ask for a dialect on the command line (its game's
     /// `--target`, else `--dialect`), for the note that suggests one.
     pub dialect_option: fn(Dialect) -> String,
+    /// Whether a `knox` level that no branch reaches aborts the game's
+    /// loader (E1001); EvilHack's guards the kludge and loads the file.
+    pub knox_needs_branch: bool,
 }
 
 /// How to read and check a file.
@@ -414,6 +417,7 @@ pub mod test_games {
         fixed_tables: true,
         undefined_flags: &[],
         dialect_option,
+        knox_needs_branch: true,
     };
 
     pub const NATIVE: CheckGame = CheckGame {
@@ -421,5 +425,6 @@ pub mod test_games {
         fixed_tables: false,
         undefined_flags: &[],
         dialect_option,
+        knox_needs_branch: true,
     };
 }

@@ -174,6 +174,11 @@ pub struct Rules {
     /// and is re-inserted into the branch list (3.4.3 `dungeon.c:859-873`
     /// for `knox`; UnNetHack and DynaHack add `advcal` before it).
     pub floating_levels: &'static [&'static str],
+    /// A floating level that no branch reaches: the game panics
+    /// "insert_branch: not found" (3.6 `dungeon.c:943-950`, every game but
+    /// one), or, where it guards the kludge with `if (br)` (EvilHack
+    /// `dungeon.c:989-993`), leaves the branch list as it is.
+    pub floating_needs_branch: bool,
     /// Special levels taken out of the level chain after loading (their
     /// draws are made): DynaHack's `rogue` with the `reincarnation` option
     /// off (`dungeon.c:892-909`). Compared case-sensitively, as `strncmp`.
@@ -350,6 +355,7 @@ impl Rules {
             wizard_skips_dungeon_chance: true,
             wizard_skips_level_chance: true,
             floating_levels: &["knox"],
+            floating_needs_branch: true,
             unlinked_levels: &[],
             planes: None,
             report_pre_draws: false,

@@ -1105,6 +1105,9 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 .iter()
                 .position(|b| b.end2 == (lvl.dungeon, lvl.level))
             else {
+                if !res.rules.floating_needs_branch {
+                    continue;
+                }
                 return Err(LoadError::KnoxNotReachable {
                     level: (*name).to_string(),
                 });

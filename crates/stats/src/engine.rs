@@ -607,10 +607,10 @@ impl<'a> Engine<'a> {
     }
 
     /// The chance that level `l` of dungeon record `rec`, as outcome
-    /// `info` (at dungeon index `index`) has it, is a no-bones level judged
+    /// `info` has it, is a no-bones level judged
     /// without branch rules: by its own facts, or by a special level with
     /// marker "none" or waiting for an event lying there.
-    fn core_chance(&self, rec: usize, index: usize, info: &Present, l: i32) -> W {
+    fn core_chance(&self, rec: usize, info: &Present, l: i32) -> W {
         let Some(opts) = self.other_end else {
             return W::ZERO;
         };
@@ -620,7 +620,7 @@ impl<'a> Engine<'a> {
             dungeon_none: d.bones.is_empty(),
             bottom: l == num,
             level: l,
-            main_dungeon: index == 0,
+            main_dungeon: d.name == crate::bones::rules::MAIN_DUNGEON,
             vibrating: d.flags & flags::HELLISH != 0 && l == num - 1,
             ..LevelFacts::default()
         };
@@ -694,7 +694,7 @@ impl<'a> Engine<'a> {
                         while levels != 0 {
                             let l = levels.trailing_zeros() as i32;
                             levels &= levels - 1;
-                            out[k] += w * self.core_chance(i, from.loaded.len(), info, l);
+                            out[k] += w * self.core_chance(i, info, l);
                             k += 1;
                         }
                     } else {
@@ -763,7 +763,7 @@ impl<'a> Engine<'a> {
             return out;
         }
         // A branch from an earlier dungeon: this one is not the first.
-        let core = self.core_chance(rec, 1, info, info.entry);
+        let core = self.core_chance(rec, info, info.entry);
         out[END_NO_BONES] = core;
         out[END_PLAIN] = W::ONE - core;
         out

@@ -256,7 +256,7 @@ fn present(
         dungeon_none: d.bones.is_empty(),
         bottom: l == info.n,
         vibrating: hellish && l == info.n - 1,
-        main_dungeon: index == 0,
+        main_dungeon: d.name == crate::bones::rules::MAIN_DUNGEON,
         madman: madman_home == Some(l),
     };
     let kinds: Vec<Kind> = (0..class.pos.len())

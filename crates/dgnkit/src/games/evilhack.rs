@@ -16,12 +16,15 @@ use crate::views::OverviewStyle;
 /// (`include/dgn_file.h:76`, checked at `src/dungeon.c:923`); MAXDUNGEON
 /// 16 and MAXLEVEL 32 (`include/global.h:347-348`), BRANCH_LIMIT 32 as in
 /// vanilla; the same four dungeons looked up by name (`:1000-1003`) and
-/// Fort Ludios floated through `level_map`'s `knox` (`:967-995`).
+/// Fort Ludios floated through `level_map`'s `knox` (`:967-995`), but
+/// only when a branch reaches it: the kludge is guarded by `if (br)`
+/// (`:989-993`), so a `knox` no branch leads to does not abort the game.
 pub(crate) const RULES: Rules = Rules {
     limits: Some(Limits {
         max_levels: 99,
         ..NETHACK_LIMITS
     }),
+    floating_needs_branch: false,
     ..Rules::nethack_36()
 };
 

@@ -100,6 +100,7 @@ impl Game {
             fixed_tables: self.target.is_nethack(),
             undefined_flags: self.undefined_flags,
             dialect_option: detect::option_for,
+            knox_needs_branch: self.rules.floating_needs_branch,
         }
     }
 
@@ -199,6 +200,9 @@ pub fn input_help(which: &str) -> String {
         )
     }
 }
+
+#[cfg(test)]
+mod audit_tests;
 
 #[cfg(test)]
 mod tests {

@@ -8,7 +8,9 @@ use super::{Game, InputSpec, LoaderInputs, LoaderProof};
 use crate::binary::BinaryFormat;
 use crate::bones::{BonesPool, BonesRules};
 use crate::dialect::Dialect;
-use crate::loader::{GameStart, Limits, LoadError, Planes, PlanesReport, Rules, NETHACK_LIMITS};
+use crate::loader::{
+    Fields, GameStart, Limits, LoadError, Planes, PlanesReport, Rules, NETHACK_LIMITS,
+};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
@@ -21,10 +23,11 @@ use crate::views::OverviewStyle;
 /// Moria" and "The Dragon Caves" looked up like the Quest (`:1102-1105`),
 /// and `shuffle_planes()` last (`:1127`, `:1138-1163`).
 ///
-/// Its `d_level` and level counts are 16-bit (`include/dungeon.h:18-19`,
-/// `:69-70`) while `depth()` is still an `schar` (`:1272`); dgnkit narrows
-/// them all to bytes as in 3.4.3, which differs from the game only for a
-/// dungeon drawn with more than 127 levels.
+/// Its `d_level`, `entry_lev` and `num_dunlevs` are `xint16`
+/// (`include/dungeon.h:9-10`, `:60-61`) while `depth()` is still an
+/// `schar` (`src/dungeon.c:1273`): NetHack 3.7's typing, so a dungeon
+/// drawn with more than 127 levels is cut to MAXLEVEL (`:903-906`,
+/// `:985-987`) instead of wrapping as a byte would.
 const RULES: Rules = Rules {
     required_dungeons: &[
         "The Quest",
@@ -48,6 +51,7 @@ const RULES: Rules = Rules {
         ..Planes::ELEMENTAL
     }),
     report_pre_draws: true,
+    fields: Fields::NetHack37,
     ..Rules::nethack_36()
 };
 

@@ -419,6 +419,11 @@ fn percent_f(p: f64) -> String {
 }
 
 fn knox(ctx: &Ctx, out: &mut Vec<Diagnostic>, d: &DungeonInfo, sizes: &Sizes) {
+    if !ctx.game.knox_needs_branch {
+        // EvilHack floats Ludios only when a branch reaches it
+        // (`dungeon.c:989-993`): an unreachable knox is just a level.
+        return;
+    }
     let m = ctx.model;
     for l in m
         .levels_of(d.id)

@@ -1,0 +1,104 @@
+//! The loader rules where a game departs from NetHack 3.6 without a
+//! recorded layout that shows it: each test builds the file that takes the
+//! C code path the rule names and checks dgnkit's answer against that
+//! path (cited in each game's record).
+
+use crate::frontend::{analyze_fast, CheckOptions};
+use crate::loader::{LoadError, Resolver};
+use crate::options::Target;
+use crate::rng::RngKind;
+use crate::script::Script;
+
+/// `src` as dgnkit's own format reads it (no limits, so that a test can
+/// reach what a game's dgn_comp or a hand-made file would give).
+fn script(src: &str, target: Target) -> Script {
+    let a = analyze_fast(
+        src.as_bytes(),
+        &CheckOptions {
+            target,
+            ..CheckOptions::default()
+        },
+    );
+    a.script.unwrap_or_else(|| panic!("{:?}", a.diagnostics))
+}
+
+const KNOX_ALONE: &str = "\
+DUNGEON: \"The Dungeons of Doom\" \"D\" (10, 0)
+LEVEL: \"knox\" \"K\" @ (7, 0)
+BRANCH: \"The Gnomish Mines\" @ (2, 0)
+BRANCH: \"Sokoban\" @ (3, 0) up
+BRANCH: \"The Quest\" @ (4, 0) portal
+BRANCH: \"Vlad's Tower\" @ (5, 0)
+DUNGEON: \"The Gnomish Mines\" \"M\" (1, 0)
+DUNGEON: \"Sokoban\" \"none\" (1, 0)
+DUNGEON: \"The Quest\" \"Q\" (1, 0)
+DUNGEON: \"Vlad's Tower\" \"T\" (1, 0)
+";
+
+/// A `knox` level no branch leads to: NetHack 3.6 calls `insert_branch`
+/// with no branch and panics (`dungeon.c:943-950`); EvilHack guards the
+/// call with `if (br)` (`dungeon.c:989-993`) and loads the file.
+#[test]
+fn evilhack_loads_a_knox_no_branch_reaches_where_36_panics() {
+    // dgnkit's checks say the same: an error for 3.6, none for EvilHack.
+    let a = analyze_fast(KNOX_ALONE.as_bytes(), &CheckOptions::default());
+    assert!(a.diagnostics.iter().any(|d| d.code == "E1001"));
+    let s = script(KNOX_ALONE, Target::EvilHack);
+    let vanilla = Resolver::with_rules(&s, Target::NetHack36.game().rules.clone()).unwrap();
+    assert!(matches!(
+        vanilla.resolve(1, RngKind::Isaac64, false, false),
+        Err(LoadError::KnoxNotReachable { .. })
+    ));
+    let evil = Resolver::with_rules(&s, Target::EvilHack.game().rules.clone()).unwrap();
+    let layout = evil.resolve(1, RngKind::Isaac64, false, false).unwrap();
+    assert!(layout
+        .levels
+        .iter()
+        .any(|l| l.name == "knox" && l.level == 7));
+    // The branch list is the file's: no branch got the floating marker.
+    assert!(layout.branches.iter().all(|b| b.end1.dungeon < 5));
+}
+
+/// UnNetHack's level counts are `xint16` (`include/dungeon.h:9-10,
+/// :60-61`): a dungeon drawn with 128 to 229 levels is cut to MAXLEVEL
+/// (`dungeon.c:903-906`), where a byte would wrap it negative.
+#[test]
+fn unnethack_cuts_a_dungeon_of_more_than_127_levels_to_maxlevel() {
+    let s = script(
+        "\
+DUNGEON: \"The Dungeons of Doom\" \"D\" (10, 0)
+BRANCH: \"The Gnomish Mines\" @ (2, 0)
+BRANCH: \"Sokoban\" @ (3, 0) up
+BRANCH: \"The Quest\" @ (4, 0) portal
+BRANCH: \"Vlad's Tower\" @ (5, 0)
+BRANCH: \"Town\" @ (6, 0)
+BRANCH: \"Sheol\" @ (7, 0)
+BRANCH: \"The Ruins of Moria\" @ (8, 0)
+BRANCH: \"The Dragon Caves\" @ (9, 0)
+DUNGEON: \"The Gnomish Mines\" \"M\" (130, 100)
+DUNGEON: \"Sokoban\" \"none\" (1, 0)
+DUNGEON: \"The Quest\" \"Q\" (1, 0)
+DUNGEON: \"Vlad's Tower\" \"T\" (1, 0)
+DUNGEON: \"Town\" \"W\" (1, 0)
+DUNGEON: \"Sheol\" \"S\" (1, 0)
+DUNGEON: \"The Ruins of Moria\" \"R\" (1, 0)
+DUNGEON: \"The Dragon Caves\" \"C\" (1, 0)
+",
+        Target::Native,
+    );
+    // Its Planes shuffle needs the Planes; this file is about sizes.
+    let rules = crate::loader::Rules {
+        planes: None,
+        ..Target::UnNetHack.game().rules.clone()
+    };
+    let res = Resolver::with_rules(&s, rules).unwrap();
+    for seed in 0..40 {
+        let layout = res.resolve(seed, RngKind::Isaac32, false, false).unwrap();
+        let mines = layout
+            .dungeons
+            .iter()
+            .find(|d| d.name == "The Gnomish Mines")
+            .unwrap();
+        assert_eq!(mines.num_levels, 32, "seed {seed}");
+    }
+}
