@@ -72,7 +72,8 @@ pub enum Command {
 #[derive(Args, Debug, Clone, Default)]
 pub struct CommonOpts {
     /// The game: nethack-3.4.3, nethack-3.6 (default), nethack-3.7, native,
-    /// evilhack, unnethack, slashem, dnethack, gnollhack or dynahack. It sets
+    /// evilhack, unnethack, slashem, dnethack, gnollhack, dynahack, xnethack,
+    /// splicehack, nerfhack or crecellehack. It sets
     /// the limits, the compiled layout, the generator, the loader, the bones
     /// rules and the default dialect. Without it, layout, bones and stats
     /// read a compiled NetHack file as the version its header states.

@@ -60,6 +60,49 @@ pub struct XlogArgs {
     /// The variant whose language --file is in (default: the target's).
     #[arg(long, value_parser = super::parse_dialect)]
     pub dialect: Option<dgnkit::dialect::Dialect>,
+    /// List the releases whose lines dgnkit answers (each with its
+    /// versions, the field that tells it apart and its built-in
+    /// description) and read nothing.
+    #[arg(long)]
+    pub releases: bool,
+}
+
+/// `--releases`: what `dgn xlog` knows, one release per line (JSON: one
+/// object per release).
+fn list_releases(format: XlogFormat, out: &mut dyn Write) -> std::io::Result<()> {
+    use dgnkit::xlog::release::RELEASES;
+    if format == XlogFormat::Json {
+        for r in RELEASES {
+            let line = serde_json::json!({
+                "release": r.name,
+                "title": r.title,
+                "target": r.target.name(),
+                "versions": r.version_list(),
+                "marker": r.marker,
+                "builtin": r.builtin.as_ref().map(|b| b.file),
+            });
+            writeln!(out, "{line}")?;
+        }
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{:<18} {:<26} {:<16} {:<32} {:<10} built-in description",
+        "release", "game", "--target", "versions", "marker"
+    )?;
+    for r in RELEASES {
+        writeln!(
+            out,
+            "{:<18} {:<26} {:<16} {:<32} {:<10} {}",
+            r.name,
+            r.title,
+            r.target.name(),
+            r.version_list(),
+            r.marker.unwrap_or("-"),
+            r.builtin.as_ref().map_or("(needs --file)", |b| b.file)
+        )?;
+    }
+    Ok(())
 }
 
 pub fn parse_args<I, T>(argv: I) -> Result<XlogArgs, clap::Error>
@@ -76,6 +119,7 @@ pub fn run(args: XlogArgs) -> ExitCode {
     let stderr = std::io::stderr();
     let color = super::check::use_color(stderr.is_terminal());
     let code = match &args.input {
+        _ if args.releases => execute(&args, std::io::empty(), &mut out, &mut stderr.lock(), color),
         Some(p) if p.as_os_str() != "-" => match std::fs::File::open(p) {
             Ok(f) => execute(&args, f, &mut out, &mut stderr.lock(), color),
             Err(e) => {
@@ -104,6 +148,15 @@ pub fn execute(
     err: &mut dyn Write,
     color: bool,
 ) -> u8 {
+    if args.releases {
+        return match list_releases(args.format, out) {
+            Ok(()) => EXIT_OK,
+            Err(e) => {
+                let _ = writeln!(err, "dgn xlog: {e}");
+                EXIT_USAGE
+            }
+        };
+    }
     let filter = match args.filter.as_deref().map(Filter::parse) {
         None => None,
         Some(Ok(f)) => Some(f),

@@ -307,3 +307,31 @@ fn dnethack_games_are_answered_exactly() {
     assert_eq!(by.len(), 1, "{by:?}");
     assert_eq!(by.values().next().unwrap(), "exact", "{by:?}");
 }
+
+/// `dgn xlog --releases` lists every release dgnkit answers, with its
+/// versions, the field that tells it apart and its built-in description,
+/// and reads no input.
+#[test]
+fn releases_lists_what_is_known_without_reading_input() {
+    let (code, out, err) = run(&["--releases"], b"not an xlogfile");
+    assert_eq!(code, 0, "{err}");
+    for r in dgnkit::xlog::release::RELEASES {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{} ", r.name)))
+            .unwrap_or_else(|| panic!("{} missing:\n{out}", r.name));
+        assert!(line.contains(&r.version_list()), "{line}");
+        assert!(line.contains(r.target.name()), "{line}");
+    }
+    let (code, out, _) = run(&["--releases", "--format", "json"], b"");
+    assert_eq!(code, 0);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), dgnkit::xlog::release::RELEASES.len());
+    let x = lines
+        .iter()
+        .find(|l| l["release"] == "xnethack-9.1")
+        .unwrap();
+    assert_eq!(x["versions"], "9.1.0");
+    assert_eq!(x["marker"], "polyinit");
+    assert_eq!(x["builtin"], "xnethack-9.1.lua (built in)");
+}
