@@ -38,6 +38,24 @@ pub fn corpus_files(shared: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The strings of a JSON array (a recorded draw log); none for anything
+/// else.
+pub fn json_strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether a count of `k` in `n` agrees with probability `p`: within six
+/// standard deviations plus one count.
+pub fn agrees(p: f64, k: f64, n: f64) -> bool {
+    (k - n * p).abs() <= 6.0 * (n * p * (1.0 - p)).sqrt() + 1.0
+}
+
 /// The lines of a gzipped JSON-lines fixture as JSON values, each with its
 /// line number (the first is line one). A line that is not JSON is an `Err`
 /// naming `NAME:LINE`; a read error is the last item.

@@ -47,16 +47,6 @@ fn script(shared: &Path, target: Target, corpus: &str) -> Script {
     analysis.script.expect("dungeon.lua reads without errors")
 }
 
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// `rn2(3)=0 @ where` -> `rn2(3)=0`.
 fn value(entry: &str) -> &str {
     entry.split_once(" @ ").map_or(entry, |(v, _)| v)
@@ -100,31 +90,31 @@ fn check_line(target: Target, script: &Script, line: &Value) -> Result<(), Strin
         |f: &dyn Fn(Site) -> bool| -> Vec<&Draw> { log.iter().filter(|d| f(d.site)).collect() };
     compare(
         "role_init",
-        &strings(&before["role"]),
+        &dgnkit_tests::json_strings(&before["role"]),
         &pick(&|s| matches!(s, Site::QuestGender | Site::Pantheon | Site::RogueVictim)),
         &res,
     )?;
     compare(
         "nhlib.lua",
-        &strings(&before["nhlib_shuffle"]),
+        &dgnkit_tests::json_strings(&before["nhlib_shuffle"]),
         &pick(&|s| s == Site::LuaShuffle),
         &res,
     )?;
     compare(
         "dungeon.lua",
-        &strings(&line["lua_prelude"]),
+        &dgnkit_tests::json_strings(&line["lua_prelude"]),
         &pick(&|s| matches!(s, Site::LuaPrelude { .. })),
         &res,
     )?;
     compare(
         "init_dungeons",
-        &strings(&line["draws"]),
+        &dgnkit_tests::json_strings(&line["draws"]),
         &pick(&|s| s.in_loader() && !matches!(s, Site::LuaShuffle | Site::LuaPrelude { .. })),
         &res,
     )?;
     compare(
         "after init_dungeons",
-        &strings(&line["after"]["init_archfiends"]),
+        &dgnkit_tests::json_strings(&line["after"]["init_archfiends"]),
         &pick(&|s| s == Site::AfterLoader),
         &res,
     )?;
@@ -289,12 +279,6 @@ fn xnethacks_prelude_gives_four_scripts_each_a_quarter() {
     assert!(v.prelude.is_none());
 }
 
-/// `k` of `n` agrees with probability `p` (six standard deviations plus
-/// one count).
-fn agrees(p: f64, k: f64, n: f64) -> bool {
-    (k - n * p).abs() <= 6.0 * (n * p * (1.0 - p)).sqrt() + 1.0
-}
-
 /// Each fork's exact statistics (xNetHack's mixed over its file's four
 /// outcomes) against 20,000 layouts of its loader, seed by seed, the
 /// file's own draws made on the game's generator: every special level's
@@ -302,6 +286,7 @@ fn agrees(p: f64, k: f64, n: f64) -> bool {
 #[test]
 fn each_forks_exact_statistics_agree_with_its_loaders_layouts() {
     use dgnkit::stats::{self, Approach, Method, StatsOptions};
+    use dgnkit_tests::agrees;
     use std::collections::BTreeMap;
     let Some(shared) = dgnkit_tests::shared_dir() else {
         return;

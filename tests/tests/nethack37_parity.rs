@@ -43,16 +43,6 @@ fn split(entry: &str) -> (&str, &str) {
     entry.split_once(" @ ").unwrap_or((entry, "?"))
 }
 
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Compares our draws with the recorded ones; `None` when equal.
 fn first_difference(
     what: &str,
@@ -87,7 +77,7 @@ fn check_line(script: &Script, line: &Value) -> Result<(), String> {
         .filter(|d| matches!(d.site, Site::QuestGender | Site::Pantheon))
         .collect();
     let loader: Vec<&Draw> = log.iter().filter(|d| !d.site.before_loader()).collect();
-    let nhlib = strings(&before["nhlib_shuffle"]);
+    let nhlib = dgnkit_tests::json_strings(&before["nhlib_shuffle"]);
     let want_objects = before["o_init"].as_u64().ok_or("no o_init")? as usize;
     if objects != want_objects {
         return Err(format!(
@@ -96,7 +86,7 @@ fn check_line(script: &Script, line: &Value) -> Result<(), String> {
     }
     if let Some(d) = first_difference(
         "role_init",
-        &strings(&before["role"]),
+        &dgnkit_tests::json_strings(&before["role"]),
         &role_draws,
         resolver,
     ) {
@@ -113,7 +103,12 @@ fn check_line(script: &Script, line: &Value) -> Result<(), String> {
     if let Some(d) = first_difference("nhlib.lua", &nhlib, lua, resolver) {
         return Err(d);
     }
-    if let Some(d) = first_difference("init_dungeons", &strings(&line["draws"]), rest, resolver) {
+    if let Some(d) = first_difference(
+        "init_dungeons",
+        &dgnkit_tests::json_strings(&line["draws"]),
+        rest,
+        resolver,
+    ) {
         return Err(d);
     }
     result.map_err(|e| format!("the loader failed after the recorded draws: {e}"))

@@ -43,11 +43,7 @@ fn options(approach: Approach, wizard: bool) -> StatsOptions {
     }
 }
 
-/// `k` of `n` agrees with probability `p`.
-fn agrees(p: f64, k: f64, n: f64) -> bool {
-    let sd = (n * p * (1.0 - p)).sqrt();
-    (k - n * p).abs() <= 6.0 * sd + 1.0
-}
+use dgnkit_tests::agrees;
 
 /// Every value counted in `counts` (of `n`) is possible in `exact` and
 /// agrees with its probability.
