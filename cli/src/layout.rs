@@ -29,11 +29,8 @@ pub const DEFAULT_NAME: &str = "nethack-3.6.def (built in)";
 /// ([`dgnkit::xlog::release::RELEASES`]), so that no game is laid out with
 /// another's dungeon; dgnkit's own format takes NetHack 3.6's.
 pub fn built_in(target: dgnkit::options::Target) -> (&'static str, &'static [u8]) {
-    dgnkit::xlog::release::RELEASES
-        .iter()
-        .rev()
-        .filter(|r| r.target == target)
-        .find_map(|r| r.builtin.as_ref())
+    dgnkit::xlog::release::newest_of(target)
+        .and_then(|r| r.builtin.as_ref())
         .map_or((DEFAULT_NAME, DEFAULT_DEF), |b| (b.file, b.source))
 }
 

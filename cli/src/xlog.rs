@@ -38,6 +38,13 @@ pub struct XlogArgs {
     /// loader that lays the file out (default nethack-3.6).
     #[arg(long, value_parser = super::parse_target)]
     pub target: Option<Target>,
+    /// The game that wrote the lines, for a file you know: a game
+    /// (`tnnt`, `evilhack`, ...; its release is chosen by each line's
+    /// version), a release (`tnnt-2023`, every line answered with it) or a
+    /// game answered with the release it was built from (`acehack`).
+    /// `--releases` lists them.
+    #[arg(long, value_name = "GAME", value_parser = parse_game)]
+    pub game: Option<dgnkit::xlog::release::Choice>,
     /// A dungeon description (source or compiled) for every line instead
     /// of the built-in description of each line's release.
     #[arg(long, value_name = "DUNGEON_DESCRIPTION")]
@@ -67,19 +74,34 @@ pub struct XlogArgs {
     pub releases: bool,
 }
 
-/// `--releases`: what `dgn xlog` knows, one release per line (JSON: one
-/// object per release).
+fn parse_game(s: &str) -> Result<dgnkit::xlog::release::Choice, String> {
+    dgnkit::xlog::release::Choice::parse(s)
+}
+
+/// `--releases`: what `dgn xlog` knows, one release per line, then the
+/// games answered with another's release (JSON: one object each).
 fn list_releases(format: XlogFormat, out: &mut dyn Write) -> std::io::Result<()> {
+    use dgnkit::xlog::identify::STRANGERS;
     use dgnkit::xlog::release::RELEASES;
     if format == XlogFormat::Json {
         for r in RELEASES {
             let line = serde_json::json!({
                 "release": r.name,
+                "game": r.family.name(),
                 "title": r.title,
                 "target": r.target.name(),
                 "versions": r.version_list(),
-                "marker": r.marker,
+                "told_by": r.family.tells(),
                 "builtin": r.builtin.as_ref().map(|b| b.file),
+            });
+            writeln!(out, "{line}")?;
+        }
+        for g in STRANGERS {
+            let line = serde_json::json!({
+                "game": g.name,
+                "title": g.title,
+                "answered_with": g.nearest,
+                "why": g.why,
             });
             writeln!(out, "{line}")?;
         }
@@ -87,21 +109,39 @@ fn list_releases(format: XlogFormat, out: &mut dyn Write) -> std::io::Result<()>
     }
     writeln!(
         out,
-        "{:<18} {:<26} {:<16} {:<32} {:<10} built-in description",
-        "release", "game", "--target", "versions", "marker"
+        "{:<18} {:<28} {:<14} {:<34} built-in description",
+        "release", "game", "--target", "versions"
     )?;
     for r in RELEASES {
         writeln!(
             out,
-            "{:<18} {:<26} {:<16} {:<32} {:<10} {}",
+            "{:<18} {:<28} {:<14} {:<34} {}",
             r.name,
             r.title,
             r.target.name(),
             r.version_list(),
-            r.marker.unwrap_or("-"),
             r.builtin.as_ref().map_or("(needs --file)", |b| b.file)
         )?;
     }
+    writeln!(out, "\nhow a line's game is told (before its version):")?;
+    for f in dgnkit::xlog::identify::Family::ALL {
+        writeln!(out, "  {:<12} {}", f.name(), f.tells())?;
+    }
+    writeln!(
+        out,
+        "\ngames dgnkit does not describe, answered with the release they were built from (each line says so):"
+    )?;
+    for g in STRANGERS {
+        writeln!(
+            out,
+            "  {:<12} {} -> {}: {}",
+            g.name, g.title, g.nearest, g.why
+        )?;
+    }
+    writeln!(
+        out,
+        "\nA release of a known game that is not listed is answered with the nearest listed release of that game, and its lines say so."
+    )?;
     Ok(())
 }
 
@@ -184,8 +224,21 @@ pub fn execute(
             }
         }
     };
+    if let (Some(dgnkit::xlog::release::Choice::Release(r)), Some(t)) = (args.game, args.target) {
+        if r.target != t {
+            let _ = writeln!(
+                err,
+                "dgn xlog: --game {} is laid out by {}, not the --target {}",
+                r.name,
+                r.target.name(),
+                t.name()
+            );
+            return EXIT_USAGE;
+        }
+    }
     let mut x = Xlog::new(Options {
         target: args.target,
+        game: args.game,
         file,
         filter,
     });

@@ -287,6 +287,87 @@ fn built_in_descriptions_compile_as_the_games_own_files() {
     }
 }
 
+/// The built-ins of older releases and of TNNT state the same dungeon as
+/// the game's own file of that release in `../shared/corpus`: the same
+/// bytes from dgnkit's compiler (proven byte-identical to each game's
+/// dgn_comp on the corpus), or for a `dungeon.lua` the same native format;
+/// TNNT 2018's also equals the bytes NetHack 3.6's own dgn_comp wrote.
+#[test]
+fn older_built_ins_state_their_releases_files() {
+    let Some(shared) = dgnkit_tests::shared_dir() else {
+        return;
+    };
+    let compile = |src: &[u8], r: &dgnkit::xlog::release::Release| {
+        let opts = CheckOptions {
+            target: r.target,
+            dialect: r.target.game().dialect,
+            ..Default::default()
+        };
+        let script = analyze_verdict(src, &opts)
+            .script
+            .unwrap_or_else(|| panic!("{}: the game's file does not compile", r.name));
+        let target = if r.target == Target::NetHack37 {
+            Target::Native
+        } else {
+            r.target
+        };
+        dgnkit::binary::write(&script, target, None).unwrap()
+    };
+    for (release, folder) in [
+        ("tnnt-2018", "tnnt-devteam__tnnt/dungeon.def"),
+        ("tnnt-2019", "entrez__tnnt@HEAD/dungeon.def"),
+        ("tnnt-2026", "tnnt-devteam__tnnt@3.7/dungeon.lua"),
+        ("unnethack-5", "MaddTheSane__UnNetHack/dungeon.def"),
+        ("unnethack-6.0.0", "NHTangles__UnNetHack/dungeon.def"),
+        ("unnethack-6.0", "k21971__UnNetHack/dungeon.def"),
+        ("gnollhack-4", "k21971__GnollHack/dungeon.def"),
+    ] {
+        let r = dgnkit::xlog::release::by_name(release).unwrap();
+        let ours = compile(r.builtin.as_ref().unwrap().source, r);
+        let theirs = compile(
+            &std::fs::read(shared.join("corpus").join(folder)).unwrap(),
+            r,
+        );
+        assert!(ours == theirs, "{release} differs from {folder}");
+    }
+    let r = dgnkit::xlog::release::by_name("tnnt-2018").unwrap();
+    let c = std::fs::read(shared.join("expected/compiled/tnnt-devteam__tnnt.36.bin")).unwrap();
+    assert!(compile(r.builtin.as_ref().unwrap().source, r) == c);
+}
+
+/// `--game` names the game of every line; `--releases` lists the games
+/// answered with another's release.
+#[test]
+fn game_option_and_the_strangers() {
+    let tnnt_line = line36("3.6.6", 9, -5, "killed by a soldier", "0x0");
+    let (code, out, err) = run(
+        &["--game", "tnnt", "--format", "json"],
+        tnnt_line.as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["release"], "tnnt-2019", "{}", lines[0]);
+    assert_eq!(lines[0]["dungeon"], "The Elemental Planes");
+    let (code, _, err) = run(&["--game", "nope"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown game `nope`"), "{err}");
+    let (code, _, err) = run(&["--game", "tnnt-2026", "--target", "nethack-3.6"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("not the --target nethack-3.6"), "{err}");
+    // A game dgnkit does not describe: answered, and said so on the line
+    // and in the summary.
+    let ace = "version=3.6.0:points=10:deathdnum=0:deathlev=3:maxlvl=3:hp=0:maxhp=9:deaths=1:deathdate=20110701:birthdate=20110701:uid=1:role=Val:race=Hum:gender=Fem:align=Neu:name=u:death=killed by a jackal:event=0:carried=0\n";
+    let (code, out, err) = run(&["--games"], ace.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("[AceHack 3.6.0 is not a game dgnkit describes: answered with release nethack-3.4.3's description"), "{out}");
+    assert!(out.contains("1 games: AceHack 3.6.0"), "{out}");
+    let (_, out, _) = run(&["--releases"], b"");
+    assert!(
+        out.contains("acehack") && out.contains("sporkhack") && out.contains("nethack4"),
+        "{out}"
+    );
+}
+
 /// A dNetHack game is answered with dNAO's built-in description, exactly
 /// (its three 25-level side branches are one deferred run of the
 /// statistics), with dNetHack's bones rules.
@@ -326,12 +407,18 @@ fn releases_lists_what_is_known_without_reading_input() {
     let (code, out, _) = run(&["--releases", "--format", "json"], b"");
     assert_eq!(code, 0);
     let lines = json_lines(&out);
-    assert_eq!(lines.len(), dgnkit::xlog::release::RELEASES.len());
+    assert_eq!(
+        lines.len(),
+        dgnkit::xlog::release::RELEASES.len() + dgnkit::xlog::identify::STRANGERS.len()
+    );
     let x = lines
         .iter()
         .find(|l| l["release"] == "xnethack-9.1")
         .unwrap();
     assert_eq!(x["versions"], "9.1.0");
-    assert_eq!(x["marker"], "polyinit");
+    assert_eq!(x["game"], "xnethack");
+    assert!(x["told_by"].as_str().unwrap().contains("polyinit"), "{x}");
     assert_eq!(x["builtin"], "xnethack-9.1.lua (built in)");
+    let ace = lines.iter().find(|l| l["game"] == "acehack").unwrap();
+    assert_eq!(ace["answered_with"], "nethack-3.4.3");
 }

@@ -10,7 +10,6 @@ use std::fmt;
 pub enum RangeOwner {
     Level { name: String },
     BranchTo { dungeon: String },
-    DungeonSize { dungeon: String },
 }
 
 impl fmt::Display for RangeOwner {
@@ -18,7 +17,6 @@ impl fmt::Display for RangeOwner {
         match self {
             RangeOwner::Level { name } => write!(f, "level \"{name}\""),
             RangeOwner::BranchTo { dungeon } => write!(f, "the branch to \"{dungeon}\""),
-            RangeOwner::DungeonSize { dungeon } => write!(f, "the size of \"{dungeon}\""),
         }
     }
 }
@@ -43,8 +41,17 @@ pub enum LoadError {
         base: i32,
         num_levels: i32,
     },
-    /// A random part below -1, which NetHack's loader cannot draw from.
-    BadRandom { owner: RangeOwner, rand: i32 },
+    /// The branch into `dungeon` has a random part below -1 (`rand`), so
+    /// `parent_dlevel` searches a negative count: with its base level
+    /// (`level`) ending a branch already and `rn2` having given `drawn`,
+    /// not 0, its loop never ends (3.6 `dungeon.c:398-406`): the game
+    /// hangs at start-up.
+    BranchLevelHangs {
+        dungeon: String,
+        rand: i32,
+        level: i32,
+        drawn: i32,
+    },
     /// A chained range refers to a level that lost its chance roll.
     EmptyChain { owner: RangeOwner, chain: i32 },
     /// A chain index names no level that is placed at that point: it was
@@ -86,8 +93,9 @@ pub enum LoadError {
     },
     /// SLASH'EM: a dungeon ends beyond ledger level `max` (127).
     TooManyLedgerLevels { count: i32, max: i32 },
-    /// dNetHack: a level's range is empty (a random part below -1), so
-    /// `pick_level` finds nothing to pick.
+    /// A level's range is empty (a random part below -1), so `pick_level`
+    /// finds nothing to pick and the game panics, in every game (3.6
+    /// `dungeon.c:606-615`, after `rn2` of the negative count).
     NoValidLevel { name: String },
 }
 
@@ -114,11 +122,10 @@ impl LoadError {
                     format!("Could not chain branch {dungeon} to level {level}")
                 }
                 RangeOwner::Level { name } => format!("Could not chain level {name} to {level}"),
-                RangeOwner::DungeonSize { .. } => return None,
             },
             LoadError::TooManyLedgerLevels { .. } => "init_dungeons: too many levels".into(),
             LoadError::NoValidLevel { .. } => "pick_level:  ran out of valid levels".into(),
-            LoadError::BadRandom { .. }
+            LoadError::BranchLevelHangs { .. }
             | LoadError::Unsupported { .. }
             | LoadError::ChainShifted { .. }
             | LoadError::PlacementTooCostly { .. }
@@ -156,7 +163,7 @@ impl LoadError {
             LoadError::BranchNotFound { .. } => "branch-not-found",
             LoadError::ParentNotResolved { .. } => "parent-not-resolved",
             LoadError::BaseOutOfRange { .. } => "base-out-of-range",
-            LoadError::BadRandom { .. } => "bad-random",
+            LoadError::BranchLevelHangs { .. } => "branch-level-hangs",
             LoadError::EmptyChain { .. } => "empty-chain",
             LoadError::ChainShifted { .. } => "chain-shifted",
             LoadError::CouldntPlace { .. } => "couldnt-place",
@@ -202,9 +209,9 @@ impl fmt::Display for LoadError {
                 f,
                 "{owner}: base level {base} is outside \"{dungeon}\", which has {num_levels} levels in this layout (NetHack: \"level_range: base value out of range\")"
             ),
-            LoadError::BadRandom { owner, rand } => write!(
+            LoadError::BranchLevelHangs { dungeon, rand, level, drawn } => write!(
                 f,
-                "{owner}: random part {rand} is below -1; NetHack's loader cannot draw from it"
+                "the branch to \"{dungeon}\": its random part {rand} is below -1, so parent_dlevel searches a count of {rand}: it tries level {level} only, which already ends a branch, and with rn2({rand}) = {drawn} (not 0) its loop never ends: the game hangs at start-up; use a random part of -1 or more"
             ),
             LoadError::EmptyChain { owner, chain } => write!(
                 f,
@@ -257,7 +264,7 @@ impl fmt::Display for LoadError {
             ),
             LoadError::NoValidLevel { name } => write!(
                 f,
-                "level \"{name}\": its range is empty (a random part below -1), so the game finds no level to put it on (\"pick_level: ran out of valid levels\")"
+                "level \"{name}\": its random part is below -1, so its range holds no level and every game panics when it places it (pick_level: \"ran out of valid levels\"); use a random part of -1 or more"
             ),
         }
     }

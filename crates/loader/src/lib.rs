@@ -211,9 +211,11 @@ pub struct Rules {
     /// dNetHack: the Quest's length and its locate level depend on the
     /// nemesis and on a draw.
     pub quest_locate: bool,
-    /// dNetHack: `rn2(n)` with `n <= 0` draws once and gives 0 (vanilla
-    /// divides by it), so a random part below -1 takes its base.
-    pub rn2_nonpositive: bool,
+    /// What the game's `rn2(x)` does with `x < 0`, which the loader passes
+    /// for a range whose random part is below -1 (`level_range` returns it
+    /// as the count, 3.6 `dungeon.c:375-379`) and for a dungeon size with a
+    /// negative random part (`rn1(rand, base)`, 3.6 `dungeon.c:796-798`).
+    pub rn2_nonpositive: NonPositiveRn2,
     /// dNetHack splits `level_range`'s abort text in two.
     pub range_panic: RangePanic,
     /// What the loader reads besides the file (set by the game's
@@ -225,6 +227,53 @@ pub struct Rules {
     /// Layouts report each dungeon's `has_tileset`/`tileset` and each
     /// level's `display_name` (GnollHack's records carry them).
     pub report_display: bool,
+}
+
+/// What a game's `rn2(x)` does with `x <= 0`. None of them divides by
+/// zero here: the loader never passes 0 (`level_range` returns 1 for a
+/// random part of 0; a size with a random part of 0 draws nothing), only a
+/// negative `x`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NonPositiveRn2 {
+    /// One draw, a value in `0 ..= |x| - 1`: `RND(x)` is
+    /// `(int)(Rand() % (long)(x))` (3.4.3 `src/rnd.c:12`, SLASH'EM the
+    /// same), and C's `%` of a non-negative `long` (`random()`) by a
+    /// negative one is `random() % |x|`. DynaHack's
+    /// `(int)(mt_random() % (long)(x))` (`libdynamohack/include/rnd.h:6`)
+    /// is the same on LP64, where `long` holds every `unsigned int`.
+    OneDrawModulo,
+    /// One draw, the generator's raw output: `RND(x)` is
+    /// `isaac64_next_uint64() % x` (3.6.7 `src/rnd.c:59-63`, no guard in a
+    /// released build, `:104-113`), where `x` converts to `uint64_t` as
+    /// `2^64 - |x|`; the remainder, the output itself unless it is that
+    /// large, is cut to an `int`. EvilHack (`src/rnd.c:59-63`, `:100-114`,
+    /// `NH_STATUS_RELEASED` in `include/global.h:22`) and GnollHack
+    /// (`src/rnd.c:61-65`, `:100-113`, the guard only `#ifdef BETA`, which
+    /// `include/global.h:13` leaves off) the same.
+    OneDrawRaw,
+    /// No draw, 0: `if (x <= 0) { warning(...); return 0; }` (UnNetHack
+    /// `src/rnd.c:44-52`); NetHack 3.7's `impossible()` and 0 in any
+    /// build that is not a release (`src/rnd.c:97-101`; 3.7 is
+    /// `NH_STATUS_WIP`, `include/patchlevel.h:33`), and its forks'.
+    NoDraw,
+    /// One draw, 0: dNetHack's `if (x <= 0) x = 1;` before `RND(x)`
+    /// (dNAO `src/rnd.c:51`).
+    OneDrawZero,
+}
+
+impl NonPositiveRn2 {
+    /// The behaviour with generator `rng`: the 3.6 family built without
+    /// ISAAC-64 (3.6.0 and 3.6.1, on glibc's `random()`) has
+    /// `RND(x) = (int)(Rand() % (long)(x))` (3.6.0 `src/rnd.c:12`; 3.6.7
+    /// `:83`), a signed division, so [`NonPositiveRn2::OneDrawRaw`] on
+    /// any other generator is [`NonPositiveRn2::OneDrawModulo`].
+    pub fn with_generator(self, rng: RngKind) -> NonPositiveRn2 {
+        if self == NonPositiveRn2::OneDrawRaw && rng != RngKind::Isaac64 {
+            NonPositiveRn2::OneDrawModulo
+        } else {
+            self
+        }
+    }
 }
 
 /// When a DUNGEON record's chance roll is made.
@@ -335,9 +384,14 @@ impl Rules {
     /// differ only in `memset`s of new records and in `level_map` names,
     /// which draw nothing; an ENTRY beyond the bottom is lowered to it in
     /// both (3.4.3 `dungeon.c:757-760`; the unlowered entry was 3.3's bug,
-    /// fixed in 3.4.0).
+    /// fixed in 3.4.0). Its `rn2` differs for a negative argument.
     pub const fn nethack_343() -> Rules {
-        Rules::nethack_36()
+        Rules {
+            // `RND(x) = (int)(Rand() % (long)(x))` (src/rnd.c:12), and
+            // `rn2` has no guard outside `DEBUG` (:25-34).
+            rn2_nonpositive: NonPositiveRn2::OneDrawModulo,
+            ..Rules::nethack_36()
+        }
     }
 
     /// NetHack 3.6's `init_dungeons()`.
@@ -368,7 +422,9 @@ impl Rules {
             ledger_limit: None,
             alternates: false,
             quest_locate: false,
-            rn2_nonpositive: false,
+            // 3.6.2 and later (`NonPositiveRn2::OneDrawRaw`): src/rnd.c:
+            // 59-63, :104-113.
+            rn2_nonpositive: NonPositiveRn2::OneDrawRaw,
             range_panic: RangePanic::One,
             inputs: GameInputs::NONE,
             report_inputs: false,
@@ -396,6 +452,9 @@ impl Rules {
             unconnected: true,
             limits_on_read: true,
             alignments: Alignments::NetHack37,
+            // `impossible()` and 0, no draw (src/rnd.c:97-101, in a
+            // `NH_STATUS_WIP` build, include/patchlevel.h:33).
+            rn2_nonpositive: NonPositiveRn2::NoDraw,
             ..Rules::nethack_36()
         }
     }

@@ -44,8 +44,8 @@ fn nth_bit(mut mask: u64, nth: u32) -> i32 {
     mask.trailing_zeros() as i32 + 1
 }
 
-/// Levels `start .. start + count`; empty for a count below 1 (dNetHack's
-/// `level_range` can return one).
+/// Levels `start .. start + count`; empty for a count below 1 (a random
+/// part below -1 is `level_range`'s count).
 #[inline(always)]
 fn range_mask(start: i32, count: i32) -> u64 {
     // start >= 1 and start + count - 1 <= MAXLEVEL (<= 64).
@@ -151,8 +151,8 @@ fn plan<S: Source, T: Trace>(run: &Run<'_, '_, S, T>, dg: &Dungeon, steps: &mut 
         } else {
             match slot_range(run, dg, lrec, k) {
                 Ok((base, count)) if count >= 1 => Range::Fixed(range_mask(base, count)),
-                // A count below 1 (dNetHack) fails when the search gets
-                // there, as an error does.
+                // A count below 1 fails when the search gets there, as an
+                // error does.
                 _ => Range::Fails,
             }
         };
@@ -190,13 +190,7 @@ fn range_at<S: Source, T: Trace>(
         let owner = RangeOwner::Level {
             name: lrec.name.clone(),
         };
-        run.fault_error(
-            fault,
-            dg.dnum,
-            lrec.range.rand,
-            run.out.slots[k].chain,
-            owner,
-        )
+        run.fault_error(fault, dg.dnum, run.out.slots[k].chain, owner)
     })
 }
 
@@ -216,10 +210,14 @@ fn candidates<S: Source, T: Trace>(
         Range::Chained | Range::Fails => {
             let (base, count) = range_at(run, dg, step.slot)?;
             if count < 1 {
-                // dNetHack: `place_level` draws `rn2(count)` (0) and
-                // `pick_level` finds no level.
+                // A random part below -1: `possible_places` marks no level
+                // and returns the count, `place_level` calls
+                // `pick_level(map, rn2(npossible))` (its loop runs while
+                // `npossible` is not 0), which draws as the game's `rn2`
+                // does and finds no level: every game panics (3.6
+                // `dungeon.c:587-601`, `:606-615`, `:658-661`).
                 let record = run.out.slots[step.slot].record;
-                run.draw.rn2_any(count, Site::Place { level: record });
+                run.rn2_count(count, Site::Place { level: record });
                 let name = run.res.levels[record as usize].name.clone();
                 return Err(LoadError::NoValidLevel { name });
             }

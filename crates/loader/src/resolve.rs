@@ -2,7 +2,9 @@
 //! of a [`Resolver`], into a reusable [`Resolved`] buffer.
 
 use super::error::{LoadError, RangeOwner};
-use super::{place, DungeonChance, EntrySource, IsaacBatch, IsaacBox, Resolver, Rules};
+use super::{
+    place, DungeonChance, EntrySource, IsaacBatch, IsaacBox, NonPositiveRn2, Resolver, Rules,
+};
 use crate::layout::{Layout, LayoutBranch, LayoutDungeon, LayoutLevel, LevelRef};
 use crate::rng::{Drawer, Isaac64, RngKind, Site, Source, Trace};
 use crate::script::flags;
@@ -154,7 +156,6 @@ pub enum RangeFault {
     ChainShifted,
     EmptyChain,
     BaseOutOfRange { base: i32 },
-    BadRandom,
 }
 
 /// One entry of dNetHack's `alternate_history[]` (dNAO `dungeon.c:659-664`):
@@ -452,6 +453,8 @@ pub struct Run<'r, 'd, S: Source, T: Trace> {
     /// Wizard mode skips the dungeons' / the levels' chance rolls.
     skip_dungeon_chance: bool,
     skip_level_chance: bool,
+    /// What `rn2` of a negative count does, with this generator.
+    neg_rn2: NonPositiveRn2,
     /// Branches created so far (NetHack's `branch_id`).
     next_branch_id: i32,
     /// Branch records of the dungeons that exist so far (`pd.n_brs`).
@@ -591,17 +594,16 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         let count = match rand {
             -1 => lmax - base + 1,
             0 => 1,
-            r if r > 0 => {
+            // Cut at the bottom (3.6 `dungeon.c:377-379`); a random part
+            // below -1 never is, so it is the count itself, negative, which
+            // `rn2` then gets ([`Run::rn2_count`]).
+            r => {
                 if i64::from(base) + i64::from(r) - 1 > i64::from(lmax) {
                     lmax - base + 1
                 } else {
                     r
                 }
             }
-            // dNetHack returns the negative part as the count; its rn2
-            // then draws once and gives 0 (see `Drawer::rn2_any`).
-            r if self.res.rules.rn2_nonpositive => r,
-            _ => return Err(RangeFault::BadRandom),
         };
         Ok((base, count))
     }
@@ -612,7 +614,6 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         &self,
         fault: RangeFault,
         dnum: usize,
-        rand: i32,
         chain: i32,
         owner: RangeOwner,
     ) -> LoadError {
@@ -628,18 +629,18 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                     num_levels: d.num_levels,
                 }
             }
-            RangeFault::BadRandom => LoadError::BadRandom { owner, rand },
         }
     }
 
-    /// `rn2(count)` for a range's count, which only dNetHack lets fall
-    /// below 1 ([`Run::range`]).
+    /// `rn2(count)` for a range's count or a dungeon size's random part,
+    /// which a random part below -1 (a negative one for a size) makes
+    /// negative: then as the game's `rn2` does ([`NonPositiveRn2`]).
     #[inline]
-    fn rn2_count(&mut self, count: i32, site: Site) -> i32 {
+    pub(crate) fn rn2_count(&mut self, count: i32, site: Site) -> i32 {
         if count >= 1 {
             self.draw.rn2(count as u32, site) as i32
         } else {
-            self.draw.rn2_any(count, site)
+            self.draw.rn2_nonpositive(count, self.neg_rn2, site)
         }
     }
 
@@ -696,33 +697,107 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
                 let owner = RangeOwner::BranchTo {
                     dungeon: b.target.clone(),
                 };
-                self.fault_error(fault, parent, b.range.rand, chain, owner)
+                self.fault_error(fault, parent, chain, owner)
             })?;
+        if count < 1 {
+            return self.parent_level_nonpositive(brec, parent, base, count, site);
+        }
         let level = if res.rules.avoid_branch_levels {
             // parent_dlevel (3.6): start looking at j + 1, wrap, stop on a
             // level that ends no branch of the parent yet, or back at j.
-            let j = self.rn2_count(count, site);
+            let j = self.draw.rn2(count as u32, site) as i32;
             let mut k = j;
             loop {
                 k += 1;
                 if k >= count {
                     k = 0;
                 }
-                let lvl = base + k;
-                let taken = self
-                    .out
-                    .branches
-                    .iter()
-                    .any(|c| c.end1 == (parent as i32, lvl) || c.end2 == (parent as i32, lvl));
-                if !taken || k == j {
+                if !self.ends_branch(parent, base + k) || k == j {
                     break;
                 }
             }
             base + k
         } else {
-            self.rn2_count(count, site) + base
+            self.draw.rn2(count as u32, site) as i32 + base
         };
         Ok(res.rules.fields.count(level))
+    }
+
+    /// Whether level `lvl` of dungeon index `parent` ends a branch (either
+    /// end), as `parent_dlevel` compares it: the stored level (already in
+    /// the game's type) against the `int` `base + i`.
+    fn ends_branch(&self, parent: usize, lvl: i32) -> bool {
+        let at = (parent as i32, lvl);
+        self.out
+            .branches
+            .iter()
+            .any(|c| c.end1 == at || c.end2 == at)
+    }
+
+    /// `parent_dlevel` with a negative `count` (a random part below -1,
+    /// returned as is by `level_range`), step by step as the C loop runs
+    /// it (3.6 `dungeon.c:398-407`, every game alike):
+    ///
+    /// ```c
+    /// i = j = rn2(num);
+    /// do {
+    ///     if (++i >= num) i = 0;
+    ///     ... break out of the branch walk at a branch ending on base + i
+    /// } while (curr && i != j);
+    /// return (base + i);
+    /// ```
+    ///
+    /// `j` is what the game's `rn2` gives ([`NonPositiveRn2`]): 0 (no draw,
+    /// or dNetHack's draw), `0 ..= |count| - 1`, or (3.6's ISAAC-64) any
+    /// `int`. Every `i >= count` becomes 0, so unless `j + 1 < count` (a
+    /// very negative `j`, 3.6 only: then `i` climbs from `j + 1`, checking
+    /// `base + i`, until a level is free or it reaches `count`), `i` is 0
+    /// at once and stays 0: `base` is the answer when it ends no branch or
+    /// when `j` is 0, and otherwise the loop never ends (the game hangs at
+    /// start-up: [`LoadError::BranchLevelHangs`]). The level is `base + i`
+    /// in `int` (`++i` past `INT_MAX` wraps, as the compiled code does),
+    /// stored in the game's type (3.6's `xchar` wraps it to a byte). The
+    /// game does nothing else with it during `init_dungeons()`:
+    /// `add_branch` stores it (3.6 `dungeon.c:502`), `insert_branch` sorts
+    /// on it (`branch_val`, `:457-461`, any value) and the child's depth
+    /// comes from it (`:852`, `:870-872`), so the layout is the game's,
+    /// with a branch level that may lie outside the parent dungeon.
+    #[cold]
+    fn parent_level_nonpositive(
+        &mut self,
+        brec: usize,
+        parent: usize,
+        base: i32,
+        count: i32,
+        site: Site,
+    ) -> Result<i32, LoadError> {
+        let fields = self.res.rules.fields;
+        let j = self.rn2_count(count, site);
+        if !self.res.rules.avoid_branch_levels {
+            // `rn1(count, base)` before 3.3.
+            return Ok(fields.count(j.wrapping_add(base)));
+        }
+        let mut i = j;
+        loop {
+            i = i.wrapping_add(1);
+            if i >= count {
+                i = 0;
+            }
+            let lvl = base.wrapping_add(i);
+            if !self.ends_branch(parent, lvl) || i == j {
+                return Ok(fields.count(lvl));
+            }
+            if i == 0 {
+                // Every later pass is this one again.
+                let b = &self.res.branches[brec];
+                return Err(LoadError::BranchLevelHangs {
+                    dungeon: b.target.clone(),
+                    rand: b.range.rand,
+                    level: base,
+                    drawn: j,
+                });
+            }
+        }
     }
 
     /// `add_branch` for branch record `brec` from dungeon index `parent`
@@ -920,14 +995,16 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         let i = self.out.dungeons.len();
         let fields = rules.fields;
         let num = if d.size.rand != 0 {
-            if d.size.rand < 0 && !rules.rn2_nonpositive {
-                return Err(LoadError::BadRandom {
-                    owner: RangeOwner::DungeonSize {
-                        dungeon: d.name.clone(),
-                    },
-                    rand: d.size.rand,
-                });
-            }
+            // `rn1(rand, base)` (3.6 `dungeon.c:796-798`). A negative
+            // random part reaches it from every game's dgn_comp but
+            // dNetHack's: `dungeonline` takes an `rcouple`, which accepts
+            // any random part (3.4.3 `util/dgn_comp.y:98-107`, `:421-431`;
+            // 3.6, SLASH'EM, EvilHack, GnollHack, UnNetHack and DynaHack
+            // the same), and `check_dungeon()`, which rejects it
+            // (`:534-538`), is never called; dNAO's calls it (`:107`).
+            // NetHack 3.7's `dungeon.lua` can hold one too. So it draws as
+            // the game's `rn2` does ([`Run::rn2_count`]), and the size is
+            // cut to the game's type as any other.
             let site = Site::DungeonSize {
                 dungeon: rec as u32,
             };
@@ -1248,12 +1325,14 @@ pub fn run<S: Source, T: Trace>(
     out.pre_draws = pre_draws;
     out.outcome = outcome;
     let (skip_dungeon_chance, skip_level_chance) = res.skips_chances(wizard);
+    let neg_rn2 = res.rules.rn2_nonpositive.with_generator(out.rng);
     let mut run = Run {
         res,
         draw,
         out,
         skip_dungeon_chance,
         skip_level_chance,
+        neg_rn2,
         next_branch_id: 0,
         loaded_branches: 0,
         stopped: false,

@@ -1152,3 +1152,399 @@ fn nethack_37_counts_levels_in_16_bits() {
     .unwrap();
     assert!(draws(&res36, 0, RngKind::Isaac64, true).0.is_err());
 }
+
+// ------------------------------------------------ rn2 of a negative count
+
+/// `Top` (10 levels) with `oracle` on level 5 and `CHAINBRANCH: "Side"
+/// "oracle" + (1, -3)`: `level_range` returns base 6 and count -3 (3.6
+/// `dungeon.c:375-379`). With `taken`, a dungeon `Other` reached by a
+/// branch on level 6 comes first, so level 6 ends a branch when `Side`'s
+/// is placed.
+fn negative_chain_branch(taken: bool) -> Script {
+    let mut top = dungeon("Top", 10, 0);
+    top.levels.push(level("oracle", 5, 0));
+    let mut side = branch("Side", 1, -3);
+    side.chain = 0;
+    let mut dungeons = vec![top];
+    if taken {
+        dungeons[0].branches.push(branch("Other", 6, 0));
+        dungeons.push(dungeon("Other", 1, 0));
+    }
+    dungeons[0].branches.push(side);
+    dungeons.push(dungeon("Side", 1, 0));
+    Script {
+        prelude: None,
+        dungeons,
+    }
+}
+
+/// 3.6's rules (no hard-wired dungeons) with `rn2` of a negative argument
+/// as `mode` says.
+fn rules_with(mode: NonPositiveRn2) -> Rules {
+    Rules {
+        required_dungeons: &[],
+        rn2_nonpositive: mode,
+        ..Rules::nethack_36()
+    }
+}
+
+/// The generator's `t`-th output word (every draw of these generators
+/// takes one).
+fn raw_word(rng: RngKind, seed: u64, t: usize) -> u64 {
+    fn nth<S: Source>(mut g: S, t: usize) -> u64 {
+        for _ in 0..t {
+            g.next_raw();
+        }
+        g.next_raw()
+    }
+    match rng {
+        RngKind::Glibc => nth(Glibc::new(seed), t),
+        RngKind::Isaac64 => nth(Isaac64::new(seed), t),
+        RngKind::Isaac32 => nth(Isaac32::new(seed), t),
+        RngKind::Mt19937Cokus => nth(Mt19937Cokus::new(seed), t),
+    }
+}
+
+/// Where `Side`'s branch draws in the log (`Side` is the last record).
+fn side_draws(log: &[Draw], side: u32) -> Vec<(usize, Draw)> {
+    log.iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, d)| d.site == Site::BranchLevel { dungeon: side })
+        .collect()
+}
+
+#[test]
+fn the_games_rn2_of_a_negative_argument() {
+    assert_eq!(
+        Rules::nethack_343().rn2_nonpositive,
+        NonPositiveRn2::OneDrawModulo
+    );
+    assert_eq!(
+        Rules::nethack_36().rn2_nonpositive,
+        NonPositiveRn2::OneDrawRaw
+    );
+    assert_eq!(Rules::nethack_37().rn2_nonpositive, NonPositiveRn2::NoDraw);
+    // 3.6.0 and 3.6.1 ran on glibc's random(): `Rand() % (long)x`.
+    let raw = NonPositiveRn2::OneDrawRaw;
+    assert_eq!(raw.with_generator(RngKind::Isaac64), raw);
+    assert_eq!(
+        raw.with_generator(RngKind::Glibc),
+        NonPositiveRn2::OneDrawModulo
+    );
+    assert_eq!(
+        NonPositiveRn2::NoDraw.with_generator(RngKind::Glibc),
+        NonPositiveRn2::NoDraw
+    );
+}
+
+/// 3.4.3, SLASH'EM, DynaHack: `rn2(-3)` draws once and gives
+/// `random() % 3`; `i` becomes 0 at once, so the branch is on `base`,
+/// level 6 (3.6 `dungeon.c:398-407`).
+#[test]
+fn modulo_rn2_draws_once_and_takes_the_base() {
+    let res = Resolver::with_rules(
+        &negative_chain_branch(false),
+        rules_with(NonPositiveRn2::OneDrawModulo),
+    )
+    .unwrap();
+    let mut seen = [false; 3];
+    for seed in 0..40 {
+        let (out, log) = draws(&res, seed, RngKind::Glibc, false);
+        let out = out.unwrap();
+        let at = side_draws(&log, 1);
+        assert_eq!(at.len(), 1, "seed {seed}: {log:?}");
+        let (t, d) = at[0];
+        assert_eq!(d.n, -3);
+        let j = raw_word(RngKind::Glibc, seed, t) % 3;
+        assert_eq!(u64::from(d.r), j, "seed {seed}");
+        assert_eq!(d.to_string(), format!("rn2(-3)={j}"));
+        seen[j as usize] = true;
+        assert_eq!(out.branches[0].end1, (0, 6), "seed {seed}");
+        // Depth from level 6, one down.
+        assert_eq!(out.dungeons[1].depth_start, 7);
+    }
+    assert_eq!(seen, [true; 3]);
+}
+
+/// The same with level 6 ending a branch already: `j == 0` stops the loop
+/// there (`i == j`), any other `j` keeps `i` at 0 forever.
+#[test]
+fn modulo_rn2_hangs_when_the_base_is_taken_and_j_is_not_0() {
+    let res = Resolver::with_rules(
+        &negative_chain_branch(true),
+        rules_with(NonPositiveRn2::OneDrawModulo),
+    )
+    .unwrap();
+    let (mut hung, mut placed) = (0, 0);
+    for seed in 0..60 {
+        let (out, log) = draws(&res, seed, RngKind::Glibc, false);
+        let at = side_draws(&log, 2);
+        assert_eq!(at.len(), 1, "seed {seed}");
+        let j = at[0].1.r as i32;
+        match out {
+            Ok(out) => {
+                assert_eq!(j, 0, "seed {seed}");
+                placed += 1;
+                let side = out.branches.iter().find(|b| b.end2.0 == 2).unwrap();
+                assert_eq!(side.end1, (0, 6));
+                // The branch is the last draw before the tune.
+                assert_eq!(log.len(), at[0].0 + 6);
+            }
+            Err(e) => {
+                hung += 1;
+                assert_ne!(j, 0);
+                assert_eq!(
+                    e,
+                    LoadError::BranchLevelHangs {
+                        dungeon: "Side".into(),
+                        rand: -3,
+                        level: 6,
+                        drawn: j,
+                    }
+                );
+                assert_eq!(e.code(), "branch-level-hangs");
+                assert!(e.to_string().contains("hangs"), "{e}");
+                assert_eq!(e.nethack_panic(), None);
+                // Nothing is drawn after it.
+                assert_eq!(log.len(), at[0].0 + 1);
+            }
+        }
+    }
+    assert!(hung > 20 && placed > 5, "{hung} {placed}");
+}
+
+/// NetHack 3.6.2 and later, EvilHack, GnollHack: `rn2(-3)` is
+/// `isaac64_next_uint64() % (2^64 - 3)` cut to an `int` `j`. For `j >= -4`
+/// `++i >= -3` makes `i` 0: level 6. Below, `i = j + 1` stays, `base + i`
+/// ends no branch, and the level is `6 + j + 1` stored in an `xchar`.
+#[test]
+fn raw_rn2_takes_isaac64s_whole_output() {
+    let res = Resolver::with_rules(
+        &negative_chain_branch(false),
+        rules_with(NonPositiveRn2::OneDrawRaw),
+    )
+    .unwrap();
+    let (mut at_base, mut wrapped) = (0, 0);
+    for seed in 0..60 {
+        let (out, log) = draws(&res, seed, RngKind::Isaac64, false);
+        let out = out.unwrap();
+        let at = side_draws(&log, 1);
+        assert_eq!(at.len(), 1, "seed {seed}");
+        let (t, d) = at[0];
+        assert_eq!(d.n, -3);
+        let w = raw_word(RngKind::Isaac64, seed, t);
+        let j = (w % (u64::MAX - 2)) as u32 as i32;
+        assert_eq!(d.r as i32, j, "seed {seed}");
+        assert_eq!(d.value(), i64::from(j));
+        assert_eq!(d.to_string(), format!("rn2(-3)={j}"));
+        let want = if j.wrapping_add(1) >= -3 {
+            at_base += 1;
+            6
+        } else {
+            wrapped += 1;
+            i32::from(6i32.wrapping_add(j).wrapping_add(1) as i8)
+        };
+        assert_eq!(out.branches[0].end1, (0, want), "seed {seed}, j {j}");
+    }
+    assert!(at_base > 10 && wrapped > 10, "{at_base} {wrapped}");
+}
+
+/// The same with level 6 taken: `j >= -4` (not 0, in practice) hangs; a
+/// very negative `j` looks at `base + j + 1` only, which is free.
+#[test]
+fn raw_rn2_hangs_on_a_taken_base_unless_j_climbs_below_it() {
+    let res = Resolver::with_rules(
+        &negative_chain_branch(true),
+        rules_with(NonPositiveRn2::OneDrawRaw),
+    )
+    .unwrap();
+    let (mut hung, mut placed) = (0, 0);
+    for seed in 0..60 {
+        let (out, log) = draws(&res, seed, RngKind::Isaac64, false);
+        let at = side_draws(&log, 2);
+        let j = at[0].1.r as i32;
+        match out {
+            Ok(out) => {
+                placed += 1;
+                assert!(j.wrapping_add(1) < -3, "seed {seed}");
+                let side = out.branches.iter().find(|b| b.end2.0 == 2).unwrap();
+                let want = i32::from(7i32.wrapping_add(j) as i8);
+                assert_eq!(side.end1, (0, want));
+            }
+            Err(e) => {
+                hung += 1;
+                assert!(j != 0 && j.wrapping_add(1) >= -3, "seed {seed}");
+                assert!(matches!(e, LoadError::BranchLevelHangs { drawn, .. } if drawn == j));
+            }
+        }
+    }
+    assert!(hung > 10 && placed > 10, "{hung} {placed}");
+}
+
+/// UnNetHack and NetHack 3.7 (and its forks): `rn2(-3)` is 0 without a
+/// draw, so `j == 0`: level 6, taken or not; the draws after it are those
+/// of a file without the branch draw.
+#[test]
+fn no_draw_rn2_takes_the_base_even_when_taken() {
+    for taken in [false, true] {
+        let script = negative_chain_branch(taken);
+        let res = Resolver::with_rules(&script, rules_with(NonPositiveRn2::NoDraw)).unwrap();
+        let side = script.dungeons.len() as u32 - 1;
+        for seed in 0..20 {
+            let (out, log) = draws(&res, seed, RngKind::Isaac32, false);
+            let out = out.unwrap();
+            assert!(side_draws(&log, side).is_empty(), "seed {seed}: {log:?}");
+            let b = out
+                .branches
+                .iter()
+                .find(|b| b.end2.0 == side as i32)
+                .unwrap();
+            assert_eq!(b.end1, (0, 6));
+            // Level chance, placement, [Other's branch], tune.
+            assert_eq!(log.len(), 2 + usize::from(taken) + 5);
+        }
+    }
+}
+
+/// dNetHack: `rn2(-3)` draws once and gives 0 (`x` taken as 1): level 6,
+/// taken or not.
+#[test]
+fn one_draw_zero_rn2_takes_the_base_even_when_taken() {
+    for taken in [false, true] {
+        let script = negative_chain_branch(taken);
+        let res = Resolver::with_rules(&script, rules_with(NonPositiveRn2::OneDrawZero)).unwrap();
+        let side = script.dungeons.len() as u32 - 1;
+        for seed in 0..20 {
+            let (out, log) = draws(&res, seed, RngKind::Glibc, false);
+            let out = out.unwrap();
+            let at = side_draws(&log, side);
+            assert_eq!(at.len(), 1);
+            assert_eq!((at[0].1.n, at[0].1.r), (-3, 0));
+            assert_eq!(at[0].1.to_string(), "rn2(-3)=0");
+            let b = out
+                .branches
+                .iter()
+                .find(|b| b.end2.0 == side as i32)
+                .unwrap();
+            assert_eq!(b.end1, (0, 6));
+        }
+    }
+}
+
+/// A level's range with a random part below -1 holds no level: every
+/// game's `place_level` calls `pick_level(map, rn2(count))`, which draws
+/// as its `rn2` does and panics (3.6 `dungeon.c:587-615`, `:658-661`).
+#[test]
+fn a_level_with_a_negative_count_panics_in_pick_level_after_its_draw() {
+    let mut top = dungeon("Top", 10, 0);
+    top.levels.push(level("oracle", 5, 0));
+    let mut bad = level("bigrm", 1, -3);
+    bad.chain = 0;
+    top.levels.push(bad);
+    let script = Script {
+        prelude: None,
+        dungeons: vec![top],
+    };
+    for (mode, rng, n_draws) in [
+        (NonPositiveRn2::OneDrawModulo, RngKind::Glibc, 1),
+        (NonPositiveRn2::OneDrawRaw, RngKind::Isaac64, 1),
+        (NonPositiveRn2::NoDraw, RngKind::Isaac32, 0),
+        (NonPositiveRn2::OneDrawZero, RngKind::Glibc, 1),
+    ] {
+        let res = Resolver::with_rules(&script, rules_with(mode)).unwrap();
+        for seed in 0..10 {
+            let (out, log) = draws(&res, seed, rng, false);
+            let e = out.unwrap_err();
+            assert_eq!(
+                e,
+                LoadError::NoValidLevel {
+                    name: "bigrm".into()
+                },
+                "{mode:?}"
+            );
+            assert_eq!(
+                e.nethack_panic().as_deref(),
+                Some("pick_level:  ran out of valid levels")
+            );
+            let at: Vec<&Draw> = log
+                .iter()
+                .filter(|d| d.site == Site::Place { level: 1 })
+                .collect();
+            assert_eq!(at.len(), n_draws, "{mode:?}: {log:?}");
+            assert!(at.iter().all(|d| d.n == -3));
+            // Nothing after it.
+            assert!(n_draws == 0 || std::ptr::eq(log.last().unwrap(), at[0]));
+        }
+    }
+}
+
+/// `rn1(rand, base)` with a negative random part (every dgn_comp but
+/// dNetHack's writes it): 3.4.3 draws `0..=2`, 3.6 takes ISAAC-64's raw
+/// output cut to an `xchar` (then cut to MAXLEVEL), 3.7 and UnNetHack
+/// take the base without a draw, dNetHack draws and takes the base.
+#[test]
+fn a_dungeon_size_with_a_negative_random_part() {
+    let script = Script {
+        prelude: None,
+        dungeons: vec![dungeon("Top", 5, -3)],
+    };
+    for (mode, rng) in [
+        (NonPositiveRn2::OneDrawModulo, RngKind::Glibc),
+        (NonPositiveRn2::OneDrawRaw, RngKind::Isaac64),
+        (NonPositiveRn2::NoDraw, RngKind::Isaac32),
+        (NonPositiveRn2::OneDrawZero, RngKind::Glibc),
+    ] {
+        let res = Resolver::with_rules(&script, rules_with(mode)).unwrap();
+        let mut sizes = std::collections::BTreeSet::new();
+        for seed in 0..40 {
+            let (out, log) = draws(&res, seed, rng, false);
+            let out = out.unwrap();
+            let at: Vec<&Draw> = log
+                .iter()
+                .filter(|d| d.site == Site::DungeonSize { dungeon: 0 })
+                .collect();
+            let num = out.dungeons[0].num_levels;
+            sizes.insert(num);
+            match mode {
+                NonPositiveRn2::NoDraw => {
+                    assert!(at.is_empty());
+                    assert_eq!(num, 5);
+                }
+                NonPositiveRn2::OneDrawZero => {
+                    assert_eq!((at.len(), at[0].r), (1, 0));
+                    assert_eq!(num, 5);
+                }
+                NonPositiveRn2::OneDrawModulo => {
+                    assert_eq!(at.len(), 1);
+                    let j = raw_word(rng, seed, 0) % 3;
+                    assert_eq!(num, 5 + j as i32);
+                }
+                NonPositiveRn2::OneDrawRaw => {
+                    assert_eq!(at.len(), 1);
+                    let j = (raw_word(rng, seed, 0) % (u64::MAX - 2)) as u32 as i32;
+                    let want = i32::from(j.wrapping_add(5) as i8).min(MAXLEVEL);
+                    assert_eq!(num, want, "seed {seed}");
+                }
+            }
+        }
+        if mode == NonPositiveRn2::OneDrawModulo {
+            assert_eq!(sizes.into_iter().collect::<Vec<_>>(), [5, 6, 7]);
+        }
+    }
+}
+
+/// The loader follows the generator: NetHack 3.6's rules on glibc (3.6.0
+/// and 3.6.1) divide as 3.4.3 does.
+#[test]
+fn nethack_36_on_glibc_divides_as_343() {
+    let script = negative_chain_branch(true);
+    let r36 = Resolver::with_rules(&script, rules_with(NonPositiveRn2::OneDrawRaw)).unwrap();
+    let r343 = Resolver::with_rules(&script, rules_with(NonPositiveRn2::OneDrawModulo)).unwrap();
+    for seed in 0..20 {
+        let (a, la) = draws(&r36, seed, RngKind::Glibc, false);
+        let (b, lb) = draws(&r343, seed, RngKind::Glibc, false);
+        assert_eq!(la, lb);
+        assert_eq!(a.map(|o| o.branches), b.map(|o| o.branches));
+    }
+}

@@ -3,7 +3,7 @@
 //! to nothing, so a resolution without a log pays neither a branch nor a
 //! string per draw.
 
-use crate::{Checkpoint, Resolved};
+use crate::{Checkpoint, NonPositiveRn2, Resolved};
 use dgnkit_rng::{Draw, Site, Source};
 use std::ops::ControlFlow;
 
@@ -60,6 +60,30 @@ impl<S: Source, T: Trace> Drawer<'_, S, T> {
     #[inline]
     pub fn rn2_any(&mut self, n: i32, site: Site) -> i32 {
         let r = self.source.rn2(n.max(1) as u32);
+        self.trace.draw(Draw { n, r, site });
+        r as i32
+    }
+
+    /// `rn2(n)` for `n < 1`, as the game's `rn2` computes it (`mode`,
+    /// [`NonPositiveRn2`]): the `int` it returns, the draw logged with the
+    /// argument as passed and that `int` (none for
+    /// [`NonPositiveRn2::NoDraw`]). The loader passes no 0 (a `%` by zero
+    /// would crash the game); it is taken as 1 here.
+    #[cold]
+    pub fn rn2_nonpositive(&mut self, n: i32, mode: NonPositiveRn2, site: Site) -> i32 {
+        debug_assert!(n < 1);
+        let r = match mode {
+            NonPositiveRn2::NoDraw => return 0,
+            NonPositiveRn2::OneDrawZero => return self.rn2_any(n, site),
+            // `random() % (long)n`: the sign of the dividend, |n| apart.
+            NonPositiveRn2::OneDrawModulo => self.source.rn2(n.unsigned_abs().max(1)),
+            NonPositiveRn2::OneDrawRaw => {
+                // `uint64_t % int`: `n` converts to `2^64 - |n|`, and the
+                // remainder is cut to the `int` that `rn2` returns.
+                let divisor = (i64::from(n) as u64).max(1);
+                (self.source.next_raw() % divisor) as u32
+            }
+        };
         self.trace.draw(Draw { n, r, site });
         r as i32
     }

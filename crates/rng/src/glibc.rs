@@ -79,6 +79,12 @@ impl super::Source for Glibc {
     fn rn2(&mut self, n: u32) -> u32 {
         self.next_u32() % n
     }
+
+    /// `random()`, a `long` in `0 ..= 2^31 - 1`.
+    #[inline]
+    fn next_raw(&mut self) -> u64 {
+        u64::from(self.next_u32())
+    }
 }
 
 #[cfg(test)]

@@ -87,6 +87,12 @@ impl Source for Isaac32 {
     fn rn2(&mut self, n: u32) -> u32 {
         self.next_word() % n
     }
+
+    /// `isaac_next_uint32()`.
+    #[inline]
+    fn next_raw(&mut self) -> u64 {
+        u64::from(self.next_word())
+    }
 }
 
 #[cfg(test)]

@@ -76,6 +76,12 @@ impl Source for Isaac64 {
             (x % u64::from(n)) as u32
         }
     }
+
+    /// `isaac64_next_uint64()`.
+    #[inline]
+    fn next_raw(&mut self) -> u64 {
+        self.next_word()
+    }
 }
 
 /// How round `i` of `isaac64_update` stirs `a` (`k = i % 4`, given apart

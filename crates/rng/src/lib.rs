@@ -67,6 +67,13 @@ impl fmt::Display for RngKind {
 pub trait Source {
     /// `rn2(n)` for `n >= 1`.
     fn rn2(&mut self, n: u32) -> u32;
+
+    /// One draw: the generator's whole output word, as the game's `RND(x)`
+    /// divides it (ISAAC-64's `uint64_t`; ISAAC's `uint32_t`, `random()`'s
+    /// 31 bits and `mt_random()`'s 32, widened). A game's `rn2` of a
+    /// negative argument can depend on every bit of it (NetHack 3.6:
+    /// `isaac64_next_uint64() % x`, with `x` converted to `uint64_t`).
+    fn next_raw(&mut self) -> u64;
 }
 
 /// What a draw was for; indices are record indices in the script (file
@@ -136,17 +143,31 @@ impl Site {
 /// One logged draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Draw {
-    /// The argument as the game passed it (dNetHack's `rn2` also takes
-    /// `n <= 0`, see [`Drawer::rn2_any`]).
+    /// The argument as the game passed it: `n <= 0` too, where the game's
+    /// `rn2` draws for it (the loader's `Drawer::rn2_nonpositive`).
     pub n: i32,
+    /// What `rn2` returned. For `n <= 0` it is the C `int`'s bits, which
+    /// can be negative (NetHack 3.6's `rn2` of a negative argument returns
+    /// ISAAC-64's raw output cut to an `int`): see [`Draw::value`].
     pub r: u32,
     pub site: Site,
 }
 
+impl Draw {
+    /// What the game's `rn2` returned, as its `int`.
+    pub fn value(&self) -> i64 {
+        if self.n <= 0 {
+            i64::from(self.r as i32)
+        } else {
+            i64::from(self.r)
+        }
+    }
+}
+
 impl fmt::Display for Draw {
-    /// The log's entry form, `rn2(n)=r`.
+    /// The log's entry form, `rn2(n)=r` (`r` as the game's `int`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "rn2({})={}", self.n, self.r)
+        write!(f, "rn2({})={}", self.n, self.value())
     }
 }
 

@@ -79,6 +79,12 @@ impl super::Source for Mt19937Cokus {
     fn rn2(&mut self, n: u32) -> u32 {
         self.next_u32() % n
     }
+
+    /// `mt_random()`, an `unsigned int`.
+    #[inline]
+    fn next_raw(&mut self) -> u64 {
+        u64::from(self.next_u32())
+    }
 }
 
 #[cfg(test)]

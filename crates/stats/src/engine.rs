@@ -39,7 +39,8 @@ use super::weight::W;
 use super::Budget;
 use crate::bones::names::QUEST_DUNGEON;
 use crate::bones::{no_bones_rule, BonesOptions, BranchRule, LevelFacts};
-use crate::loader::{BranchKind, DungeonChance, EntrySource, Resolver};
+use crate::loader::{BranchKind, DungeonChance, EntrySource, NonPositiveRn2, Resolver};
+use crate::rng::RngKind;
 use crate::script::flags;
 use std::collections::BTreeSet;
 
@@ -354,6 +355,9 @@ pub struct Engine<'a> {
     alt_group: Vec<u16>,
     /// `select_alternate` sees wizard mode (the `chaos_quest` override).
     wizard: bool,
+    /// What the game's `rn2` does with a negative count (a random part
+    /// below -1), with the generator the statistics are for.
+    neg_rn2: NonPositiveRn2,
     /// dNetHack's bones rules (a branch level judged by its other end),
     /// when the statistics follow them.
     other_end: Option<&'a BonesOptions>,
@@ -504,16 +508,48 @@ fn level_range(
     let count = match rand {
         -1 => lmax - base + 1,
         0 => 1,
-        r if r > 0 => {
+        // Below -1: the count is the random part itself (negative).
+        r => {
             if i64::from(base) + i64::from(r) - 1 > i64::from(lmax) {
                 lmax - base + 1
             } else {
                 r
             }
         }
-        _ => return Err(Abort::BadRandom),
     };
     Ok((base, count))
+}
+
+/// A branch's level for a negative `count` (a random part below -1; the
+/// loader's `parent_level_nonpositive`): `(level, chance)` with `None` for
+/// the game's endless loop, or `None` when the game's `rn2` gives any
+/// `int` (3.6's ISAAC-64), which is not enumerated. `j` is 0 (no draw,
+/// dNetHack's draw) or uniform over `0 ..= |count| - 1`; every `j` but a
+/// very negative one makes `i` 0 at once, so the level is `base`, taken or
+/// not when `j` is 0, and the search never ends when `base` ends a branch
+/// (`base_taken`) and `j` is not 0. Before 3.3 (`rn1`): `base + j`.
+fn nonpositive_branch_levels(
+    mode: NonPositiveRn2,
+    avoid_branch_levels: bool,
+    base_taken: bool,
+    base: i32,
+    count: i32,
+) -> Option<Vec<(Option<i32>, W)>> {
+    let k = u64::from(count.unsigned_abs().max(1));
+    match mode {
+        NonPositiveRn2::OneDrawRaw => None,
+        NonPositiveRn2::NoDraw | NonPositiveRn2::OneDrawZero => Some(vec![(Some(base), W::ONE)]),
+        NonPositiveRn2::OneDrawModulo if !avoid_branch_levels => Some(
+            (0..k)
+                .map(|j| (Some(base.wrapping_add(j as i32)), W::ratio(1, k)))
+                .collect(),
+        ),
+        NonPositiveRn2::OneDrawModulo if base_taken && k > 1 => Some(vec![
+            (Some(base), W::ratio(1, k)),
+            (None, W::ratio(k - 1, k)),
+        ]),
+        NonPositiveRn2::OneDrawModulo => Some(vec![(Some(base), W::ONE)]),
+    }
 }
 
 impl<'a> Engine<'a> {
@@ -583,6 +619,7 @@ impl<'a> Engine<'a> {
             alt_later,
             alt_group,
             wizard,
+            neg_rn2: res.rules.rn2_nonpositive,
             other_end: None,
             madman_locate: None,
             branch_targets,
@@ -590,6 +627,14 @@ impl<'a> Engine<'a> {
             placements: Vec::new(),
             placement_nodes: 0,
         }
+    }
+
+    /// Follows the game's `rn2` of a negative count as it is with generator
+    /// `rng` ([`NonPositiveRn2::with_generator`]); without this, as with
+    /// the game's own generator.
+    pub fn with_rng(mut self, rng: RngKind) -> Self {
+        self.neg_rn2 = self.res.rules.rn2_nonpositive.with_generator(rng);
+        self
     }
 
     /// Follows a game's bones rules where they reach across branches
@@ -928,7 +973,9 @@ impl<'a> Engine<'a> {
                 None
             };
             if let Ok((s, c)) = level_range(live.n, br.range.base, br.range.rand, chained) {
-                mask |= span_mask(s, c);
+                // A negative count looks at its base only (3.6's raw
+                // `rn2` is not enumerated).
+                mask |= span_mask(s, c.max(1));
             }
         }
         mask
@@ -1125,7 +1172,10 @@ impl<'a> Engine<'a> {
             .map(|r| {
                 let (b, _) = res.dungeons[r].incoming[0];
                 let b = &res.branches[b as usize];
-                level_range(parent.n, b.range.base, b.range.rand, None).ok()
+                // A negative count is followed level by level.
+                level_range(parent.n, b.range.base, b.range.rand, None)
+                    .ok()
+                    .filter(|&(_, count)| count >= 1)
             })
             .collect::<Option<_>>()?;
         let mut span = 0u64;
@@ -1305,11 +1355,38 @@ impl<'a> Engine<'a> {
             }
             p_exist = p_exist * W::ratio(c, 100);
         }
-        let sizes: Vec<(i32, W)> = if d.size.rand != 0 {
-            if d.size.rand < 0 {
-                out.push((p_exist, To::Fail(fail("bad-random", None)), None, None));
-                return Ok(());
+        let sizes: Vec<(i32, W)> = if d.size.rand < 0 {
+            // `rn1(rand, base)` with a negative random part, as the game's
+            // `rn2` gives it (the loader's `Run::rn2_count`).
+            match self.neg_rn2 {
+                NonPositiveRn2::NoDraw | NonPositiveRn2::OneDrawZero => {
+                    vec![(self.count(d.size.base), W::ONE)]
+                }
+                NonPositiveRn2::OneDrawModulo => {
+                    let k = d.size.rand.unsigned_abs();
+                    if k > MAX_SIZES as u32 {
+                        return Err(TooLarge {
+                            what: format!("\"{}\" has {k} possible sizes", d.name),
+                        });
+                    }
+                    (0..k as i32)
+                        .map(|i| {
+                            let num = self.count(i.wrapping_add(d.size.base));
+                            (num, W::ratio(1, u64::from(k)))
+                        })
+                        .collect()
+                }
+                NonPositiveRn2::OneDrawRaw => {
+                    return Err(TooLarge {
+                        what: format!(
+                            "the size of \"{}\" is rn1({}, {}), and the game's rn2 of a negative argument \
+                             returns ISAAC-64's raw output (2^32 outcomes, not enumerated)",
+                            d.name, d.size.rand, d.size.base
+                        ),
+                    })
+                }
             }
+        } else if d.size.rand != 0 {
             if d.size.rand > MAX_SIZES {
                 return Err(TooLarge {
                     what: format!("\"{}\" has {} possible sizes", d.name, d.size.rand),
@@ -1415,7 +1492,51 @@ impl<'a> Engine<'a> {
                     _ if b.up => -1,
                     _ => 1,
                 };
-                let deferred = self.deferred_spread(s, rec, parent, step, entry);
+                if count < 1 {
+                    let levels = nonpositive_branch_levels(
+                        self.neg_rn2,
+                        res.rules.avoid_branch_levels,
+                        parent.avoid & bit(base) != 0,
+                        base,
+                        count,
+                    )
+                    .ok_or_else(|| TooLarge {
+                        what: format!(
+                            "the branch to \"{}\" draws rn2({count}), and the game's rn2 of a negative \
+                             argument returns ISAAC-64's raw output (2^32 outcomes, not enumerated)",
+                            d.name
+                        ),
+                    })?;
+                    for (level, pl) in levels {
+                        let Some(level) = level else {
+                            out.push((
+                                p * pl,
+                                To::Fail(fail("branch-level-hangs", None)),
+                                None,
+                                None,
+                            ));
+                            continue;
+                        };
+                        let level = self.count(level);
+                        let fields = &self.res.rules.fields;
+                        let from_depth = fields.depth(parent.depth_start.wrapping_add(level - 1));
+                        let info = BranchInfo {
+                            parent: owner,
+                            level,
+                            depth: parent.depth_final.wrapping_add(level - 1),
+                            floated: false,
+                            other: self.incoming_class(owner),
+                            spread: None,
+                        };
+                        let ds = fields.start(from_depth + step - (entry - 1));
+                        draws.push((p * pl, Some(info), ds));
+                    }
+                }
+                let deferred = if count < 1 {
+                    None
+                } else {
+                    self.deferred_spread(s, rec, parent, step, entry)
+                };
                 if let Some(id) = deferred {
                     let first = self.spreads[id as usize].at[0];
                     let info = BranchInfo {
@@ -1428,7 +1549,7 @@ impl<'a> Engine<'a> {
                     };
                     draws.push((p, Some(info), first.depth_start));
                 }
-                for j in (0..count).filter(|_| deferred.is_none()) {
+                for j in (0..count.max(0)).filter(|_| deferred.is_none()) {
                     let level = if res.rules.avoid_branch_levels {
                         probe(parent.avoid, base, count, j)
                     } else {

@@ -365,6 +365,7 @@ fn places_with(res: &Resolver, opts: &StatsOptions) -> Places {
                 "the exact enumeration does not model this game's {what}"
             )),
             None => engine::Engine::new(res, opts.wizard, opts.budget)
+                .with_rng(opts.rng.unwrap_or(opts.game.rng))
                 .with_bones(&opts.bones)
                 .run()
                 .map_err(|e| format!("exact enumeration too large: {}", e.what)),
@@ -495,6 +496,7 @@ fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
     };
     let res = fixed.as_ref().unwrap_or(res);
     let run = engine::Engine::new(res, opts.wizard, opts.budget)
+        .with_rng(opts.rng.unwrap_or(opts.game.rng))
         .with_bones(&opts.bones)
         .run()?;
     let acc = exact::accumulate(res, &run, &opts.bones, false);

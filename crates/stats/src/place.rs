@@ -34,7 +34,9 @@ pub const LEVELS: usize = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Abort {
     BaseOutOfRange,
-    BadRandom,
+    /// A random part below -1: `pick_level` finds no level (the loader's
+    /// `LoadError::NoValidLevel`).
+    NoValidLevel,
     EmptyChain,
     ChainShifted,
 }
@@ -43,7 +45,7 @@ impl Abort {
     pub fn code(self) -> &'static str {
         match self {
             Abort::BaseOutOfRange => "base-out-of-range",
-            Abort::BadRandom => "bad-random",
+            Abort::NoValidLevel => "no-valid-level",
             Abort::EmptyChain => "empty-chain",
             Abort::ChainShifted => "chain-shifted",
         }
@@ -216,7 +218,9 @@ fn range_of(n: i32, base: i32, rand: i32, chained: bool) -> RangeResult {
                 r
             }
         }
-        _ => return Err(Abort::BadRandom),
+        // The game panics in `pick_level` when the search gets here, after
+        // `rn2` of the count (the loader's `candidates`).
+        _ => return Err(Abort::NoValidLevel),
     };
     Ok((base, count))
 }

@@ -102,3 +102,82 @@ DUNGEON: \"The Dragon Caves\" \"C\" (1, 0)
         assert_eq!(mines.num_levels, 32, "seed {seed}");
     }
 }
+
+/// What each game's `rn2(x)` does with `x < 0` (its record cites the C):
+/// one draw `random() % |x|` (3.4.3, SLASH'EM; DynaHack's `mt_random()`
+/// the same on LP64), one draw of ISAAC-64's raw output (3.6, EvilHack,
+/// GnollHack; dgnkit's native target keeps 3.6's rules), no draw
+/// (UnNetHack, 3.7 and its forks) or one draw giving 0 (dNetHack).
+#[test]
+fn each_games_rn2_of_a_negative_argument() {
+    use crate::loader::NonPositiveRn2::*;
+    for target in Target::ALL {
+        let want = match target {
+            Target::NetHack343 | Target::SlashEm | Target::DynaHack => OneDrawModulo,
+            Target::NetHack36 | Target::Native | Target::EvilHack | Target::GnollHack => OneDrawRaw,
+            Target::UnNetHack
+            | Target::NetHack37
+            | Target::XNetHack
+            | Target::SpliceHack
+            | Target::NerfHack
+            | Target::CrecelleHack => NoDraw,
+            Target::DNetHack => OneDrawZero,
+        };
+        assert_eq!(target.game().rules.rn2_nonpositive, want, "{target:?}");
+    }
+}
+
+/// The audit's T3: Sokoban's `CHBRANCH ... + (1, -2)`, which dgn_comp's
+/// `rcouple` takes as written (3.4.3 `util/dgn_comp.y:421-431`) and dgnkit
+/// rejects (E0403), so the random part is set on the compiled script.
+/// `level_range` gives base 6 and count -2; level 6 ends no branch.
+#[test]
+fn a_chained_branch_with_a_random_part_below_minus_1() {
+    let mut s = script(
+        "\
+DUNGEON: \"The Dungeons of Doom\" \"D\" (10, 0)
+LEVEL: \"oracle\" \"O\" @ (5, 0)
+CHAINBRANCH: \"Sokoban\" \"oracle\" + (1, 0) up
+BRANCH: \"The Gnomish Mines\" @ (2, 0)
+BRANCH: \"The Quest\" @ (3, 0) portal
+BRANCH: \"Vlad's Tower\" @ (4, 0)
+DUNGEON: \"Sokoban\" \"none\" (1, 0)
+DUNGEON: \"The Gnomish Mines\" \"M\" (1, 0)
+DUNGEON: \"The Quest\" \"Q\" (1, 0)
+DUNGEON: \"Vlad's Tower\" \"T\" (1, 0)
+",
+        Target::NetHack36,
+    );
+    s.dungeons[0].branches[0].range.rand = -2;
+    for target in [Target::NetHack343, Target::NetHack36, Target::EvilHack] {
+        let game = target.game();
+        let res = Resolver::with_rules(&s, game.rules.clone()).unwrap();
+        for seed in 0..30 {
+            let mut out = crate::loader::Resolved::default();
+            let mut log = Vec::new();
+            res.resolve_traced(seed, game.rng, false, &mut out, &mut log)
+                .unwrap();
+            let at: Vec<_> = log
+                .iter()
+                .filter(|d| d.site == crate::rng::Site::BranchLevel { dungeon: 1 })
+                .collect();
+            // One draw with the argument as passed.
+            assert_eq!(at.len(), 1, "{target:?} seed {seed}");
+            assert_eq!(at[0].n, -2);
+            let j = at[0].value();
+            let sokoban = out.branches.iter().find(|b| b.end2.0 == 1).unwrap();
+            let want = match game.rules.rn2_nonpositive {
+                // `random() % 2`: `++i >= -2`, so i = 0.
+                crate::loader::NonPositiveRn2::OneDrawModulo => {
+                    assert!((0..2).contains(&j));
+                    6
+                }
+                // Any `int`: below -3, `i = j + 1` stays and the level is
+                // `6 + j + 1` in an `xchar`.
+                _ if j + 1 >= -2 => 6,
+                _ => i32::from((7 + j) as i32 as i8),
+            };
+            assert_eq!(sokoban.end1, (0, want), "{target:?} seed {seed} j {j}");
+        }
+    }
+}

@@ -10,7 +10,7 @@ use super::{Game, GameOption, InputSpec, LoaderInputs, LoaderProof};
 use crate::binary::BinaryFormat;
 use crate::bones::{BonesPool, BonesRules, BranchRule};
 use crate::dialect::Dialect;
-use crate::loader::{DungeonChance, Fields, GameInputs, Limits, RangePanic, Rules};
+use crate::loader::{DungeonChance, Fields, GameInputs, Limits, NonPositiveRn2, RangePanic, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
@@ -90,8 +90,10 @@ pub(crate) const RULES: Rules = Rules {
     alternates: true,
     // Quest minimum (`:910-916`) and locate level (`:1008-1020`).
     quest_locate: true,
-    // `rn2`: `if (x <= 0) x = 1;` (`src/rnd.c:47-62`).
-    rn2_nonpositive: true,
+    // `rn2`: `if (x <= 0) x = 1;` before `RND(x)` (`src/rnd.c:51`): one
+    // draw, 0. (Its dgn_comp rejects a negative size's random part,
+    // `util/dgn_comp.y:107`, `:535-539`; a branch's is still taken.)
+    rn2_nonpositive: NonPositiveRn2::OneDrawZero,
     // `level_range` (`:358`, `:360`).
     range_panic: RangePanic::Split,
     report_inputs: true,

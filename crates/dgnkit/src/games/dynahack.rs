@@ -8,7 +8,7 @@ use super::{Game, GameOption, InputSpec, LoaderInputs, LoaderProof};
 use crate::binary::BinaryFormat;
 use crate::bones::{BonesPool, BonesRules};
 use crate::dialect::Dialect;
-use crate::loader::{Planes, PlanesReport, Rules};
+use crate::loader::{NonPositiveRn2, Planes, PlanesReport, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
@@ -29,6 +29,10 @@ const RULES: Rules = Rules {
         "Town",
     ],
     floating_levels: &["advcal", "knox"],
+    // `rn2(x)` is `(int)(mt_random() % (long)(x))` with no guard
+    // (`libdynamohack/include/rnd.h:6`, `:9-12`): `mt_random()`'s
+    // `unsigned int` becomes a `long` (LP64), so one draw in `0 ..= |x|-1`.
+    rn2_nonpositive: NonPositiveRn2::OneDrawModulo,
     planes: Some(Planes {
         report: PlanesReport::VisitOrder,
         ..Planes::ELEMENTAL

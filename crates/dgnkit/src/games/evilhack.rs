@@ -7,7 +7,7 @@ use super::{Game, InputSpec, LoaderProof};
 use crate::binary::BinaryFormat;
 use crate::bones::{BonesRules, EventLevel};
 use crate::dialect::Dialect;
-use crate::loader::{Limits, Rules, NETHACK_LIMITS};
+use crate::loader::{Limits, NonPositiveRn2, Rules, NETHACK_LIMITS};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
@@ -25,6 +25,10 @@ pub(crate) const RULES: Rules = Rules {
         ..NETHACK_LIMITS
     }),
     floating_needs_branch: false,
+    // 3.6's `rn2`: `isaac64_next_uint64() % x` (`src/rnd.c:59-63`), the
+    // guard compiled out (`:104-113`, `NH_STATUS_RELEASED` in
+    // `include/global.h:22`).
+    rn2_nonpositive: NonPositiveRn2::OneDrawRaw,
     ..Rules::nethack_36()
 };
 
@@ -49,6 +53,24 @@ const BONES: BonesRules = BonesRules {
         "no bones in discover mode (src/bones.c:494)",
     ],
     ..BonesRules::VANILLA
+};
+
+/// EvilHack 0.5.0-0.8.0 (`dgn xlog`'s older releases): no valley rule (it
+/// came in 447a7a497, 2023-02-04; v0.8.1 src/bones.c:39), and the magic
+/// portals are vanilla's Wizard's Tower pair, `wizard3` (v0.5.0
+/// dat/yendor.des:242) and `fakewiz1` (:358): the valley's portal came
+/// with the Hidden Dungeon in 0.8.3.
+pub(crate) const BONES_0_5: BonesRules = BonesRules {
+    event_levels: &[],
+    portal_levels: &["wizard3", "fakewiz1"],
+    ..BONES
+};
+
+/// EvilHack 0.8.1-0.8.2: the valley rule, vanilla's portal pair and
+/// Purgatory's (v0.8.1 dat/purgatory.des:56).
+pub(crate) const BONES_0_8_1: BonesRules = BonesRules {
+    portal_levels: &["wizard3", "fakewiz1", "purgatory-1"],
+    ..BONES
 };
 
 pub(super) static GAME: Game = Game {

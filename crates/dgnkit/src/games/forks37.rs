@@ -10,7 +10,7 @@ use super::nethack37::{role, RoleStart, Start37};
 use super::{Game, InputSpec, LoaderInputs, LoaderProof};
 use crate::bones::{BonesRules, Invocation};
 use crate::dialect::Dialect;
-use crate::loader::{GameStart, Limits, LoadError, Rules, Victim};
+use crate::loader::{GameStart, Limits, LoadError, NonPositiveRn2, Rules, Victim};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
@@ -119,6 +119,8 @@ pub(super) static XNETHACK: Game = Game {
                 "The Abyss",
                 "The Tutorial",
             ],
+            // `rn2`: `impossible()` and 0 in every build (src/rnd.c:97-100).
+            rn2_nonpositive: NonPositiveRn2::NoDraw,
             ..Rules::nethack_37()
         },
         PROOF,
@@ -177,6 +179,9 @@ pub(super) static SPLICEHACK: Game = fork(
     Rules {
         unconnected: false,
         required_dungeons: &["The Quest", "Sokoban", "The Gnomish Mines", "Vlad's Tower"],
+        // `rn2`: `impossible()` and 0 unless released (src/rnd.c:100-104;
+        // NH_STATUS_BETA, include/patchlevel.h:33).
+        rn2_nonpositive: NonPositiveRn2::NoDraw,
         ..Rules::nethack_37()
     },
     PROOF,
@@ -232,6 +237,9 @@ pub(super) static NERFHACK: Game = fork(
             max_levels: 64,
             max_branches: 32,
         }),
+        // `rn2`: `impossible()` and 0 unless released (src/rnd.c:97-101;
+        // NH_STATUS_WIP, include/patchlevel.h:34).
+        rn2_nonpositive: NonPositiveRn2::NoDraw,
         ..Rules::nethack_37()
     },
     PROOF,
@@ -302,6 +310,9 @@ pub(super) static CRECELLEHACK: Game = fork(
             "The Maze",
             "Temple of Moloch",
         ],
+        // `rn2`: `impossible()` and 0 unless released (src/rnd.c:97-101;
+        // NH_STATUS_POSTRELEASE, include/patchlevel.h:33).
+        rn2_nonpositive: NonPositiveRn2::NoDraw,
         ..Rules::nethack_37()
     },
     PROOF,

@@ -8,7 +8,7 @@ use super::{Game, InputSpec, LoaderProof};
 use crate::binary::BinaryFormat;
 use crate::bones::{BonesRules, DepthRollDraw, LevelOneRule};
 use crate::dialect::Dialect;
-use crate::loader::Rules;
+use crate::loader::{NonPositiveRn2, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
@@ -34,6 +34,10 @@ pub(crate) const RULES: Rules = Rules {
         "The Elemental Planes",
     ],
     report_display: true,
+    // 3.6's `rn2`: `isaac64_next_uint64() % x` (`src/rnd.c:61-65`), the
+    // guard only `#ifdef BETA` (`:100-113`), which `include/global.h:13`
+    // leaves undefined.
+    rn2_nonpositive: NonPositiveRn2::OneDrawRaw,
     ..Rules::nethack_36()
 };
 

@@ -27,7 +27,7 @@ pub mod detect;
 
 mod dnethack;
 mod dynahack;
-mod evilhack;
+pub(crate) mod evilhack;
 mod forks37;
 mod gnollhack;
 mod native;
@@ -35,7 +35,7 @@ mod nethack343;
 mod nethack36;
 mod nethack37;
 mod slashem;
-mod unnethack;
+pub(crate) mod unnethack;
 
 pub use crate::loader::roles;
 pub use crate::loader::{

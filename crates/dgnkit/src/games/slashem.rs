@@ -9,7 +9,7 @@ use super::{Game, InputSpec, LoaderProof};
 use crate::binary::BinaryFormat;
 use crate::bones::{BonesRules, LevelOneRule};
 use crate::dialect::Dialect;
-use crate::loader::{EntrySource, Limits, Rules};
+use crate::loader::{EntrySource, Limits, NonPositiveRn2, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
@@ -46,6 +46,10 @@ pub(crate) const RULES: Rules = Rules {
     back_branches: true,
     // "init_dungeons: too many levels" (`:745-747`).
     ledger_limit: Some(127),
+    // 3.4.3's `rn2`: `(int)(Rand() % (long)(x))` (`src/rnd.c:12`), no
+    // guard (`:25-34`; `DEBUG` is off, `include/config.h:11`), `Rand()`
+    // being `random()` (`include/unixconf.h:390`).
+    rn2_nonpositive: NonPositiveRn2::OneDrawModulo,
     ..Rules::nethack_343()
 };
 

@@ -9,7 +9,8 @@ use crate::binary::BinaryFormat;
 use crate::bones::{BonesPool, BonesRules};
 use crate::dialect::Dialect;
 use crate::loader::{
-    Fields, GameStart, Limits, LoadError, Planes, PlanesReport, Rules, NETHACK_LIMITS,
+    Fields, GameStart, Limits, LoadError, NonPositiveRn2, Planes, PlanesReport, Rules,
+    NETHACK_LIMITS,
 };
 use crate::options::Target;
 use crate::rng::RngKind;
@@ -52,6 +53,10 @@ const RULES: Rules = Rules {
     }),
     report_pre_draws: true,
     fields: Fields::NetHack37,
+    // `rn2`: `if (x <= 0) { warning("rn2(%d) attempted", x); return 0; }`
+    // (`src/rnd.c:43-52`): no draw (`warning()` panics only for the debug
+    // fuzzer, `src/pline.c:451-463`).
+    rn2_nonpositive: NonPositiveRn2::NoDraw,
     ..Rules::nethack_36()
 };
 
@@ -82,6 +87,24 @@ const BONES: BonesRules = BonesRules {
     portal_levels: &["fakewiz1", "drgnA", "sheolmid", "tower4"],
     pool: BonesPool::SeedSuffix(5),
     ..BonesRules::VANILLA
+};
+
+/// UnNetHack 5.1.0-6.0.6 (`dgn xlog`'s older releases): vanilla's
+/// Wizard's Tower, so `wizard3` places a portal (5.3.1 dat/yendor.des:172)
+/// as `fakewiz1` does (:245), with `drgnA` (dat/dragons.des:44), `sheolmid`
+/// (dat/sheol.des:78) and `tower3` (dat/tower.des:165; Vlad's Tower had
+/// three levels).
+pub(crate) const BONES_5: BonesRules = BonesRules {
+    portal_levels: &["fakewiz1", "wizard3", "drgnA", "sheolmid", "tower3"],
+    ..BONES
+};
+
+/// UnNetHack 6.0.7-6.0.10: the Gehennom redesign (c17310004) dropped
+/// `wizard3`'s portal (6.0.7 dat/yendor.des:197 is commented out) and
+/// `fakewiz1` from the dungeon; Vlad's Tower still had three levels.
+pub(crate) const BONES_6_0_7: BonesRules = BonesRules {
+    portal_levels: &["drgnA", "sheolmid", "tower3"],
+    ..BONES
 };
 
 pub(super) static GAME: Game = Game {

@@ -308,11 +308,23 @@ fn answer(places: &Places, p: &PlaceStat, cites: &Cites) -> PlaceAnswer {
 /// The places table of a script for a target, as the exact statistics give
 /// it.
 pub fn compute(script: &crate::script::Script, target: crate::options::Target) -> Places {
+    compute_with(script, target, None)
+}
+
+/// [`compute`] with a release's own bones rules instead of the target's.
+pub fn compute_with(
+    script: &crate::script::Script,
+    target: crate::options::Target,
+    bones: Option<&crate::bones::rules::BonesRules>,
+) -> Places {
     stats::places(
         script,
         &stats::StatsOptions {
             game: target.game().loader_game(),
-            bones: target.game().bones_options(),
+            bones: match bones {
+                Some(rules) => crate::bones::BonesOptions::for_rules(rules),
+                None => target.game().bones_options(),
+            },
             ..Default::default()
         },
     )

@@ -236,7 +236,10 @@ mod tests {
         assert_eq!(mode(r36, Some(b"0x2"), None), Ok(Mode::Explore));
         assert!(mode(r36, Some(b"zz"), None).is_err());
         assert_eq!(mode(r36, None, None), Ok(Mode::Unrecorded));
-        assert_eq!(mode(r343, Some(b"0x1"), None), Ok(Mode::Unrecorded));
+        // NAO's 3.4.3 writes flags (nh343-nao src/topten.c:309).
+        assert_eq!(mode(r343, Some(b"0x1"), None), Ok(Mode::Wizard));
+        assert_eq!(mode(r343, Some(b"0x2"), None), Ok(Mode::Explore));
+        assert_eq!(mode(r343, None, None), Ok(Mode::Unrecorded));
         assert_eq!(mode(r36, None, Some(b"explore")), Ok(Mode::Explore));
         assert!(ruled_out(r36, End::Died, Mode::Normal).is_none());
         assert!(ruled_out(r36, End::Quit, Mode::Normal).is_some());

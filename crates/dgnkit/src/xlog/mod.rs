@@ -19,6 +19,7 @@ pub mod answers;
 pub mod ending;
 pub mod filter;
 pub mod html;
+pub mod identify;
 pub mod json;
 pub mod reader;
 pub mod release;
@@ -40,6 +41,8 @@ use std::borrow::Cow;
 pub struct Options {
     /// Accept only lines of this target.
     pub target: Option<Target>,
+    /// The game (or release) of every line, as `--game` names it.
+    pub game: Option<release::Choice>,
     /// A dungeon description to use for every line instead of the release's
     /// built-in one.
     pub file: Option<Description>,
@@ -70,6 +73,8 @@ pub struct Game<'a> {
     /// The line's `version` value.
     pub version: &'a [u8],
     pub release: &'static Release,
+    /// Why the release is not the line's own (an index into the notes).
+    note: Option<u32>,
     table: usize,
     place: usize,
     pub dnum: i64,
@@ -106,6 +111,9 @@ pub struct Xlog {
     ruled_out: Vec<Option<String>>,
     /// The same as the JSON members `"bones_p":0,"bones_why":".."`.
     ruled_out_json: Vec<Option<String>>,
+    /// Every distinct [`release::Answered::note`], once, with the number of
+    /// games it was given to.
+    notes: Vec<(String, u64)>,
     pub(crate) totals: summary::Totals,
 }
 
@@ -141,6 +149,7 @@ impl Xlog {
             tables: (0..=RELEASES.len()).map(|_| None).collect(),
             ruled_out,
             ruled_out_json,
+            notes: Vec::new(),
             totals: summary::Totals::default(),
         }
     }
@@ -160,14 +169,18 @@ impl Xlog {
         };
         if self.tables[id].is_none() {
             let (file, target, computed) = match &self.opts.file {
-                Some(d) => (d.name.clone(), d.target, tables_for(&d.script, d.target)),
+                Some(d) => (
+                    d.name.clone(),
+                    d.target,
+                    tables_for(&d.script, d.target, None),
+                ),
                 None => {
                     let file = release
                         .builtin
                         .as_ref()
                         .map_or_else(String::new, |b| b.file.to_string());
                     let computed = builtin_script(release)
-                        .and_then(|script| tables_for(&script, release.target));
+                        .and_then(|script| tables_for(&script, release.target, release.bones));
                     (file, release.target, computed)
                 }
             };
@@ -264,9 +277,14 @@ impl Xlog {
         let mut death = None;
         let mut flags = None;
         let mut mode = None;
+        let mut seen = identify::Seen::default();
+        if raw.contains(&b'\t') {
+            seen.note_tab();
+        }
         // Dispatched on the key's first byte and length first: a line has
         // some 26 fields and these six are all that is read here.
         for (k, v) in reader::fields(raw) {
+            seen.note(k);
             let slot = match (k.first(), k.len()) {
                 (Some(b'v'), 7) => &mut version,
                 (Some(b'd'), 9) if key_is(k, b"deathdnum") => &mut dnum,
@@ -292,9 +310,8 @@ impl Xlog {
             format!("missing field `{what}` (a truncated line, or not an xlogfile line)")
         };
         let version = version.ok_or_else(|| missing("version"))?;
-        let release = release::for_version(version, self.opts.target, |k| {
-            reader::field(raw, k).is_some()
-        })?;
+        let answered = release::answer(version, seen, self.opts.target, self.opts.game)?;
+        let release = answered.release;
         let number = |what: &str, v: Option<&[u8]>| -> Result<i64, String> {
             let v = v.ok_or_else(|| missing(what))?;
             let n = reader::parse_int(v).ok_or_else(|| {
@@ -328,11 +345,13 @@ impl Xlog {
                 )
             });
         };
+        let note = answered.note.map(|n| self.note(n));
         Ok(Game {
             line,
             raw,
             version,
             release,
+            note,
             table,
             place,
             dnum,
@@ -342,8 +361,28 @@ impl Xlog {
         })
     }
 
+    /// The index of a note, kept once.
+    fn note(&mut self, note: String) -> u32 {
+        let i = match self.notes.iter().position(|(n, _)| *n == note) {
+            Some(i) => i,
+            None => {
+                self.notes.push((note, 0));
+                self.notes.len() - 1
+            }
+        };
+        i as u32
+    }
+
+    /// Why the game's release is not its own, if it is not.
+    pub fn note_of(&self, g: &Game<'_>) -> Option<&str> {
+        g.note.map(|i| self.notes[i as usize].0.as_str())
+    }
+
     fn count(&mut self, g: &Game<'_>) {
         self.totals.games += 1;
+        if let Some(i) = g.note {
+            self.notes[i as usize].1 += 1;
+        }
         self.totals.ends[g.end as usize] += 1;
         self.totals.modes[g.mode as usize] += 1;
         *self.totals.releases.entry(g.release.name).or_default() += 1;
@@ -395,6 +434,13 @@ impl Xlog {
         out.push_str(num.format(g.line));
         out.push_str(",\"version\":");
         json::string(out, g.version);
+        out.push_str(",\"release\":\"");
+        out.push_str(g.release.name);
+        out.push('"');
+        if let Some(note) = self.note_of(g) {
+            out.push_str(",\"note\":");
+            json::string(out, note.as_bytes());
+        }
         out.push_str(",\"target\":\"");
         out.push_str(self.target(g).name());
         out.push_str("\",\"how\":\"");
@@ -453,8 +499,11 @@ impl Xlog {
         } else {
             dist(&a.specials)
         };
+        let note = self
+            .note_of(g)
+            .map_or_else(String::new, |n| format!(" [{n}]"));
         format!(
-            "line {}: {} ({}) at depth {}: {}, level {}; {}; bones {}: {}",
+            "line {}: {} ({}{note}) at depth {}: {}, level {}; {}; bones {}: {}",
             g.line,
             String::from_utf8_lossy(reader::field(g.raw, b"death").unwrap_or_default()),
             g.release.title,
@@ -501,9 +550,13 @@ pub fn builtin_script(release: &Release) -> Result<Script, String> {
 /// The answers' places for a description laid out by `target`'s loader;
 /// an error, for every line, when dgnkit does not reproduce that loader
 /// (never another game's answer).
-fn tables_for(script: &Script, target: Target) -> Result<crate::stats::Places, String> {
+fn tables_for(
+    script: &Script,
+    target: Target,
+    bones: Option<&crate::bones::rules::BonesRules>,
+) -> Result<crate::stats::Places, String> {
     target.game().check_loader().map_err(|e| e.to_string())?;
-    let places = answers::compute(script, target);
+    let places = answers::compute_with(script, target, bones);
     if places.places.is_empty() {
         return Err(format!(
             "the dungeon description cannot be laid out by {}",

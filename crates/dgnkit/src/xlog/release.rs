@@ -2,10 +2,16 @@
 //! the target whose loader and rules apply, the built-in dungeon
 //! description of that release, and where its source decides bones.
 //!
-//! A line names its release in `version`. A game we do not reproduce is an
-//! error for that line, never answered with another game's rules.
+//! A line names its game by what it carries ([`super::identify`]) and its
+//! release in `version`. A release dgnkit has no description of is
+//! answered with the nearest release of the same game, and a game dgnkit
+//! does not describe with the release it was built from; either way the
+//! line says so ([`Answered::note`]). A game whose loader dgnkit does not
+//! reproduce is an error for that line, never answered silently.
 
 use super::ending::Mode;
+use super::identify::{identify, By, Family, Seen, Stranger, Writer, STRANGERS};
+use crate::bones::rules::BonesRules;
 use crate::options::Target;
 
 /// Where a release's source decides whether a death leaves bones (file:line
@@ -54,9 +60,8 @@ pub struct Release {
     /// `version` values covered: `(major, minor, first patch, last patch)`
     /// runs.
     pub versions: &'static [(u32, u32, u32, u32)],
-    /// A field only this game writes, required (unless `--target` names
-    /// the game) where another game writes the same version numbers.
-    pub marker: Option<&'static str>,
+    /// The game; [`super::identify`] tells it from the line.
+    pub family: Family,
     /// The built-in dungeon description; `None`: lines need `--file`.
     pub builtin: Option<Builtin>,
     pub cites: Cites,
@@ -69,6 +74,13 @@ pub struct Release {
     /// Values of the `mode` field beyond normal/explore/debug, and what
     /// they mean for bones.
     pub modes: &'static [(&'static str, Mode)],
+    /// The release's own bones rules where they are not the game's
+    /// newest (its target's): older releases placed other magic portals.
+    pub bones: Option<&'static BonesRules>,
+    /// The separator of the release's lines, where the same version was
+    /// written by builds with different dungeons that the separator tells
+    /// apart (UnNetHack switched to tabs on 2019-01-09).
+    pub separator: Option<u8>,
 }
 
 /// The `flags` bits NetHack 3.6 and 3.7 write (`encodexlogflags`), as do
@@ -82,7 +94,7 @@ const NH343: Release = Release {
     prefix: "",
     // dat/dungeon.def last changed in 3.4.0.
     versions: &[(3, 4, 0, 3)],
-    marker: None,
+    family: Family::NetHack,
     builtin: Some(Builtin {
         file: "nethack-3.4.3.def (built in)",
         source: include_bytes!("../../../../corpus/nethack-3.4.3.def"),
@@ -94,10 +106,15 @@ const NH343: Release = Release {
         wizard_query: "NetHack 3.4.3 src/end.c:728",
         no_bones_modes: "",
     },
-    // 3.4.3 itself writes no xlogfile; the servers' patch has no flags.
-    mode_flags: None,
+    // 3.4.3 itself writes no xlogfile. NAO's build, whose xlogfile patch
+    // the servers share, writes `flags` with 0x1 wizard and 0x2 explore
+    // (khor658/nh343-nao 0c4d99b src/topten.c:309, `encode_xlogflags`
+    // :929-945); lines without it leave the mode unrecorded.
+    mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
 };
 
 const NH360: Release = Release {
@@ -106,7 +123,7 @@ const NH360: Release = Release {
     target: Target::NetHack36,
     prefix: "",
     versions: &[(3, 6, 0, 0)],
-    marker: None,
+    family: Family::NetHack,
     builtin: Some(Builtin {
         file: "nethack-3.6.0.def (built in)",
         source: include_bytes!("../../../../corpus/nethack-3.6.0.def"),
@@ -121,6 +138,8 @@ const NH360: Release = Release {
     mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
 };
 
 const NH36: Release = Release {
@@ -129,7 +148,7 @@ const NH36: Release = Release {
     target: Target::NetHack36,
     prefix: "",
     versions: &[(3, 6, 1, 7)],
-    marker: None,
+    family: Family::NetHack,
     builtin: Some(Builtin {
         file: "nethack-3.6.def (built in)",
         source: include_bytes!("../../../../corpus/nethack-3.6.def"),
@@ -144,9 +163,17 @@ const NH36: Release = Release {
     mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
 };
 
-/// NetHack 3.7.0 (work in progress; the tree dgnkit's 3.7 target follows).
+/// NetHack 3.7.0 (work in progress; the tree dgnkit's 3.7 target follows)
+/// and 5.0.0, its release (16ff59115, 2026-05-02), whose dat/dungeon.lua
+/// differs from 3.7's at 99b893c78 only in a comment (blob 7550d1317).
+/// Servers built 3.7.0 from git for years: lines from before 2023-02 were
+/// written without the Tutorial (dungeon 8, which no line ends in) and,
+/// before 2020-01-24 (0166239a2), with bones on Mines' End; the line does
+/// not tell the build, so they share this answer.
 /// Its xlogfile adds `achieveX`, `conductX`, `gold`, `wish_cnt`,
 /// `arti_wish_cnt` and `bones` (src/topten.c:369-385) and a third flags bit,
 /// 0x4 "no bones file was loaded" (src/topten.c:391-404), which says
@@ -154,11 +181,11 @@ const NH36: Release = Release {
 /// (src/bones.c:358) is not recorded: it is taken as on, its default.
 const NH37: Release = Release {
     name: "nethack-3.7",
-    title: "NetHack 3.7.0",
+    title: "NetHack 3.7.0/5.0.0",
     target: Target::NetHack37,
     prefix: "",
-    versions: &[(3, 7, 0, 0)],
-    marker: None,
+    versions: &[(3, 7, 0, 0), (5, 0, 0, 0)],
+    family: Family::NetHack,
     builtin: Some(Builtin {
         file: "nethack-3.7.lua (built in)",
         source: include_bytes!("../../../../corpus/nethack-3.7.lua"),
@@ -173,6 +200,8 @@ const NH37: Release = Release {
     mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
 };
 
 /// UnNetHack writes `version=UNH-6.0.15` (`GAME_SHORT_NAME`
@@ -187,7 +216,7 @@ const UNNETHACK: Release = Release {
     target: Target::UnNetHack,
     prefix: "UNH-",
     versions: &[(6, 0, 11, 15)],
-    marker: None,
+    family: Family::UnNetHack,
     builtin: Some(Builtin {
         file: "unnethack-6.0.def (built in)",
         source: include_bytes!("../../../../corpus/unnethack-6.0.def"),
@@ -206,6 +235,8 @@ const UNNETHACK: Release = Release {
         ("hoh", Mode::Normal),
         ("marathon", Mode::Normal),
     ],
+    bones: None,
+    separator: None,
 };
 
 /// dNetHack (dNAO) writes `version=DNH-3.23.0` (src/topten.c:286) and
@@ -218,7 +249,7 @@ const DNETHACK: Release = Release {
     target: Target::DNetHack,
     prefix: "DNH-",
     versions: &[(3, 23, 0, 0)],
-    marker: None,
+    family: Family::DNetHack,
     builtin: Some(Builtin {
         file: "dnethack-3.23.def (built in)",
         source: include_bytes!("../../../../corpus/dnethack-3.23.def"),
@@ -233,6 +264,8 @@ const DNETHACK: Release = Release {
     mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
 };
 
 /// SLASH'EM writes a bare `version=0.0.8` (src/topten.c:386, 459) and a
@@ -246,7 +279,7 @@ const SLASHEM: Release = Release {
     target: Target::SlashEm,
     prefix: "",
     versions: &[(0, 0, 8, 8)],
-    marker: None,
+    family: Family::SlashEm,
     builtin: Some(Builtin {
         file: "slashem-0.0.8.def (built in)",
         source: include_bytes!("../../../../corpus/slashem-0.0.8.def"),
@@ -261,6 +294,8 @@ const SLASHEM: Release = Release {
     mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
 };
 
 /// EvilHack writes `version=0.9.3` (src/topten.c:378); its flags keep 0x1
@@ -273,7 +308,7 @@ const EVILHACK: Release = Release {
     target: Target::EvilHack,
     prefix: "",
     versions: &[(0, 9, 0, 3)],
-    marker: None,
+    family: Family::EvilHack,
     builtin: Some(Builtin {
         file: "evilhack-0.9.def (built in)",
         source: include_bytes!("../../../../corpus/evilhack-0.9.def"),
@@ -288,6 +323,8 @@ const EVILHACK: Release = Release {
     mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
 };
 
 /// GnollHack writes `version=4.3.0` like NetHack 4 does, plus its own
@@ -295,14 +332,19 @@ const EVILHACK: Release = Release {
 /// with casual, reloadable and modern games (src/topten.c:513) and flags
 /// 0x8 modern, 0x10 casual, 0x20 non-scoring (src/topten.c:572-577): in
 /// all of them `can_make_bones()` refuses (src/bones.c:504). Its
-/// dat/dungeon.def is the same at every tag from 4.2.0 to 4.3.0.
+/// dat/dungeon.def is the same from 4.1.1 edit 5 (b0b0d2955, 2023-06-27)
+/// through 4.1.2, 4.1.3 and 4.2.0 to 4.3.0 (blob cba875b32; 67a9687bf differs
+/// only in a comment). Its `edit` field came with 4.1.3 edit 24
+/// (6e2b7839d); without it a 4.x line is still GnollHack's, as NetHack 4,
+/// which wrote 4.2.x and 4.3.0 too, writes `charname`. (GnollHack never
+/// wrote 4.2.1: its tag 4.2.1-121 is 4.2.0 edit 121.)
 const GNOLLHACK: Release = Release {
     name: "gnollhack-4",
-    title: "GnollHack 4.2.0-4.3.0",
+    title: "GnollHack 4.1.2-4.3.0",
     target: Target::GnollHack,
     prefix: "",
-    versions: &[(4, 2, 0, 1), (4, 3, 0, 0)],
-    marker: Some("edit"),
+    versions: &[(4, 1, 2, 3), (4, 2, 0, 0), (4, 3, 0, 0)],
+    family: Family::GnollHack,
     builtin: Some(Builtin {
         file: "gnollhack-4.def (built in)",
         source: include_bytes!("../../../../corpus/gnollhack-4.def"),
@@ -321,6 +363,8 @@ const GNOLLHACK: Release = Release {
         ("reloadable", Mode::NoBones),
         ("modern", Mode::NoBones),
     ],
+    bones: None,
+    separator: None,
 };
 
 /// DynaHack writes its version colon-separated, with its own `charname`
@@ -345,7 +389,7 @@ const DYNAHACK: Release = Release {
     target: Target::DynaHack,
     prefix: "",
     versions: &[(0, 5, 5, 5), (0, 6, 0, 0), (0, 0, 1, 1)],
-    marker: Some("charname"),
+    family: Family::DynaHack,
     builtin: Some(Builtin {
         file: "dynahack-0.0.1.def (built in)",
         source: include_bytes!("../../../../corpus/dynahack-0.0.1.def"),
@@ -360,6 +404,421 @@ const DYNAHACK: Release = Release {
     mode_flags: None,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
+};
+
+/// The tournament's bones rules are its base's: `can_make_bones()` and
+/// `no_bones_level()` are 3.6.7's in every year 2018-2025 and 5.0.0's in
+/// 2026 (tnnt-devteam/tnnt src/bones.c). Its loader is its base's too: the
+/// tournament adds level names only (src/dungeon.c `level_map`), and
+/// `tnnt_check_castle_rush()` runs on arrival, not in the loader. Its
+/// lines carry `tnntachieve0`.. after `flags` (2018 src/topten.c:381;
+/// 2025 :382-384) and, from 2019, a leading `server=` (2025 :351).
+const TNNT_2018: Release = Release {
+    name: "tnnt-2018",
+    title: "TNNT 2018",
+    family: Family::Tnnt,
+    target: Target::NetHack36,
+    prefix: "",
+    versions: &[(3, 6, 2, 2)],
+    builtin: Some(Builtin {
+        file: "tnnt-2018.def (built in)",
+        source: include_bytes!("../../../../corpus/tnnt-2018.def"),
+    }),
+    cites: Cites {
+        bones_ok: "TNNT 2018 (2072b30f8) src/end.c:1232",
+        depth_roll: "TNNT 2018 (2072b30f8) src/bones.c:326-329",
+        explore: "TNNT 2018 (2072b30f8) src/bones.c:332",
+        wizard_query: "TNNT 2018 (2072b30f8) src/end.c:1366",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[],
+    bones: None,
+    separator: None,
+};
+
+const TNNT_2019: Release = Release {
+    name: "tnnt-2019",
+    title: "TNNT 2019-2022",
+    family: Family::Tnnt,
+    target: Target::NetHack36,
+    prefix: "",
+    versions: &[(3, 6, 3, 3), (3, 6, 6, 6)],
+    builtin: Some(Builtin {
+        file: "tnnt-2019.def (built in)",
+        source: include_bytes!("../../../../corpus/tnnt-2019.def"),
+    }),
+    cites: Cites {
+        bones_ok: "TNNT 2022 (e40fdd76b) src/end.c:1333",
+        depth_roll: "TNNT 2022 (e40fdd76b) src/bones.c:361-364",
+        explore: "TNNT 2022 (e40fdd76b) src/bones.c:367",
+        wizard_query: "TNNT 2022 (e40fdd76b) src/end.c:1489",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[],
+    bones: None,
+    separator: None,
+};
+
+const TNNT_2023: Release = Release {
+    name: "tnnt-2023",
+    title: "TNNT 2023-2025",
+    family: Family::Tnnt,
+    target: Target::NetHack36,
+    prefix: "",
+    versions: &[(3, 6, 7, 7)],
+    builtin: Some(Builtin {
+        file: "tnnt-2023.def (built in)",
+        source: include_bytes!("../../../../corpus/tnnt-2023.def"),
+    }),
+    cites: Cites {
+        bones_ok: "TNNT 2025 (d488e4bff) src/end.c:1338",
+        depth_roll: "TNNT 2025 (d488e4bff) src/bones.c:376-379",
+        explore: "TNNT 2025 (d488e4bff) src/bones.c:382",
+        wizard_query: "TNNT 2025 (d488e4bff) src/end.c:1495",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[],
+    bones: None,
+    separator: None,
+};
+
+/// TNNT on NetHack 5.0 (the merge ad6e950f5, 2026-06-11): 3.7's xlogfile
+/// fields, `rerolls`, then `tnntachieve0`.. (src/topten.c:341-393).
+const TNNT_2026: Release = Release {
+    name: "tnnt-2026",
+    title: "TNNT 2026",
+    family: Family::Tnnt,
+    target: Target::NetHack37,
+    prefix: "",
+    versions: &[(5, 0, 0, 0)],
+    builtin: Some(Builtin {
+        file: "tnnt-2026.lua (built in)",
+        source: include_bytes!("../../../../corpus/tnnt-2026.lua"),
+    }),
+    cites: Cites {
+        bones_ok: "TNNT 2026 (792cae67c) src/end.c:1261",
+        depth_roll: "TNNT 2026 (792cae67c) src/bones.c:409-412",
+        explore: "TNNT 2026 (792cae67c) src/bones.c:415",
+        wizard_query: "TNNT 2026 (792cae67c) src/end.c:1425",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[],
+    bones: None,
+    separator: None,
+};
+
+/// UnNetHack 5.1.0-5.3.1 and the 5.3.2 builds before the Rogue level went
+/// (7b02e60db, 2019-01-20): colon-separated lines (5.3.1 src/topten.c:249,
+/// `version=UNH-5.3.1` :339; tabs came with 0e86db592, 2019-01-09). In
+/// wizard mode these releases skip the dungeon and level chance rolls
+/// (5.3.1 src/dungeon.c:574-577, :809-812), which the unnethack target
+/// (master) does not; only wizard-mode lines, which leave no bones
+/// unasked, see that.
+const UNNETHACK_5: Release = Release {
+    name: "unnethack-5",
+    title: "UnNetHack 5.1.0-5.3.2",
+    family: Family::UnNetHack,
+    target: Target::UnNetHack,
+    prefix: "UNH-",
+    versions: &[(5, 1, 0, 0), (5, 3, 0, 2)],
+    builtin: Some(Builtin {
+        file: "unnethack-5.def (built in)",
+        source: include_bytes!("../../../../corpus/unnethack-5.def"),
+    }),
+    cites: Cites {
+        bones_ok: "UnNetHack 5.3.1 src/end.c:769",
+        depth_roll: "UnNetHack 5.3.1 src/bones.c:234-239",
+        explore: "UnNetHack 5.3.1 src/bones.c:242",
+        wizard_query: "UnNetHack 5.3.1 src/end.c:866",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[("hah", Mode::Normal), ("hoh", Mode::Normal)],
+    bones: Some(&crate::games::unnethack::BONES_5),
+    separator: Some(b':'),
+};
+
+/// UnNetHack 6.0.0-6.0.6, and the 5.3.2 builds that wrote tabs (the 5.3.2
+/// tag already has this dungeon).
+const UNNETHACK_6_0_0: Release = Release {
+    name: "unnethack-6.0.0",
+    title: "UnNetHack 6.0.0-6.0.6",
+    family: Family::UnNetHack,
+    target: Target::UnNetHack,
+    prefix: "UNH-",
+    versions: &[(5, 3, 2, 2), (6, 0, 0, 6)],
+    builtin: Some(Builtin {
+        file: "unnethack-6.0.0.def (built in)",
+        source: include_bytes!("../../../../corpus/unnethack-6.0.0.def"),
+    }),
+    cites: Cites {
+        bones_ok: "UnNetHack 6.0.6 src/end.c:812",
+        depth_roll: "UnNetHack 6.0.6 src/bones.c:373-378",
+        explore: "UnNetHack 6.0.6 src/bones.c:381",
+        wizard_query: "UnNetHack 6.0.6 src/end.c:906",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[
+        ("hah", Mode::Normal),
+        ("hoh", Mode::Normal),
+        ("marathon", Mode::Normal),
+    ],
+    bones: Some(&crate::games::unnethack::BONES_5),
+    separator: Some(b'\t'),
+};
+
+/// UnNetHack 6.0.7-6.0.10: the Gehennom redesign (c17310004, 2022-12-16)
+/// adds "The Wizard's Tower" as dungeon 12, so the Planes are 13 and the
+/// Advent Calendar 14.
+const UNNETHACK_6_0_7: Release = Release {
+    name: "unnethack-6.0.7",
+    title: "UnNetHack 6.0.7-6.0.10",
+    family: Family::UnNetHack,
+    target: Target::UnNetHack,
+    prefix: "UNH-",
+    versions: &[(6, 0, 7, 10)],
+    builtin: Some(Builtin {
+        file: "unnethack-6.0.7.def (built in)",
+        source: include_bytes!("../../../../corpus/unnethack-6.0.7.def"),
+    }),
+    cites: Cites {
+        bones_ok: "UnNetHack 6.0.10 src/end.c:867",
+        depth_roll: "UnNetHack 6.0.10 src/bones.c:396-402",
+        explore: "UnNetHack 6.0.10 src/bones.c:406",
+        wizard_query: "UnNetHack 6.0.10 src/end.c:975",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[
+        ("hah", Mode::Normal),
+        ("hoh", Mode::Normal),
+        ("marathon", Mode::Normal),
+    ],
+    bones: Some(&crate::games::unnethack::BONES_6_0_7),
+    separator: None,
+};
+
+/// dNetHack 3.22.0 (compat-3.22.0 b1f1c4d4c): the loader is 3.23.0's (its
+/// src/dungeon.c ranges are identical) and so are the bones rules but for
+/// the Madman's home (3.23.0 src/bones.c:35), which needs a role.
+const DNETHACK_3_22: Release = Release {
+    name: "dnethack-3.22",
+    title: "dNetHack 3.22.0",
+    family: Family::DNetHack,
+    target: Target::DNetHack,
+    prefix: "DNH-",
+    versions: &[(3, 22, 0, 0)],
+    builtin: Some(Builtin {
+        file: "dnethack-3.22.def (built in)",
+        source: include_bytes!("../../../../corpus/dnethack-3.22.def"),
+    }),
+    cites: Cites {
+        bones_ok: "dNAO 3.22.0 src/end.c:1282",
+        depth_roll: "dNAO 3.22.0 src/bones.c:391-395",
+        explore: "dNAO 3.22.0 src/bones.c:399",
+        wizard_query: "dNAO 3.22.0 src/end.c:1399",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[],
+    bones: None,
+    separator: None,
+};
+
+/// EvilHack's releases before 0.9: the loader draws as 0.9.3's in each
+/// (their src/dungeon.c differs in flags bits and level names only), the
+/// dungeon order changed (Ice Queen 0.5, Vecna 0.7, Goblin Town 0.8.0,
+/// Purgatory 0.8.1, the Hidden Dungeon and the Wizard's Tower 0.8.3) and
+/// so did the magic portals ([`crate::games::evilhack::BONES_0_5`]).
+/// Every line carries `killed_archangels` (since 0c8b52d56, 2019-05-19).
+const fn evilhack(
+    name: &'static str,
+    title: &'static str,
+    versions: &'static [(u32, u32, u32, u32)],
+    builtin: Builtin,
+    cites: Cites,
+    bones: Option<&'static BonesRules>,
+) -> Release {
+    Release {
+        name,
+        title,
+        family: Family::EvilHack,
+        target: Target::EvilHack,
+        prefix: "",
+        versions,
+        builtin: Some(builtin),
+        cites,
+        mode_flags: WIZARD_EXPLORE,
+        no_bones_flags: 0,
+        modes: &[],
+        bones,
+        separator: None,
+    }
+}
+
+const fn cites(
+    bones_ok: &'static str,
+    depth_roll: &'static str,
+    explore: &'static str,
+    wizard_query: &'static str,
+) -> Cites {
+    Cites {
+        bones_ok,
+        depth_roll,
+        explore,
+        wizard_query,
+        no_bones_modes: "",
+    }
+}
+
+const EVILHACK_0_5: Release = evilhack(
+    "evilhack-0.5",
+    "EvilHack 0.5.0",
+    &[(0, 5, 0, 0)],
+    Builtin {
+        file: "evilhack-0.5.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.5.def"),
+    },
+    cites(
+        "EvilHack 0.5.0 src/end.c:1425",
+        "EvilHack 0.5.0 src/bones.c:357-360",
+        "EvilHack 0.5.0 src/bones.c:363",
+        "EvilHack 0.5.0 src/end.c:1583",
+    ),
+    Some(&crate::games::evilhack::BONES_0_5),
+);
+
+const EVILHACK_0_6: Release = evilhack(
+    "evilhack-0.6",
+    "EvilHack 0.6.0",
+    &[(0, 6, 0, 0)],
+    Builtin {
+        file: "evilhack-0.6.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.6.def"),
+    },
+    cites(
+        "EvilHack 0.6.0 src/end.c:1428",
+        "EvilHack 0.6.0 src/bones.c:445-448",
+        "EvilHack 0.6.0 src/bones.c:451",
+        "EvilHack 0.6.0 src/end.c:1586",
+    ),
+    Some(&crate::games::evilhack::BONES_0_5),
+);
+
+const EVILHACK_0_7: Release = evilhack(
+    "evilhack-0.7",
+    "EvilHack 0.7.0-0.7.1",
+    &[(0, 7, 0, 1)],
+    Builtin {
+        file: "evilhack-0.7.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.7.def"),
+    },
+    cites(
+        "EvilHack 0.7.1 src/end.c:1456",
+        "EvilHack 0.7.1 src/bones.c:451-454",
+        "EvilHack 0.7.1 src/bones.c:457",
+        "EvilHack 0.7.1 src/end.c:1633",
+    ),
+    Some(&crate::games::evilhack::BONES_0_5),
+);
+
+const EVILHACK_0_8_0: Release = evilhack(
+    "evilhack-0.8.0",
+    "EvilHack 0.8.0",
+    &[(0, 8, 0, 0)],
+    Builtin {
+        file: "evilhack-0.8.0.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.8.0.def"),
+    },
+    cites(
+        "EvilHack 0.8.0 src/end.c:1458",
+        "EvilHack 0.8.0 src/bones.c:459-462",
+        "EvilHack 0.8.0 src/bones.c:465",
+        "EvilHack 0.8.0 src/end.c:1635",
+    ),
+    Some(&crate::games::evilhack::BONES_0_5),
+);
+
+const EVILHACK_0_8_1: Release = evilhack(
+    "evilhack-0.8.1",
+    "EvilHack 0.8.1-0.8.2",
+    &[(0, 8, 1, 2)],
+    Builtin {
+        file: "evilhack-0.8.1.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.8.1.def"),
+    },
+    cites(
+        "EvilHack 0.8.2 src/end.c:1472",
+        "EvilHack 0.8.2 src/bones.c:464-467",
+        "EvilHack 0.8.2 src/bones.c:470",
+        "EvilHack 0.8.2 src/end.c:1649",
+    ),
+    Some(&crate::games::evilhack::BONES_0_8_1),
+);
+
+const EVILHACK_0_8_3: Release = evilhack(
+    "evilhack-0.8.3",
+    "EvilHack 0.8.3-0.8.4",
+    &[(0, 8, 3, 4)],
+    Builtin {
+        file: "evilhack-0.8.3.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.8.3.def"),
+    },
+    cites(
+        "EvilHack 0.8.4 src/end.c:1539",
+        "EvilHack 0.8.4 src/bones.c:468-471",
+        "EvilHack 0.8.4 src/bones.c:474",
+        "EvilHack 0.8.4 src/end.c:1716",
+    ),
+    None,
+);
+
+/// GnollHack 4.1.0 and 4.1.1 as built from 2022-08-05 to 2023-06-26, with
+/// no `edit` field. Earlier 4.1.0 builds had other dungeons, which a line
+/// does not tell. Their `can_make_bones()` is 3.6's order (4.1.1
+/// src/bones.c:406-436); outside wizard mode it refuses where 4.3.0's does.
+const GNOLLHACK_4_1_0: Release = Release {
+    name: "gnollhack-4.1.0",
+    title: "GnollHack 4.1.0-4.1.1",
+    family: Family::GnollHack,
+    target: Target::GnollHack,
+    prefix: "",
+    versions: &[(4, 1, 0, 1)],
+    builtin: Some(Builtin {
+        file: "gnollhack-4.1.0.def (built in)",
+        source: include_bytes!("../../../../corpus/gnollhack-4.1.0.def"),
+    }),
+    cites: Cites {
+        bones_ok: "GnollHack 4.1.1 src/end.c:1526",
+        depth_roll: "GnollHack 4.1.1 src/bones.c:427-430",
+        explore: "GnollHack 4.1.1 src/bones.c:433",
+        wizard_query: "GnollHack 4.1.1 src/end.c:1728",
+        no_bones_modes: "GnollHack 4.1.1 src/bones.c:433",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0x8 | 0x10 | 0x20,
+    modes: &[
+        ("casual", Mode::NoBones),
+        ("reloadable", Mode::NoBones),
+        ("modern", Mode::NoBones),
+    ],
+    bones: None,
+    separator: None,
 };
 
 /// Every release dgn xlog answers for, in a fixed order (their index is
@@ -376,7 +835,7 @@ const XNETHACK: Release = Release {
     target: Target::XNetHack,
     prefix: "",
     versions: &[(9, 1, 0, 0)],
-    marker: Some("polyinit"),
+    family: Family::XNetHack,
     builtin: Some(Builtin {
         file: "xnethack-9.1.lua (built in)",
         source: include_bytes!("../../../../corpus/xnethack-9.1.lua"),
@@ -391,6 +850,8 @@ const XNETHACK: Release = Release {
     mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
 };
 
 /// SpliceHack 1.2.0 writes `version=1.2.0` (include/patchlevel.h, EDITLEVEL
@@ -402,7 +863,7 @@ const SPLICEHACK: Release = Release {
     target: Target::SpliceHack,
     prefix: "",
     versions: &[(1, 2, 0, 0)],
-    marker: None,
+    family: Family::SpliceHack,
     builtin: Some(Builtin {
         file: "splicehack-1.2.lua (built in)",
         source: include_bytes!("../../../../corpus/splicehack-1.2.lua"),
@@ -417,6 +878,8 @@ const SPLICEHACK: Release = Release {
     mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
 };
 
 /// NerfHack 2.2.0 writes `version=2.2.0` (src/topten.c:347) and no
@@ -427,7 +890,7 @@ const NERFHACK: Release = Release {
     target: Target::NerfHack,
     prefix: "",
     versions: &[(2, 2, 0, 0)],
-    marker: None,
+    family: Family::NerfHack,
     builtin: Some(Builtin {
         file: "nerfhack-2.2.lua (built in)",
         source: include_bytes!("../../../../corpus/nerfhack-2.2.lua"),
@@ -442,6 +905,8 @@ const NERFHACK: Release = Release {
     mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
 };
 
 /// CrecelleHack 1.5.1 writes `version=1.5.1` (src/topten.c:347) and
@@ -453,7 +918,7 @@ const CRECELLEHACK: Release = Release {
     target: Target::CrecelleHack,
     prefix: "",
     versions: &[(1, 5, 1, 1)],
-    marker: Some("achieve2"),
+    family: Family::CrecelleHack,
     builtin: Some(Builtin {
         file: "crecellehack-1.5.lua (built in)",
         source: include_bytes!("../../../../corpus/crecellehack-1.5.lua"),
@@ -468,23 +933,40 @@ const CRECELLEHACK: Release = Release {
     mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0,
     modes: &[],
+    bones: None,
+    separator: None,
 };
 
-pub static RELEASES: [&Release; 14] = [
+pub static RELEASES: &[&Release] = &[
     &NH343,
     &NH360,
     &NH36,
     &NH37,
+    &UNNETHACK_5,
+    &UNNETHACK_6_0_0,
+    &UNNETHACK_6_0_7,
     &UNNETHACK,
+    &DNETHACK_3_22,
     &DNETHACK,
     &SLASHEM,
+    &EVILHACK_0_5,
+    &EVILHACK_0_6,
+    &EVILHACK_0_7,
+    &EVILHACK_0_8_0,
+    &EVILHACK_0_8_1,
+    &EVILHACK_0_8_3,
     &EVILHACK,
+    &GNOLLHACK_4_1_0,
     &GNOLLHACK,
     &DYNAHACK,
     &XNETHACK,
     &SPLICEHACK,
     &NERFHACK,
     &CRECELLEHACK,
+    &TNNT_2018,
+    &TNNT_2019,
+    &TNNT_2023,
+    &TNNT_2026,
 ];
 
 impl Release {
@@ -497,12 +979,6 @@ impl Release {
             .position(|r| std::ptr::eq(*r, self))
             .or_else(|| RELEASES.iter().position(|r| r.name == self.name))
             .unwrap_or(0)
-    }
-
-    fn covers(&self, v: (u32, u32, u32)) -> bool {
-        self.versions
-            .iter()
-            .any(|&(ma, mi, lo, hi)| v.0 == ma && v.1 == mi && (lo..=hi).contains(&v.2))
     }
 
     /// The versions covered, for messages (`UNH-6.0.11-6.0.15`).
@@ -535,101 +1011,212 @@ pub fn parse_version(v: &[u8]) -> Option<(u32, u32, u32)> {
     parts.next().is_none().then_some(v)
 }
 
-/// Whether a line with this `version` and these fields (`has_field`) was
-/// written by a game.
-type Writes = fn(&[u8], &dyn Fn(&[u8]) -> bool) -> bool;
-
-/// A game whose xlogfile lines carry a version another game's release
-/// also writes, told apart by the fields only it writes.
-struct OtherGame {
-    name: &'static str,
-    /// The release whose version it shares.
-    looks_like: &'static str,
-    why: &'static str,
-    writes: Writes,
+/// What `--game` names: a game (its release is then chosen by `version`),
+/// one release (every line answered with it), or a game dgnkit does not
+/// describe (answered with the release it was built from).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Family(Family),
+    Release(&'static Release),
+    Stranger(&'static Stranger),
 }
 
-/// Games that write a vanilla version but are not vanilla (never answered
-/// as vanilla, silently or not).
-const OTHER_GAMES: &[OtherGame] = &[
-    OtherGame {
-        name: "TNNT",
-        looks_like: "NetHack 3.6",
-        why: "the November tournament's game (tnnt-devteam/tnnt) writes its own `tnntachieve0`.. fields and adds dungeons of its own (the DevTeam Office), so its `deathdnum` numbers are not NetHack 3.6's;",
-        writes: |v, has| v.starts_with(b"3.6.") && has(b"tnntachieve0"),
-    },
-    OtherGame {
-        name: "AceHack",
-        looks_like: "NetHack 3.6.0",
-        why: "AceHack (2010-2012) wrote version 3.6.0 years before NetHack 3.6.0, with NetHack 4's `event` and `carried` fields and no `flags`;",
-        writes: |v, has| v == b"3.6.0" && has(b"event") && has(b"carried") && !has(b"flags"),
-    },
-];
+impl Choice {
+    pub fn parse(s: &str) -> Result<Choice, String> {
+        if let Some(f) = Family::by_name(s) {
+            return Ok(Choice::Family(f));
+        }
+        if let Some(r) = RELEASES.iter().find(|r| r.name.eq_ignore_ascii_case(s)) {
+            return Ok(Choice::Release(r));
+        }
+        if let Some(g) = STRANGERS.iter().find(|g| g.name.eq_ignore_ascii_case(s)) {
+            return Ok(Choice::Stranger(g));
+        }
+        Err(format!(
+            "unknown game `{s}`: give a game ({}), a release ({}) or a game answered with another's description ({})",
+            Family::ALL.map(Family::name).join(", "),
+            RELEASES.iter().map(|r| r.name).collect::<Vec<_>>().join(", "),
+            STRANGERS.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
+        ))
+    }
+}
 
-/// The release that wrote a line with this `version`; `has_field` tells
-/// whether the line has a field (for games that share version numbers).
-/// With `target`, only releases of that target are accepted, and a marker
-/// field is not needed: the user named the game.
+/// The release that answers a line.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Answered {
+    pub release: &'static Release,
+    /// When the release is not the line's own: whose line it is and whose
+    /// description answers it ("answered with release X's description").
+    pub note: Option<String>,
+}
+
+/// The release named `name`.
+pub fn by_name(name: &str) -> Option<&'static Release> {
+    RELEASES.iter().copied().find(|r| r.name == name)
+}
+
+/// The newest release of the game `target` lays out, whose built-in
+/// description `dgn layout` and the editor take for that target.
+pub fn newest_of(target: Target) -> Option<&'static Release> {
+    let own = Family::of_target(target)?;
+    RELEASES
+        .iter()
+        .rev()
+        .copied()
+        .find(|r| r.target == target && r.family == own)
+}
+
+fn version_key(v: (u32, u32, u32)) -> u64 {
+    (u64::from(v.0) << 40) | (u64::from(v.1) << 20) | u64::from(v.2)
+}
+
+/// The release of `family` covering `v`, or else the nearest (the later one
+/// on a tie): `(release, covered)`.
+fn pick(family: Family, v: (u32, u32, u32), tab: bool) -> Option<(&'static Release, bool)> {
+    let key = version_key(v);
+    let sep = if tab { b'\t' } else { b':' };
+    RELEASES
+        .iter()
+        .copied()
+        .filter(|r| r.family == family && r.separator.is_none_or(|s| s == sep))
+        .map(|r| {
+            let distance = r
+                .versions
+                .iter()
+                .map(|&(ma, mi, lo, hi)| {
+                    let (lo, hi) = (version_key((ma, mi, lo)), version_key((ma, mi, hi)));
+                    if key < lo {
+                        lo - key
+                    } else {
+                        key.saturating_sub(hi)
+                    }
+                })
+                .min()
+                .unwrap_or(u64::MAX);
+            (r, distance)
+        })
+        .fold(None, |best: Option<(&Release, u64)>, (r, d)| match best {
+            Some((_, bd)) if bd < d => best,
+            _ => Some((r, d)),
+        })
+        .map(|(r, d)| (r, d == 0))
+}
+
+/// The release that answers a line with this `version` and these fields.
+/// `target` (`--target`) accepts only lines that target lays out, and
+/// overrules a game told by the version's numbers alone; `game` (`--game`)
+/// names the game or release outright.
+pub fn answer(
+    version: &[u8],
+    seen: Seen,
+    target: Option<Target>,
+    game: Option<Choice>,
+) -> Result<Answered, String> {
+    let shown = String::from_utf8_lossy(version);
+    let (writer, by) = match game {
+        Some(Choice::Release(r)) => {
+            return Ok(Answered {
+                release: r,
+                note: None,
+            })
+        }
+        Some(Choice::Family(f)) => (Writer::Family(f), By::Field),
+        Some(Choice::Stranger(g)) => (Writer::Stranger(g), By::Field),
+        None => identify(version, seen).ok_or_else(|| unknown(&shown, version))?,
+    };
+    let lays_out = |w: Writer, t: Target| match w {
+        Writer::Family(f) => RELEASES.iter().any(|r| r.family == f && r.target == t),
+        Writer::Stranger(g) => by_name(g.nearest).is_some_and(|r| r.target == t),
+    };
+    let writer = match (by, target) {
+        (By::Version, Some(t)) if !lays_out(writer, t) => match Family::of_target(t) {
+            Some(f) => Writer::Family(f),
+            None => writer,
+        },
+        _ => writer,
+    };
+    let answered = match writer {
+        Writer::Stranger(g) => {
+            let release = by_name(g.nearest)
+                .unwrap_or_else(|| unreachable!("a stranger's release is in RELEASES"));
+            Answered {
+                release,
+                note: Some(format!(
+                    "{} {shown} is not a game dgnkit describes: answered with release {}'s description and rules ({})",
+                    g.title, release.name, g.why
+                )),
+            }
+        }
+        Writer::Family(f) => {
+            let prefix = RELEASES
+                .iter()
+                .find(|r| r.family == f)
+                .map_or("", |r| r.prefix);
+            let v = version
+                .strip_prefix(prefix.as_bytes())
+                .and_then(parse_version)
+                .ok_or_else(|| {
+                    format!(
+                        "version `{shown}` is not {prefix}major.minor.patch, as {} writes it",
+                        f.title()
+                    )
+                })?;
+            let (release, covered) = pick(f, v, seen.has(Seen::TAB))
+                .ok_or_else(|| format!("dgnkit knows no release of {}", f.title()))?;
+            Answered {
+                release,
+                note: (!covered).then(|| {
+                    format!(
+                        "dgnkit has no description of {} {shown}: answered with release {}'s description ({} {})",
+                        f.title(),
+                        release.name,
+                        release.title,
+                        release.version_list()
+                    )
+                }),
+            }
+        }
+    };
+    if let Some(t) = target {
+        if answered.release.target != t {
+            return Err(format!(
+                "version {shown} is {}, not the target {} given by --target",
+                answered.release.title,
+                t.name()
+            ));
+        }
+    }
+    Ok(answered)
+}
+
+#[cold]
+fn unknown(shown: &str, version: &[u8]) -> String {
+    let numbers = ["UNH-", "DNH-", ""].iter().any(|p| {
+        version
+            .strip_prefix(p.as_bytes())
+            .and_then(parse_version)
+            .is_some()
+    });
+    if !numbers {
+        return format!(
+            "version `{shown}` is not major.minor.patch (NetHack writes e.g. version=3.6.6, UnNetHack UNH-6.0.15, dNetHack DNH-3.23.0)"
+        );
+    }
+    format!(
+        "unknown game: version {shown} with none of the fields that tell a game apart (dgn xlog knows {}; `dgn xlog --releases` lists their releases; --game names the game of a file you know)",
+        Family::ALL.map(Family::title).join(", ")
+    )
+}
+
+/// [`answer`] asking the line field by field, for callers without a
+/// [`Seen`] (tab-separated unless `version` is 3.4.x's).
 pub fn for_version(
     version: &[u8],
     target: Option<Target>,
     has_field: impl Fn(&[u8]) -> bool,
 ) -> Result<&'static Release, String> {
-    let shown = String::from_utf8_lossy(version);
-    if target.is_none() {
-        if let Some(g) = OTHER_GAMES.iter().find(|g| (g.writes)(version, &has_field)) {
-            return Err(format!(
-                "version {shown} is {}, not {}: {} dgnkit has no description of it, so the line is not answered (with --target, lines are read as that game's)",
-                g.name, g.looks_like, g.why
-            ));
-        }
-    }
-    let mut parsed = false;
-    let mut other = None;
-    for r in RELEASES {
-        let Some(v) = version
-            .strip_prefix(r.prefix.as_bytes())
-            .and_then(parse_version)
-        else {
-            continue;
-        };
-        parsed = true;
-        if !r.covers(v) {
-            continue;
-        }
-        match target {
-            Some(t) if t != r.target => other = other.or(Some(r)),
-            Some(_) => return Ok(r),
-            None => match r.marker {
-                Some(m) if !has_field(m.as_bytes()) => {}
-                _ => return Ok(r),
-            },
-        }
-    }
-    if let (Some(r), Some(t)) = (other, target) {
-        return Err(format!(
-            "version {shown} is {}, not the target {} given by --target",
-            r.title,
-            t.name()
-        ));
-    }
-    if !parsed {
-        return Err(format!(
-            "version `{shown}` is not major.minor.patch (NetHack writes e.g. version=3.6.6, UnNetHack UNH-6.0.15, dNetHack DNH-3.23.0)"
-        ));
-    }
-    Err(format!(
-        "unknown version {shown}: dgn xlog knows {}",
-        RELEASES
-            .iter()
-            .filter(|r| target.is_none_or(|t| t == r.target))
-            .map(|r| match r.marker {
-                Some(m) => format!("{} {} (lines with `{m}`)", r.title, r.version_list()),
-                None => format!("{} {}", r.title, r.version_list()),
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    ))
+    let tab = !version.starts_with(b"3.4.");
+    answer(version, Seen::from_fields(tab, has_field), target, None).map(|a| a.release)
 }
 
 #[cfg(test)]
@@ -647,6 +1234,17 @@ mod tests {
         .map(|r| r.name)
     }
 
+    fn note(version: &[u8], fields: &[&str]) -> Option<String> {
+        answer(
+            version,
+            Seen::from_fields(true, |k| fields.iter().any(|f| f.as_bytes() == k)),
+            None,
+            None,
+        )
+        .unwrap()
+        .note
+    }
+
     #[test]
     fn versions_map_to_releases() {
         assert_eq!(name(b"3.4.3", None, &[]).unwrap(), "nethack-3.4.3");
@@ -654,7 +1252,7 @@ mod tests {
         assert_eq!(name(b"3.6.1", None, &[]).unwrap(), "nethack-3.6");
         assert_eq!(name(b"3.6.7", None, &[]).unwrap(), "nethack-3.6");
         assert_eq!(name(b"3.7.0", None, &[]).unwrap(), "nethack-3.7");
-        assert!(name(b"3.6.8", None, &[]).is_err());
+        assert_eq!(name(b"5.0.0", None, &[]).unwrap(), "nethack-3.7");
         assert!(name(b"3.6", None, &[]).is_err());
         assert!(name(b"3.6.1.2", None, &[]).is_err());
         assert!(name(b"3.4.3", Some(Target::NetHack36), &[]).is_err());
@@ -662,24 +1260,59 @@ mod tests {
             name(b"3.6.0", Some(Target::NetHack36), &[]).unwrap(),
             "nethack-3.6.0"
         );
+        assert!(note(b"3.6.7", &[]).is_none());
+    }
+
+    /// A release of a known game without a description of its own is
+    /// answered with the nearest, and says so.
+    #[test]
+    fn unknown_releases_take_the_nearest_and_say_so() {
+        assert_eq!(name(b"3.6.8", None, &[]).unwrap(), "nethack-3.6");
+        let n = note(b"3.6.8", &[]).unwrap();
+        assert!(
+            n.contains("no description of NetHack 3.6.8")
+                && n.contains("answered with release nethack-3.6's description"),
+            "{n}"
+        );
+        assert_eq!(name(b"3.3.1", None, &[]).unwrap(), "nethack-3.4.3");
+        assert_eq!(
+            name(b"0.5.4", None, &["charname"]).unwrap(),
+            "dynahack-0.6.0"
+        );
+        assert!(note(b"0.5.4", &["charname"]).is_some());
+        assert!(note(b"0.6.0", &["charname"]).is_none());
+        // Strangers: answered with the release they were built from.
+        let n = note(b"4.3.0", &["charname", "rngseed"]).unwrap();
+        assert!(
+            n.contains("NetHack 4 4.3.0 is not a game dgnkit describes"),
+            "{n}"
+        );
+        assert_eq!(
+            name(b"4.3.0", None, &["charname", "rngseed"]).unwrap(),
+            "nethack-3.4.3"
+        );
+        assert!(name(b"12.0.0", None, &[])
+            .unwrap_err()
+            .contains("unknown game"));
     }
 
     #[test]
     fn variant_versions_map_to_their_games() {
         assert_eq!(name(b"UNH-6.0.15", None, &[]).unwrap(), "unnethack-6.0");
         assert_eq!(name(b"UNH-6.0.11", None, &[]).unwrap(), "unnethack-6.0");
-        // 6.0.10 was tagged before the dungeon last changed.
-        let e = name(b"UNH-6.0.10", None, &[]).unwrap_err();
-        assert!(e.contains("UNH-6.0.11-6.0.15"), "{e}");
         assert_eq!(name(b"DNH-3.23.0", None, &[]).unwrap(), "dnethack-3.23");
         assert_eq!(name(b"0.0.8", None, &[]).unwrap(), "slashem-0.0.8");
-        assert!(name(b"0.0.7", None, &[]).is_err());
-        assert_eq!(name(b"0.9.3", None, &[]).unwrap(), "evilhack-0.9");
-        assert!(name(b"0.8.4", None, &[]).is_err());
-        // GnollHack shares NetHack 4's numbers: its own field decides.
+        assert_eq!(
+            name(b"0.9.3", None, &["killed_archangels"]).unwrap(),
+            "evilhack-0.9"
+        );
+        assert_eq!(
+            name(b"0.9.3", Some(Target::EvilHack), &[]).unwrap(),
+            "evilhack-0.9"
+        );
+        // GnollHack shares NetHack 4's numbers: NetHack 4 writes `charname`.
         assert_eq!(name(b"4.3.0", None, &["edit"]).unwrap(), "gnollhack-4");
-        let e = name(b"4.3.0", None, &[]).unwrap_err();
-        assert!(e.contains("GnollHack") && e.contains("`edit`"), "{e}");
+        assert_eq!(name(b"4.3.0", None, &[]).unwrap(), "gnollhack-4");
         assert_eq!(
             name(b"4.3.0", Some(Target::GnollHack), &[]).unwrap(),
             "gnollhack-4"
@@ -688,11 +1321,49 @@ mod tests {
             name(b"0.0.1", None, &["charname"]).unwrap(),
             "dynahack-0.6.0"
         );
-        assert!(name(b"0.0.1", None, &[]).is_err());
+        // --target overrules a game told by numbers alone.
+        assert_eq!(
+            name(b"0.6.0", Some(Target::DynaHack), &[]).unwrap(),
+            "dynahack-0.6.0"
+        );
         // A prefix belongs to its game only.
-        assert!(name(b"UNH-3.6.6", None, &[]).is_err());
+        assert!(name(b"UNH-3.6.6", None, &[]).is_ok_and(|r| r.starts_with("unnethack")));
         let e = name(b"DNH-3.23.0", Some(Target::UnNetHack), &[]).unwrap_err();
         assert!(e.contains("not the target unnethack"), "{e}");
+    }
+
+    #[test]
+    fn game_choices_parse() {
+        assert_eq!(Choice::parse("tnnt"), Ok(Choice::Family(Family::Tnnt)));
+        assert!(
+            matches!(Choice::parse("nethack-3.6.0"), Ok(Choice::Release(r)) if r.name == "nethack-3.6.0")
+        );
+        assert!(matches!(Choice::parse("AceHack"), Ok(Choice::Stranger(_))));
+        assert!(Choice::parse("nope").unwrap_err().contains("unknown game"));
+        let r = answer(
+            b"3.6.6",
+            Seen::default(),
+            None,
+            Some(Choice::parse("nethack-3.6.0").unwrap()),
+        )
+        .unwrap();
+        assert_eq!(r.release.name, "nethack-3.6.0");
+    }
+
+    #[test]
+    fn every_family_has_a_release_and_strangers_name_one() {
+        for f in Family::ALL {
+            assert!(RELEASES.iter().any(|r| r.family == f), "{f:?}");
+        }
+        for g in STRANGERS {
+            assert!(by_name(g.nearest).is_some(), "{}", g.name);
+        }
+        for t in Target::ALL {
+            if let Some(r) = newest_of(t) {
+                assert_eq!(r.target, t);
+                assert_eq!(Some(r.family), Family::of_target(t));
+            }
+        }
     }
 
     /// Every game dgnkit lays out has its releases here; native is no

@@ -45,6 +45,9 @@ pub struct Summary {
     pub filtered_out: u64,
     /// Games per release (`nethack-3.6`, ...).
     pub releases: BTreeMap<String, u64>,
+    /// Games answered with a description that is not their own release's,
+    /// per reason ("answered with release X's description").
+    pub answered_with_another: BTreeMap<String, u64>,
     /// Games per way of ending (`died`, `quit`, `escaped`, ...).
     pub ends: BTreeMap<String, u64>,
     /// Games per recorded mode.
@@ -141,6 +144,12 @@ impl Summary {
                 .iter()
                 .map(|(k, v)| ((*k).to_string(), *v))
                 .collect(),
+            answered_with_another: x
+                .notes
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(note, n)| (note.clone(), *n))
+                .collect(),
             ends: END_ORDER
                 .iter()
                 .filter(|e| t.ends[**e as usize] > 0)
@@ -195,6 +204,9 @@ impl Summary {
                 .join(", ")
         };
         let _ = writeln!(s, "releases: {}", list(&self.releases));
+        for (note, n) in &self.answered_with_another {
+            let _ = writeln!(s, "{n} games: {note}");
+        }
         let _ = writeln!(s, "endings: {}", list(&self.ends));
         let _ = writeln!(s, "modes: {}", list(&self.modes));
         for (file, how) in &self.answered_by {

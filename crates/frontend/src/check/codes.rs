@@ -266,7 +266,14 @@ pub const CODES: &[CodeInfo] = &[
         BAD_RAND,
         "a random part below -1 (or negative for a dungeon size)",
         "rand 0 means exactly base, rand n > 0 one of base..base+n-1, rand -1 anywhere from base \
-         to the bottom; other negative values are undefined behaviour in the loader.",
+         to the bottom. dgn_comp zeroes a LEVEL or BRANCH range below -1 but writes a chained one, \
+         and a negative dungeon size, as they are; the game's loader then calls rn2() with a \
+         negative number, which NetHack 3.4.3, SLASH'EM and DynaHack answer in 0..|n|-1, NetHack \
+         3.6, EvilHack and GnollHack with ISAAC-64's raw output, UnNetHack and NetHack 3.7 with 0 \
+         and no draw, dNetHack with 0 after a draw. A chained level then makes every game panic; a \
+         chained branch lands on its base level, hangs the game when that level already ends a \
+         branch (unless rn2 gave 0), or in 3.6, EvilHack and GnollHack about half the time lands \
+         outside the dungeon; a dungeon sized (base, -n) gets base + rn2(-n) levels.",
         "DUNGEON: \"The Dungeons of Doom\" \"D\" (25, 5)\nLEVEL: \"oracle\" \"O\" @ (5, -3)\n",
     ),
     e(

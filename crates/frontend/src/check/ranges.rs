@@ -224,7 +224,14 @@ fn couple(ctx: &Ctx, out: &mut Vec<Diagnostic>, c: &Couple, kind: Kind, anchor: 
                     c.rand_span,
                     "must be 0 (exactly base levels) or n > 0 (base .. base+n-1)",
                 )
-                .with_note("a negative random part would make rn2() misbehave in the loader"),
+                .with_note(
+                    "the size is rn1(rand, base) = base + rn2(rand), and rn2 of a negative number differs by \
+                     game: NetHack 3.4.3, SLASH'EM and DynaHack draw one of base .. base+|rand|-1; NetHack 3.6, \
+                     EvilHack and GnollHack add ISAAC-64's raw output, cut to a byte, so the size is negative \
+                     about half the time and otherwise mostly cut to MAXLEVEL; UnNetHack, NetHack 3.7 and its \
+                     forks (and dNetHack, after a draw) take base",
+                )
+                .with_note("only dNetHack's dgn_comp rejects it (\"Invalid dungeon depth specified.\")"),
             );
         }
         return;
@@ -240,10 +247,22 @@ fn couple(ctx: &Ctx, out: &mut Vec<Diagnostic>, c: &Couple, kind: Kind, anchor: 
                 c.rand_span,
                 "0: exactly base; n > 0: base .. base+n-1; -1: base to the bottom",
             )
-            .with_note(if kind == Kind::Absolute {
-                "NetHack's dgn_comp reports \"Abs range out of dlevel range - zeroing!\""
-            } else {
-                "NetHack's dgn_comp does not check it; the loader's behaviour is undefined"
+            .with_note(match kind {
+                Kind::Absolute => {
+                    "NetHack's dgn_comp reports \"Abs range out of dlevel range - zeroing!\""
+                }
+                Kind::ChainedLevel => {
+                    "NetHack's dgn_comp does not check it: the range holds no level, so every game panics \
+                     at start-up when it places the level (\"pick_level: ran out of valid levels\")"
+                }
+                _ => {
+                    "NetHack's dgn_comp does not check it: the loader searches a negative count of levels \
+                     and puts the branch on its base level, except that NetHack 3.4.3, SLASH'EM and \
+                     DynaHack hang at start-up when the base level already ends a branch (unless rn2 \
+                     gives 0), and NetHack 3.6, EvilHack and GnollHack, whose rn2 returns ISAAC-64's \
+                     raw output, hang then too and about half the time put the branch on a level \
+                     outside the dungeon (UnNetHack, NetHack 3.7 and dNetHack always take the base)"
+                }
             })
             .with_fix(
                 "use -1 (from base to the bottom)",
