@@ -74,15 +74,28 @@ pub fn use_color(stream_is_terminal: bool) -> bool {
     stream_is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
+/// Parses `check`'s arguments (`argv[0]` is the command name).
+pub fn parse_args<I, T>(argv: I) -> Result<CheckArgs, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    super::input::parse_command("check", argv)
+}
+
 pub fn run(args: CheckArgs) -> ExitCode {
+    let color = use_color(std::io::stdout().is_terminal());
+    super::input::on_std_streams(|out, err, _| execute(&args, out, err, color))
+}
+
+/// The command on explicit streams (`color`: colour the human output);
+/// returns the exit status.
+pub fn execute(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write, color: bool) -> u8 {
     if let Some(msg) = args.lints.unknown_error("check") {
-        eprintln!("{msg}");
-        return ExitCode::from(EXIT_USAGE);
+        let _ = writeln!(err, "{msg}");
+        return EXIT_USAGE;
     }
     let opts = args.common.check_options(args.lints.levels());
-    let stdout = std::io::stdout();
-    let color = use_color(stdout.is_terminal());
-    let mut out = stdout.lock();
     let mut io_error = false;
     let mut any_errors = false;
     let (mut errors, mut warnings, mut checked) = (0usize, 0usize, 0usize);
@@ -92,7 +105,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         let src = match read_input(path) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("dgn check: cannot read `{name}`: {e}");
+                let _ = writeln!(err, "dgn check: cannot read `{name}`: {e}");
                 io_error = true;
                 continue;
             }
@@ -124,7 +137,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         };
         if out.write_all(text.as_bytes()).is_err() {
-            return ExitCode::from(EXIT_USAGE);
+            return EXIT_USAGE;
         }
     }
     let tail = match args.format {
@@ -141,14 +154,13 @@ pub fn run(args: CheckArgs) -> ExitCode {
         _ => String::new(),
     };
     if out.write_all(tail.as_bytes()).is_err() {
-        return ExitCode::from(EXIT_USAGE);
+        return EXIT_USAGE;
     }
-    let _ = out.flush();
-    ExitCode::from(if io_error {
+    if io_error {
         EXIT_USAGE
     } else if any_errors {
         EXIT_INPUT
     } else {
         EXIT_OK
-    })
+    }
 }

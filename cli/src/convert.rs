@@ -8,7 +8,7 @@ use super::{CommonOpts, OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use clap::{Args, ValueEnum};
 use dgnkit::frontend::SourceKind;
 use dgnkit::render;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -41,13 +41,29 @@ pub struct ConvertArgs {
     pub file: PathBuf,
 }
 
+/// Parses `convert`'s arguments (`argv[0]` is the command name).
+pub fn parse_args<I, T>(argv: I) -> Result<ConvertArgs, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    super::input::parse_command("convert", argv)
+}
+
 pub fn run(args: ConvertArgs) -> ExitCode {
+    let color = use_color(std::io::stderr().is_terminal());
+    super::input::on_std_streams(|out, err, _| execute(&args, out, err, color))
+}
+
+/// The command on explicit streams; `-o` still writes its file. Returns
+/// the exit status.
+pub fn execute(args: &ConvertArgs, out: &mut dyn Write, err: &mut dyn Write, color: bool) -> u8 {
     let name = args.file.display().to_string();
     let src = match read_input(&args.file) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("dgn convert: cannot read `{name}`: {e}");
-            return ExitCode::from(EXIT_USAGE);
+            let _ = writeln!(err, "dgn convert: cannot read `{name}`: {e}");
+            return EXIT_USAGE;
         }
     };
     let opts = args.common.check_options(Default::default());
@@ -59,7 +75,7 @@ pub fn run(args: ConvertArgs) -> ExitCode {
     let json = args.format == OutputFormat::Json;
     match dgnkit::convert::convert(&src, kind, to, &opts) {
         Ok(text) => {
-            let out = if json {
+            let bytes = if json {
                 let v = serde_json::json!({
                     "file": name,
                     "to": to_name,
@@ -71,37 +87,31 @@ pub fn run(args: ConvertArgs) -> ExitCode {
             } else {
                 text
             };
-            let target = match &args.output {
-                Some(p) if p.as_os_str() != "-" => Output::File(p.clone()),
-                _ => Output::Stdout,
+            let written = match &args.output {
+                Some(p) if p.as_os_str() != "-" => write_output(&Output::File(p.clone()), &bytes),
+                _ => out.write_all(&bytes),
             };
-            if let Err(e) = write_output(&target, &out) {
-                eprintln!("dgn convert: cannot write the output: {e}");
-                return ExitCode::from(EXIT_USAGE);
+            if let Err(e) = written {
+                let _ = writeln!(err, "dgn convert: cannot write the output: {e}");
+                return EXIT_USAGE;
             }
-            ExitCode::from(EXIT_OK)
+            EXIT_OK
         }
         Err(e) => {
             if json {
-                println!(
+                let _ = writeln!(
+                    out,
                     "{}",
                     render::json(vec![render::json_file(&name, &src, &e.diagnostics)])
                 );
             } else {
-                eprint!(
-                    "{}",
-                    render::human(
-                        &name,
-                        &src,
-                        &e.diagnostics,
-                        use_color(std::io::stderr().is_terminal())
-                    )
-                );
-                eprintln!(
+                let _ = write!(err, "{}", render::human(&name, &src, &e.diagnostics, color));
+                let _ = writeln!(
+                    err,
                     "dgn convert: `{name}` cannot be written as dungeon.{to_name}; nothing written"
                 );
             }
-            ExitCode::from(EXIT_INPUT)
+            EXIT_INPUT
         }
     }
 }

@@ -14,8 +14,53 @@ use dgnkit::script::Script;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// The bytes of `path`; `-` reads standard input.
+/// Files held in memory for this thread while [`with_memory_files`] runs.
+type MemoryFiles = std::rc::Rc<Vec<(PathBuf, std::rc::Rc<[u8]>)>>;
+
+thread_local! {
+    /// What [`read_input`] reads on this thread instead of the file system
+    /// while [`with_memory_files`] runs (`dgn serve` hands a request's text
+    /// to the commands this way: no file, no process).
+    static MEMORY_FILES: std::cell::RefCell<Option<MemoryFiles>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with [`read_input`] answering from `files` (name, bytes) on
+/// this thread: a name (or `-`) given there reads its bytes, and every
+/// other path is refused, so nothing `f` does through [`read_input`]
+/// touches the file system or standard input.
+pub fn with_memory_files<R>(files: &[(&str, &[u8])], f: impl FnOnce() -> R) -> R {
+    struct Reset(Option<MemoryFiles>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            let old = self.0.take();
+            MEMORY_FILES.with(|m| *m.borrow_mut() = old);
+        }
+    }
+    let files: Vec<_> = files
+        .iter()
+        .map(|(name, bytes)| (PathBuf::from(name), std::rc::Rc::from(*bytes)))
+        .collect();
+    let old = MEMORY_FILES.with(|m| m.borrow_mut().replace(std::rc::Rc::new(files)));
+    let _reset = Reset(old);
+    f()
+}
+
+/// The bytes of `path`; `-` reads standard input (under
+/// [`with_memory_files`], only the files given there).
 pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
+    if let Some(files) = MEMORY_FILES.with(|m| m.borrow().clone()) {
+        return files
+            .iter()
+            .find(|(name, _)| name == path)
+            .map(|(_, bytes)| bytes.to_vec())
+            .ok_or_else(|| {
+                std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    "only the request's own text can be read here",
+                )
+            });
+    }
     if path.as_os_str() == "-" {
         let mut buf = Vec::new();
         std::io::stdin().read_to_end(&mut buf)?;
@@ -24,6 +69,10 @@ pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
         std::fs::read(path)
     }
 }
+
+/// The built-in descriptions' scripts analysed so far, by their options.
+static BUILT_IN_SCRIPTS: std::sync::Mutex<Vec<(String, Script)>> =
+    std::sync::Mutex::new(Vec::new());
 
 /// A command's input, ready to lay out.
 pub(crate) struct Input {
@@ -114,12 +163,31 @@ pub(crate) fn read_script(
             _ => Ok(given(name, script)),
         };
     }
+    // The built-in description, once analysed under the same options, is
+    // not analysed again in this process (`dgn serve` lays it out for
+    // every request); what is printed is the same either way.
+    let built_in_key = file.is_none().then(|| {
+        format!(
+            "{:?} {:?} {:?} {:?}",
+            common.target, common.dialect, common.define, common.undefine
+        )
+    });
+    if let Some(key) = &built_in_key {
+        let cached = BUILT_IN_SCRIPTS
+            .lock()
+            .ok()
+            .and_then(|c| c.iter().find(|(k, _)| k == key).map(|(_, s)| s.clone()));
+        if let Some(script) = cached {
+            return Ok(given(name, script));
+        }
+    }
     let opts = common.check_options(Default::default());
     let kind = match file {
         Some(p) => dgnkit::frontend::SourceKind::of_file(p, &bytes),
         None => dgnkit::frontend::SourceKind::sniff(&bytes),
     };
     let analysis = analyze_verdict_as(kind, &bytes, &opts);
+    let mut noted = false;
     if common.target.is_none() {
         // A variant's file under the default target: say whose rules answer.
         let found = dgnkit::games::detect::detect(
@@ -131,10 +199,20 @@ pub(crate) fn read_script(
             .and_then(|f| dgnkit::games::detect::mismatch_note(&f, common.target(), "answered"))
         {
             let _ = writeln!(err, "dgn {command}: note: `{name}`: {note}");
+            noted = true;
         }
     }
     match analysis.script {
-        Some(script) => Ok(given(name, script)),
+        Some(script) => {
+            if let (Some(key), false) = (built_in_key, noted) {
+                if let Ok(mut cache) = BUILT_IN_SCRIPTS.lock() {
+                    if cache.len() < 256 {
+                        cache.push((key, script.clone()));
+                    }
+                }
+            }
+            Ok(given(name, script))
+        }
         None => {
             let errors: Vec<_> = analysis
                 .diagnostics
@@ -229,4 +307,27 @@ pub(crate) fn on_std_streams(
         return std::process::ExitCode::from(EXIT_USAGE);
     }
     std::process::ExitCode::from(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_files_are_all_that_can_be_read() {
+        let text = with_memory_files(&[("-", b"one"), ("dungeon.lua", b"two")], || {
+            (
+                read_input(Path::new("-")).unwrap(),
+                read_input(Path::new("dungeon.lua")).unwrap(),
+                read_input(Path::new("Cargo.toml")).unwrap_err().kind(),
+                read_input(Path::new("/etc/hostname")).unwrap_err().kind(),
+            )
+        });
+        assert_eq!(text.0, b"one");
+        assert_eq!(text.1, b"two");
+        assert_eq!(text.2, std::io::ErrorKind::PermissionDenied);
+        assert_eq!(text.3, std::io::ErrorKind::PermissionDenied);
+        // Afterwards the file system is read again.
+        assert!(read_input(Path::new("Cargo.toml")).is_ok());
+    }
 }

@@ -6,12 +6,15 @@ pub mod check;
 pub mod compile;
 pub mod convert;
 pub mod decompile;
+pub mod diff;
 pub mod explain;
 pub mod find;
 pub mod fmt;
+mod given;
 pub mod input;
 pub mod layout;
 pub mod lsp;
+pub mod serve;
 pub mod stats;
 pub mod xlog;
 
@@ -61,8 +64,13 @@ pub enum Command {
     /// Exact statistics over every layout: where levels end up, how likely
     /// loading fails, which levels can hold bones.
     Stats(stats::StatsArgs),
+    /// What a change to a description does: two files' statistics
+    /// compared, largest change first (`--fail-on` for CI).
+    Diff(diff::DiffArgs),
     /// Run the language server (`dgn-lsp`) over standard input/output.
     Lsp(lsp::LspArgs),
+    /// Serve the page and the HTTP API (`/api`) on 127.0.0.1:8080.
+    Serve(serve::ServeArgs),
     /// Where each game of an xlogfile ended (dungeon, level, special level)
     /// and whether it could have left bones there.
     Xlog(xlog::XlogArgs),
@@ -170,7 +178,7 @@ impl LoaderOpts {
     }
 }
 
-fn parse_dialect(s: &str) -> Result<dgnkit::dialect::Dialect, String> {
+pub(crate) fn parse_dialect(s: &str) -> Result<dgnkit::dialect::Dialect, String> {
     dgnkit::dialect::Dialect::parse(s).ok_or_else(|| {
         let names: Vec<&str> = dgnkit::dialect::Dialect::ALL
             .iter()
@@ -183,7 +191,7 @@ fn parse_dialect(s: &str) -> Result<dgnkit::dialect::Dialect, String> {
     })
 }
 
-fn parse_target(s: &str) -> Result<dgnkit::options::Target, String> {
+pub(crate) fn parse_target(s: &str) -> Result<dgnkit::options::Target, String> {
     dgnkit::options::Target::parse(s).ok_or_else(|| {
         format!(
             "unknown target `{s}` (expected one of: {})",
@@ -232,7 +240,9 @@ pub fn main() -> ExitCode {
         Command::Find(args) => find::run(args),
         Command::Bones(args) => bones::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Lsp(args) => lsp::run(args),
         Command::Xlog(args) => xlog::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }

@@ -9,8 +9,11 @@
 use super::input::{read_script, Input};
 use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use clap::{Args, ValueEnum};
+use dgnkit::options::Target;
 use dgnkit::rng::RngKind;
 use dgnkit::stats::{self, chart, Approach, Dist, Method, Stats, StatsOptions};
+pub(crate) use dgnkit::views::table::percent as pct;
+use dgnkit::views::table::{aligned as table, range_mean as summary};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -32,6 +35,33 @@ pub enum StatsFormat {
 pub struct StatsArgs {
     #[command(flatten)]
     pub common: CommonOpts,
+    #[command(flatten)]
+    pub compute: ComputeOpts,
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: StatsFormat,
+    /// A dungeon.def or compiled file (`-` reads standard input); default:
+    /// the built-in description of the target's game (NetHack 3.6's without
+    /// --target; `corpus/` holds them all).
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Every table given what you have seen, in the `dgn find` query
+    /// language (`dgn explain find`), e.g. `oracle.depth == 7 and
+    /// branch("Sokoban").depth == 8`: exact when the query is an `and` of
+    /// conditions each on one level's, dungeon's or branch's existence,
+    /// level or depth; otherwise sampled over seeds, as the output says.
+    #[arg(long, value_name = "QUERY")]
+    pub given: Option<String>,
+    /// The same from NetHack's own dungeon overview as a player has it
+    /// (`#overview` / Ctrl-O text, or a whole dumplog): each line becomes a
+    /// condition; lines that are not evidence are skipped and reported.
+    #[arg(long, value_name = "FILE")]
+    pub given_overview: Option<PathBuf>,
+}
+
+/// How the statistics are computed: what `dgn stats` and `dgn diff` (for
+/// each of its two files) take alike.
+#[derive(Args, Debug, Clone)]
+pub struct ComputeOpts {
     #[command(flatten)]
     pub loader: LoaderOpts,
     /// Wizard mode: no chance rolls (every optional dungeon and level exists).
@@ -62,13 +92,99 @@ pub struct StatsArgs {
     /// otherwise).
     #[arg(long, value_parser = crate::rng_parser())]
     pub rng: Option<RngKind>,
-    #[arg(long, value_enum, default_value = "human")]
-    pub format: StatsFormat,
-    /// A dungeon.def or compiled file (`-` reads standard input); default:
-    /// the built-in description of the target's game (NetHack 3.6's without
-    /// --target; `corpus/` holds them all).
-    #[arg(value_name = "FILE")]
-    pub file: Option<PathBuf>,
+}
+
+impl ComputeOpts {
+    /// The statistics of `input` as `dgn stats` computes them. `explicit`
+    /// is the `--target` given, if any (a role is checked against its
+    /// game). A game or input the loader refuses is a usage error, and
+    /// `--exact` on a file too large an input error: both are reported to
+    /// `err` under `cmd`. `note`: say on `err` when sampling answers
+    /// because the enumeration is too large.
+    pub(crate) fn compute(
+        &self,
+        cmd: &str,
+        input: &Input,
+        explicit: Option<Target>,
+        note: bool,
+        err: &mut dyn Write,
+    ) -> Result<Stats, u8> {
+        self.compute_given(cmd, input, explicit, note, err, None)
+    }
+
+    /// [`Self::compute`] conditioned on `given` (`--given`).
+    pub(crate) fn compute_given(
+        &self,
+        cmd: &str,
+        input: &Input,
+        explicit: Option<Target>,
+        note: bool,
+        err: &mut dyn Write,
+        given: Option<dgnkit::stats::Given>,
+    ) -> Result<Stats, u8> {
+        let Input {
+            name,
+            script,
+            target,
+            rng,
+        } = input;
+        let target = *target;
+        let inputs = super::input::loader_inputs(cmd, &self.loader, self.wizard, explicit, err)?;
+        // What the loader finds wrong with the file is part of the
+        // statistics (the failure probability), so the resolver's own
+        // answer is not needed here; only a refused game or input ends
+        // the command.
+        let _loads = super::input::game_resolver(cmd, script, target, &inputs, err)?;
+        let opts = StatsOptions {
+            game: target.game().loader_game(),
+            wizard: self.wizard,
+            bones: super::bones::bones_options(
+                target,
+                self.portal_levels.as_ref(),
+                self.loader.role.as_ref(),
+            ),
+            inputs,
+            approach: if self.sample {
+                Approach::Sampled
+            } else if self.exact {
+                Approach::Exact
+            } else {
+                Approach::Auto
+            },
+            samples: self.samples.max(1),
+            first_seed: self.first_seed,
+            rng: Some(self.rng.unwrap_or(*rng)),
+            budget: dgnkit::stats::Budget {
+                placement_nodes: self.max_search_states,
+                ..dgnkit::stats::Budget::default()
+            },
+            given,
+        };
+        let stats = if self.exact {
+            stats::exact(script, &opts).map_err(|e| {
+                let _ = writeln!(
+                    err,
+                    "dgn {cmd}: `{name}`: {} (drop --exact to sample instead)",
+                    e.what
+                );
+                EXIT_INPUT
+            })?
+        } else {
+            stats::compute(script, &opts)
+        };
+        if let Method::Sampled {
+            reason, samples, ..
+        } = &stats.method
+        {
+            if note && !self.sample {
+                let _ = writeln!(
+                    err,
+                    "dgn {cmd}: `{name}`: {reason}; estimating over {samples} seeds instead"
+                );
+            }
+        }
+        Ok(stats)
+    }
 }
 
 /// Parses `dgn stats` arguments (`argv[0]` is the command name).
@@ -88,84 +204,39 @@ pub fn run(args: StatsArgs) -> ExitCode {
 
 /// The command on explicit streams; returns the exit status.
 pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color: bool) -> u8 {
-    let Input {
-        name,
-        script,
-        target,
-        rng,
-    } = match read_script(args.file.as_ref(), &args.common, "stats", err, color) {
+    let input = match read_script(args.file.as_ref(), &args.common, "stats", err, color) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let inputs = match super::input::loader_inputs(
-        "stats",
-        &args.loader,
-        args.wizard,
-        args.common.target,
-        err,
-    ) {
-        Ok(i) => i,
+    let given = match super::given::read(args, &input, err, color) {
+        Ok(g) => g,
         Err(code) => return code,
     };
-    // What the loader finds wrong with the file is part of the statistics
-    // (the failure probability); only a refused game or input ends here.
-    if let Err(code) = super::input::game_resolver("stats", &script, target, &inputs, err) {
-        return code;
-    }
-    let opts = StatsOptions {
-        game: target.game().loader_game(),
-        wizard: args.wizard,
-        bones: super::bones::bones_options(
-            target,
-            args.portal_levels.as_ref(),
-            args.loader.role.as_ref(),
-        ),
-        inputs,
-        approach: if args.sample {
-            Approach::Sampled
-        } else if args.exact {
-            Approach::Exact
-        } else {
-            Approach::Auto
-        },
-        samples: args.samples.max(1),
-        first_seed: args.first_seed,
-        rng: Some(args.rng.unwrap_or(rng)),
-        budget: dgnkit::stats::Budget {
-            placement_nodes: args.max_search_states,
-            ..dgnkit::stats::Budget::default()
-        },
+    let stats = match args.compute.compute_given(
+        "stats",
+        &input,
+        args.common.target,
+        args.format != StatsFormat::Json,
+        err,
+        given.as_ref().map(|g| g.given.clone()),
+    ) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
-    let stats = if args.exact {
-        match stats::exact(&script, &opts) {
-            Ok(s) => s,
-            Err(e) => {
-                let _ = writeln!(
-                    err,
-                    "dgn stats: `{name}`: {} (drop --exact to sample instead)",
-                    e.what
-                );
-                return EXIT_INPUT;
-            }
-        }
-    } else {
-        stats::compute(&script, &opts)
-    };
-    if let Method::Sampled {
-        reason, samples, ..
-    } = &stats.method
-    {
-        if !args.sample && args.format != StatsFormat::Json {
-            let _ = writeln!(
-                err,
-                "dgn stats: {reason}; estimating over {samples} seeds instead"
-            );
+    if let Some(g) = &given {
+        if let Err(code) = g.check_possible(&args.compute, &input, &stats, err) {
+            return code;
         }
     }
+    let Input { name, target, .. } = input;
     let title = format!(
         "{name}: {} loader{}",
         target.name(),
-        if args.wizard { ", wizard mode" } else { "" }
+        if args.compute.wizard {
+            ", wizard mode"
+        } else {
+            ""
+        }
     );
     let text = match args.format {
         StatsFormat::Json => match serde_json::to_string(&stats) {
@@ -185,33 +256,6 @@ pub fn execute(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write, color
     EXIT_OK
 }
 
-pub(crate) fn pct(p: f64) -> String {
-    let v = p * 100.0;
-    if v == 0.0 {
-        "0%".into()
-    } else if v < 0.1 {
-        format!("{v:.1e}%")
-    } else if v > 99.9 && v < 100.0 {
-        format!("{v:.3}%")
-    } else if (v - v.round()).abs() < 0.05 {
-        format!("{}%", v.round())
-    } else {
-        format!("{v:.1}%")
-    }
-}
-
-/// "25-29, mean 27.0" or "12" or "-".
-fn summary(d: &Dist) -> String {
-    let (Some((&lo, _)), Some((&hi, _))) = (d.iter().next(), d.iter().next_back()) else {
-        return "-".into();
-    };
-    if lo == hi {
-        return lo.to_string();
-    }
-    let mean: f64 = d.iter().map(|(&k, &p)| f64::from(k) * p).sum();
-    format!("{lo}..{hi}, mean {mean:.1}")
-}
-
 /// Every value with its probability, when there are few.
 fn detail(d: &Dist) -> String {
     if d.len() <= 1 || d.len() > 8 {
@@ -223,38 +267,6 @@ fn detail(d: &Dist) -> String {
         .join("  ")
 }
 
-fn table(rows: &[Vec<String>], right: &[bool]) -> String {
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..cols)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut s = String::new();
-    for r in rows {
-        let mut line = String::from("  ");
-        for (c, cell) in r.iter().enumerate() {
-            let w = widths[c];
-            let pad = w.saturating_sub(cell.chars().count());
-            if right.get(c).copied().unwrap_or(false) {
-                line += &" ".repeat(pad);
-                line += cell;
-            } else {
-                line += cell;
-                line += &" ".repeat(pad);
-            }
-            line += "  ";
-        }
-        s += line.trim_end();
-        s.push('\n');
-    }
-    s
-}
-
 fn row(cells: &[&str]) -> Vec<String> {
     cells.iter().map(|s| (*s).to_string()).collect()
 }
@@ -264,6 +276,22 @@ pub fn human(s: &Stats, title: &str) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "{title}");
     let _ = writeln!(o, "{}", chart::method_line(&s.method));
+    if let Some(g) = &s.given {
+        let _ = writeln!(o, "Given: {}", g.describe);
+        let _ = writeln!(
+            o,
+            "Probability of the evidence: {} of the layouts that load{}",
+            pct(g.p_evidence),
+            match (g.matching, g.loaded) {
+                (Some(m), Some(l)) => format!(" ({m} of {l} sampled layouts)"),
+                _ => String::new(),
+            }
+        );
+        let _ = writeln!(
+            o,
+            "Every figure below but the loader's failure is given the evidence."
+        );
+    }
     let _ = writeln!(o, "All probabilities are over layouts that load; distributions are given that the thing exists.\n");
     let _ = writeln!(o, "Loader failure: {}", pct(s.failure));
     for f in &s.failures {

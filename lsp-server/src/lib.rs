@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod canon;
+pub mod compare;
 pub mod config;
 pub mod db;
 pub mod facts;

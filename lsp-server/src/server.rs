@@ -3,6 +3,7 @@
 //! panics on input) is caught, answered with an internal error, and the
 //! database is rebuilt from the documents' texts.
 
+use crate::compare;
 use crate::config::Config;
 use crate::features::{
     completion, diagnostics, formatting, hover, inlay, navigation, semantic_tokens, symbols,
@@ -282,7 +283,7 @@ pub fn capabilities() -> ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::SOURCE]),
             work_done_progress_options: WorkDoneProgressOptions::default(),
             resolve_provider: Some(false),
         })),
@@ -296,6 +297,10 @@ pub fn capabilities() -> ServerCapabilities {
             },
         )),
         inlay_hint_provider: Some(OneOf::Left(true)),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![compare::COMMAND.to_string()],
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        }),
         ..ServerCapabilities::default()
     }
 }
@@ -432,9 +437,41 @@ impl LanguageServer for Backend {
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        self.with_doc(&params.text_document.uri, |view| {
-            diagnostics::code_actions(view, params.range)
-        })
+        let uri = &params.text_document.uri;
+        // The comparison is a source action: offered unless the client
+        // asks only for other kinds.
+        let source = params.context.only.as_ref().is_none_or(|only| {
+            only.iter()
+                .any(|k| CodeActionKind::SOURCE.as_str().starts_with(k.as_str()))
+        });
+        let actions = self.with_doc(uri, |view| {
+            let mut actions = diagnostics::code_actions(view, params.range);
+            if source {
+                actions.extend(compare::code_action(uri));
+            }
+            actions
+        })?;
+        Ok(actions)
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        if params.command != compare::COMMAND {
+            return Err(Error::invalid_params(format!(
+                "unknown command `{}` (dgn-lsp runs {})",
+                params.command,
+                compare::COMMAND
+            )));
+        }
+        let uri = compare::uri_argument(&params.arguments).map_err(Error::invalid_params)?;
+        let request = self
+            .with_state(|state| compare::Request::of(state, &uri))?
+            .map_err(failed)?;
+        // git and two statistics: off the async threads.
+        match tokio::task::spawn_blocking(move || request.run()).await {
+            Ok(Ok(answer)) => Ok(Some(answer)),
+            Ok(Err(message)) => Err(failed(message)),
+            Err(_) => Err(Error::internal_error()),
+        }
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {

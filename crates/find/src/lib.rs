@@ -8,8 +8,10 @@
 //! core, each seed resolved only until its answer is known).
 
 pub mod eval;
+pub mod given;
 pub mod lexer;
 pub mod odds;
+pub mod overview;
 pub mod parser;
 pub mod query;
 pub mod search;

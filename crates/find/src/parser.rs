@@ -35,6 +35,18 @@ impl CmpOp {
     pub fn is_equality(self) -> bool {
         matches!(self, CmpOp::Eq | CmpOp::Ne)
     }
+
+    /// As the query language writes it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,8 +5,8 @@
 use super::engine::FailKey;
 use super::weight::W;
 use super::{
-    BonesStat, BonesSummary, BranchStat, Dist, DungeonStat, FailureStat, LevelStat, Method,
-    PlaceStat, Places, Stats,
+    BonesStat, BonesSummary, BranchStat, Dist, DungeonStat, FailureStat, GivenResult, LevelStat,
+    Method, PlaceStat, Places, Stats,
 };
 use crate::bones::{decide, BonesOptions, Decision, Known, LevelFacts, OtherEnd, Rule};
 use crate::loader::Resolver;
@@ -322,7 +322,12 @@ pub fn bump(map: &mut BTreeMap<i32, W>, k: i32, w: W) {
 
 #[derive(Clone, Debug, Default)]
 pub struct Acc {
+    /// The weight of the successful resolutions counted (with evidence:
+    /// those that meet it).
     pub success: W,
+    /// With evidence: the weight of every successful resolution, which the
+    /// failures are measured against.
+    pub loaded: Option<W>,
     pub failures: BTreeMap<FailKey, (W, String)>,
     pub dungeons: Vec<DAcc>,
     pub levels: Vec<LAcc>,
@@ -418,10 +423,32 @@ impl Acc {
         let failure_w = self.failures.values().fold(W::ZERO, |a, (w, _)| a + *w);
         Places {
             method,
-            failure: given(failure_w, self.success + failure_w),
+            failure: given(failure_w, self.loaded.unwrap_or(self.success) + failure_w),
             dungeon_names: res.dungeons.iter().map(|d| d.name.clone()).collect(),
             level_names: res.levels.iter().map(|l| l.name.clone()).collect(),
             places,
+            given: None,
+        }
+    }
+
+    /// How likely the evidence is ([`Acc::loaded`]), with the sampled
+    /// layouts' counts `(matching, loaded)` when sampled.
+    pub fn given_result(&self, describe: &str, counts: Option<(u64, u64)>) -> GivenResult {
+        let failure_w = self.failures.values().fold(W::ZERO, |a, (w, _)| a + *w);
+        let loaded = self.loaded.unwrap_or(self.success);
+        let ratio = |x: W, of: W| {
+            if of.v > 0.0 {
+                (x / of).clamped()
+            } else {
+                0.0
+            }
+        };
+        GivenResult {
+            describe: describe.to_string(),
+            p_evidence: ratio(self.success, loaded),
+            p_joint: ratio(self.success, loaded + failure_w),
+            matching: counts.map(|c| c.0),
+            loaded: counts.map(|c| c.1),
         }
     }
 
@@ -429,7 +456,7 @@ impl Acc {
     pub fn finish(&self, res: &Resolver, method: Method) -> Stats {
         let success = self.success;
         let failure_w = self.failures.values().fold(W::ZERO, |a, (w, _)| a + *w);
-        let total = success + failure_w;
+        let total = self.loaded.unwrap_or(success) + failure_w;
         let cond = |x: W| {
             if success.v > 0.0 {
                 (x / success).clamped()
@@ -526,6 +553,9 @@ impl Acc {
             }
         };
         note(failure_w, total);
+        if let Some(loaded) = self.loaded {
+            note(success, loaded);
+        }
         for a in &self.dungeons {
             note(a.exists, success);
             for w in a.n.values().chain(a.depth_start.values()) {
@@ -578,6 +608,7 @@ impl Acc {
             levels,
             branches,
             bones,
+            given: None,
         }
     }
 }

@@ -31,6 +31,15 @@
 //! because the run's levels change nothing else: a child's own outcomes do
 //! not depend on where its branch leaves, and the state after the run
 //! forgets those levels anyway.
+//!
+//! Statistics given evidence ([`crate::evidence`]) need no second
+//! enumeration: each fact the evidence reads is settled by one outcome of
+//! one record, so every edge is marked by whether it meets the constraints
+//! it settles, and the forward and backward passes follow the marked edges
+//! only (the backward values become the chance that the rest succeeds and
+//! meets the evidence). The states are those of the plain enumeration, so
+//! the failures, which have no layout to judge, are still counted over
+//! every path ([`Run::alpha_all`]).
 
 use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
 use super::fxhash::FxHashMap;
@@ -39,6 +48,7 @@ use super::weight::W;
 use super::Budget;
 use crate::bones::names::QUEST_DUNGEON;
 use crate::bones::{no_bones_rule, BonesOptions, BranchRule, LevelFacts};
+use crate::evidence::{Checks, Evidence, Facts};
 use crate::loader::{BranchKind, DungeonChance, EntrySource, NonPositiveRn2, Resolver};
 use crate::rng::RngKind;
 use crate::script::flags;
@@ -200,6 +210,10 @@ pub struct Edge {
     pub p: W,
     /// `None`: the dungeon does not exist (or the outcome fails).
     pub info: Option<Present>,
+    /// The outcome meets the evidence ([`Engine::with_evidence`]; always,
+    /// without one). The statistics follow only such edges; failures are
+    /// counted over all of them.
+    pub ok: bool,
 }
 
 #[derive(Default)]
@@ -288,7 +302,11 @@ impl Back {
 pub struct Run {
     pub layers: Vec<Layer>,
     pub placements: Vec<Placement>,
+    /// The chance of reaching each state (with evidence: and meeting it so
+    /// far).
     pub alpha: Vec<Vec<W>>,
+    /// With evidence: the chance of reaching each state by any path.
+    pub alpha_all: Option<Vec<Vec<W>>>,
     pub back: Vec<Vec<Back>>,
     /// Failures after the last dungeon (missing hard-wired dungeons), per
     /// final state.
@@ -371,6 +389,8 @@ pub struct Engine<'a> {
     placement_nodes: usize,
     /// Per dungeon record: its place in a run that may be deferred.
     runs: Vec<Option<RunPos>>,
+    /// The evidence the statistics are conditional on, if any.
+    checks: Option<Checks>,
     /// Joint chances of deferred runs, by (first record, taken levels in
     /// the run's span, parent size).
     dists: Vec<RunDist>,
@@ -393,6 +413,9 @@ struct PlaceKey {
     /// Added to the base of the record before last (dNetHack's Quest
     /// locate level, [`Engine::locate_moves`]).
     adjust: i32,
+    /// The levels the evidence allows each constrained level on
+    /// ([`place::PLevel::filter`]), by local index.
+    filters: Vec<(u16, u64)>,
 }
 
 /// The runs of consecutive dungeon records whose branches may be deferred
@@ -605,6 +628,7 @@ impl<'a> Engine<'a> {
         Engine {
             res,
             runs,
+            checks: None,
             dists: Vec::new(),
             dist_memo: FxHashMap::default(),
             spreads: Vec::new(),
@@ -725,7 +749,7 @@ impl<'a> Engine<'a> {
             }
             let (cur, rest) = mass.split_at_mut(i + 1);
             let (cur, nxt) = (&cur[i], &mut rest[0]);
-            for e in &layers[i].edges {
+            for e in layers[i].edges.iter().filter(|e| e.ok) {
                 let To::State(t) = e.to else { continue };
                 let (f, t) = (e.from as usize, t as usize);
                 let from = &layers[i].states[f];
@@ -812,6 +836,69 @@ impl<'a> Engine<'a> {
         out[END_NO_BONES] = core;
         out[END_PLAIN] = W::ONE - core;
         out
+    }
+
+    /// Conditions the statistics on `evidence` ([`crate::evidence`]): each
+    /// outcome is marked by whether it meets the constraints it settles
+    /// ([`Edge::ok`]); the placements of a dungeon whose special levels'
+    /// levels the evidence reads split their classes by whether they lie
+    /// where it allows ([`place::PLevel::filter`]), and a deferred run
+    /// whose branch levels it reads is followed branch by branch.
+    pub fn with_evidence(mut self, evidence: &Evidence) -> Self {
+        let checks = Checks::new(evidence, self.res);
+        let touched: Vec<u32> = (0..self.runs.len())
+            .filter(|&r| checks.reads_branch_level[r])
+            .filter_map(|r| self.runs[r].map(|rp| rp.first))
+            .collect();
+        for run in &mut self.runs {
+            if run.is_some_and(|rp| touched.contains(&rp.first)) {
+                *run = None;
+            }
+        }
+        self.checks = Some(checks);
+        self
+    }
+
+    /// Whether outcome `info` of dungeon record `rec` from state `s` meets
+    /// the evidence.
+    fn meets_evidence(
+        &self,
+        checks: &Checks,
+        s: &State,
+        rec: usize,
+        info: Option<&Present>,
+    ) -> bool {
+        if checks.by_dungeon[rec].is_empty() && !checks.never {
+            return true;
+        }
+        let Some(info) = info else {
+            return checks.admits(self.res, rec, None, false);
+        };
+        let facts = Facts {
+            n: info.n,
+            depth_start: info.depth_start,
+            branch: info.branch.map(|b| (b.level, b.depth)),
+            pattern: &info.pattern,
+        };
+        // The class key ends, after the kept levels, with whether the
+        // levels the evidence reads lay where it allows (0).
+        let passed = !checks.filters(rec) || {
+            let (l0, l1) = self.res.dungeons[rec].levels;
+            let n_slots = self.n_slots(&s.loaded);
+            let knox_here = (l0..l1)
+                .filter_map(|l| self.res.levels[l as usize].floating)
+                .fold(0u8, |m, f| m | (1 << f))
+                & !s.knox_done;
+            let kept = (0..(l1 - l0) as usize)
+                .filter(|&j| self.keeps_level(rec, n_slots, j, knox_here))
+                .count();
+            self.placements
+                .get(info.placement as usize)
+                .and_then(|p| p.classes.get(info.class as usize))
+                .and_then(|c| c.key.get(kept))
+                == Some(&0)
+        };
+        checks.admits(self.res, rec, Some(&facts), passed)
     }
 
     /// Whether level record `j` of dungeon record `rec` (first slot
@@ -1139,12 +1226,17 @@ impl<'a> Engine<'a> {
         let at: Vec<SpreadAt> = self.dists[dist as usize].marg[usize::from(rp.pos)]
             .iter()
             .map(|&(level, p)| {
-                let from_depth = fields.depth(parent.depth_start.wrapping_add(level - 1));
+                let from_depth =
+                    fields.depth(parent.depth_start.wrapping_add(level.wrapping_sub(1)));
                 SpreadAt {
                     p,
                     level,
-                    depth: parent.depth_final.wrapping_add(level - 1),
-                    depth_start: fields.start(from_depth + step - (entry - 1)),
+                    depth: parent.depth_final.wrapping_add(level.wrapping_sub(1)),
+                    depth_start: fields.start(
+                        from_depth
+                            .wrapping_add(step)
+                            .wrapping_sub(entry.wrapping_sub(1)),
+                    ),
                 }
             })
             .collect();
@@ -1257,6 +1349,11 @@ impl<'a> Engine<'a> {
                     rand: rec.range.rand,
                     chain: rec.chain,
                     keep: key.keep[j],
+                    filter: key
+                        .filters
+                        .iter()
+                        .find(|&&(i, _)| usize::from(i) == j)
+                        .map(|&(_, m)| m),
                 }
             })
             .collect();
@@ -1519,16 +1616,21 @@ impl<'a> Engine<'a> {
                         };
                         let level = self.count(level);
                         let fields = &self.res.rules.fields;
-                        let from_depth = fields.depth(parent.depth_start.wrapping_add(level - 1));
+                        let from_depth =
+                            fields.depth(parent.depth_start.wrapping_add(level.wrapping_sub(1)));
                         let info = BranchInfo {
                             parent: owner,
                             level,
-                            depth: parent.depth_final.wrapping_add(level - 1),
+                            depth: parent.depth_final.wrapping_add(level.wrapping_sub(1)),
                             floated: false,
                             other: self.incoming_class(owner),
                             spread: None,
                         };
-                        let ds = fields.start(from_depth + step - (entry - 1));
+                        let ds = fields.start(
+                            from_depth
+                                .wrapping_add(step)
+                                .wrapping_sub(entry.wrapping_sub(1)),
+                        );
                         draws.push((p * pl, Some(info), ds));
                     }
                 }
@@ -1560,9 +1662,13 @@ impl<'a> Engine<'a> {
                         .res
                         .rules
                         .fields
-                        .depth(parent.depth_start.wrapping_add(level - 1));
-                    let ds = self.res.rules.fields.start(from_depth + step - (entry - 1));
-                    let depth = parent.depth_final.wrapping_add(level - 1);
+                        .depth(parent.depth_start.wrapping_add(level.wrapping_sub(1)));
+                    let ds = self.res.rules.fields.start(
+                        from_depth
+                            .wrapping_add(step)
+                            .wrapping_sub(entry.wrapping_sub(1)),
+                    );
+                    let depth = parent.depth_final.wrapping_add(level.wrapping_sub(1));
                     let info = BranchInfo {
                         parent: owner,
                         level,
@@ -1644,6 +1750,7 @@ impl<'a> Engine<'a> {
                     }
                 }
                 external.sort_unstable();
+                let filtered = self.checks.as_ref().is_some_and(|c| c.filters(rec));
                 for &(adjust, p_adj) in &locate {
                     let key = PlaceKey {
                         record: rec as u32,
@@ -1653,7 +1760,30 @@ impl<'a> Engine<'a> {
                         keep: keep.clone(),
                         external: external.clone(),
                         adjust,
+                        filters: Vec::new(),
                     };
+                    if filtered {
+                        // The levels the evidence allows depend on the
+                        // dungeon's top (a depth): a placement per draw.
+                        for &(pd, branch, ds) in &draws {
+                            let (_, ds_adj) = self.lifted_start(s, rec, num, ds, &pattern);
+                            let filters = self
+                                .checks
+                                .as_ref()
+                                .map(|c| c.level_filters(self.res, rec, ds_adj))
+                                .unwrap_or_default();
+                            let pid = self.placement(PlaceKey {
+                                filters,
+                                ..key.clone()
+                            })?;
+                            let prefix = pd * p_pat * p_adj;
+                            self.outcomes(
+                                s, rec, index, num, entry, ds, branch, &pattern, pid, prefix,
+                                knox_here, out,
+                            );
+                        }
+                        continue;
+                    }
                     let pid = self.placement(key)?;
                     for &(pd, branch, ds) in &draws {
                         let prefix = pd * p_pat * p_adj;
@@ -1666,6 +1796,35 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The `dummy` fix-up (the first `dummy` level lifts its dungeon by
+    /// one): whether it has happened after dungeon record `rec` of `num`
+    /// levels with `pattern` from state `s`, and the dungeon's top as
+    /// layouts report it, from `ds` as drawn.
+    fn lifted_start(
+        &self,
+        s: &State,
+        rec: usize,
+        num: i32,
+        ds: i32,
+        pattern: &[bool],
+    ) -> (bool, i32) {
+        let res = self.res;
+        let (l0, l1) = res.dungeons[rec].levels;
+        let mut dummy_done = s.dummy_done;
+        let mut ds_adj = ds;
+        if !dummy_done
+            && (l0..l1)
+                .zip(pattern)
+                .any(|(l, &on)| on && res.levels[l as usize].is_dummy)
+        {
+            dummy_done = true;
+            if i64::from(num) > 1 - i64::from(ds) {
+                ds_adj = res.rules.fields.start(ds.wrapping_sub(1));
+            }
+        }
+        (dummy_done, ds_adj)
     }
 
     /// The outcomes of one placement (its classes, aborts and failure).
@@ -1757,18 +1916,7 @@ impl<'a> Engine<'a> {
                     continue;
                 }
             }
-            let mut dummy_done = s.dummy_done;
-            let mut ds_adj = ds;
-            if !dummy_done
-                && (l0..l1)
-                    .zip(pattern)
-                    .any(|(l, &on)| on && res.levels[l as usize].is_dummy)
-            {
-                dummy_done = true;
-                if i64::from(num) > 1 - i64::from(ds) {
-                    ds_adj = self.res.rules.fields.start(ds.wrapping_sub(1));
-                }
-            }
+            let (dummy_done, ds_adj) = self.lifted_start(s, rec, num, ds, pattern);
             // The next state.
             let mut next = s.clone();
             next.loaded.push(rec as u16);
@@ -1848,6 +1996,10 @@ impl<'a> Engine<'a> {
                     if p.is_zero() {
                         continue;
                     }
+                    let ok = match (&self.checks, &to) {
+                        (Some(c), To::State(_)) => self.meets_evidence(c, s, rec, info.as_ref()),
+                        _ => true,
+                    };
                     let to = match (to, state) {
                         (To::State(_), Some(st)) => To::State(next.intern(st)),
                         (t, _) => t,
@@ -1857,6 +2009,7 @@ impl<'a> Engine<'a> {
                         to,
                         p,
                         info,
+                        ok,
                     });
                 }
                 if next.index.len() > self.budget.states {
@@ -1923,7 +2076,10 @@ impl<'a> Engine<'a> {
                     .collect()
             })
             .collect();
-        let alpha = forward(&layers);
+        let alpha = forward(&layers, false);
+        // With evidence: the chances of reaching each state by any path too,
+        // which the failures are counted with.
+        let alpha_all = self.checks.as_ref().map(|_| forward(&layers, true));
         let classes = |rec: usize, e: &Edge| match &e.info {
             Some(info) => self.entry_classes(rec, info),
             None => [W::ZERO; ENDS],
@@ -1942,6 +2098,7 @@ impl<'a> Engine<'a> {
             layers,
             placements: self.placements,
             alpha,
+            alpha_all,
             back,
             terminal_fail,
             placement_nodes: self.placement_nodes,
@@ -1951,7 +2108,9 @@ impl<'a> Engine<'a> {
     }
 }
 
-fn forward(layers: &[Layer]) -> Vec<Vec<W>> {
+/// The chance of reaching each state, along the edges that meet the
+/// evidence (or along `all` of them).
+fn forward(layers: &[Layer], all: bool) -> Vec<Vec<W>> {
     let mut alpha: Vec<Vec<W>> = layers
         .iter()
         .map(|l| vec![W::ZERO; l.states.len()])
@@ -1966,7 +2125,7 @@ fn forward(layers: &[Layer]) -> Vec<Vec<W>> {
         let (cur, rest) = alpha.split_at_mut(i + 1);
         let cur = &cur[i];
         let nxt = &mut rest[0];
-        for e in &layer.edges {
+        for e in layer.edges.iter().filter(|e| all || e.ok) {
             if let To::State(t) = e.to {
                 nxt[t as usize] += cur[e.from as usize] * e.p;
             }
@@ -2086,7 +2245,7 @@ fn backward(
         }
         // States where a deferred run starts: its dist and parent record.
         let mut starts: Vec<(usize, u32, u32)> = Vec::new();
-        for e in &layer.edges {
+        for e in layer.edges.iter().filter(|e| e.ok) {
             let To::State(t) = e.to else { continue };
             let t = t as usize;
             let from = e.from as usize;

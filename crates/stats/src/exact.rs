@@ -79,11 +79,21 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
     if places {
         acc.places = Some(Default::default());
     }
-    let preds = predecessors(run);
+    // With evidence, failures are counted over every path and the rest
+    // over the paths that meet it.
+    let all = run.alpha_all.as_ref().unwrap_or(&run.alpha);
+    if run.alpha_all.is_some() {
+        acc.loaded = Some(W::ZERO);
+    }
+    let preds = predecessors(run, all);
     let madman = madman_records(res, opts).ok().flatten();
     for (i, layer) in run.layers.iter().enumerate() {
         for (ei, e) in layer.edges.iter().enumerate() {
-            let a = run.alpha[i][e.from as usize];
+            let a = match e.to {
+                To::Fail(_) => all[i][e.from as usize],
+                To::State(_) if e.ok => run.alpha[i][e.from as usize],
+                To::State(_) => continue,
+            };
             if a.is_zero() {
                 continue;
             }
@@ -135,7 +145,7 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
     }
     let last = run.layers.len() - 1;
     for (si, fail) in run.terminal_fail.iter().enumerate() {
-        let a = run.alpha[last][si];
+        let a = all[last][si];
         match fail {
             Some(key) => {
                 acc.fail(key.clone(), a, || {
@@ -154,7 +164,12 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
                     path.join("; ")
                 });
             }
-            None => acc.success += a,
+            None => {
+                acc.success += run.alpha[last][si];
+                if let Some(loaded) = &mut acc.loaded {
+                    *loaded += a;
+                }
+            }
         }
     }
     acc
@@ -347,8 +362,8 @@ fn present(
     }
 }
 
-/// For each state, the first edge (from a reachable state) into it.
-fn predecessors(run: &Run) -> Vec<Vec<Option<usize>>> {
+/// For each state, the first edge (from a state `alpha` reaches) into it.
+fn predecessors(run: &Run, alpha: &[Vec<W>]) -> Vec<Vec<Option<usize>>> {
     let mut preds: Vec<Vec<Option<usize>>> = run
         .layers
         .iter()
@@ -360,7 +375,7 @@ fn predecessors(run: &Run) -> Vec<Vec<Option<usize>>> {
         }
         for (ei, e) in layer.edges.iter().enumerate() {
             if let To::State(t) = e.to {
-                if run.alpha[i][e.from as usize].v > 0.0 && preds[i + 1][t as usize].is_none() {
+                if alpha[i][e.from as usize].v > 0.0 && preds[i + 1][t as usize].is_none() {
                     preds[i + 1][t as usize] = Some(ei);
                 }
             }

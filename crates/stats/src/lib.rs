@@ -21,9 +21,18 @@
 //! Every probability is conditional on the resolution succeeding, except
 //! [`Stats::failure`]; distributions are further conditional on the thing
 //! existing, and each sums to 1.
+//!
+//! With [`StatsOptions::given`], every probability but the failures' is
+//! further conditional on what a player has seen ([`evidence`]): exactly,
+//! by the same enumeration with the evidence as a constraint on its
+//! outcomes, when the evidence reads only facts the enumeration tracks;
+//! else from the loader's layouts over many seeds that meet it.
+//! [`Stats::given`] says how likely the evidence is.
 
 mod acc;
+pub mod diff;
 mod engine;
+pub mod evidence;
 mod exact;
 mod fxhash;
 mod mix;
@@ -33,6 +42,7 @@ pub mod verdict;
 mod weight;
 
 pub use engine::TooLarge;
+pub use evidence::{Allowed, Constraint, Evidence, Given, GivenResult, Predicate, Prop, Subject};
 pub use weight::W;
 
 pub use verdict::{
@@ -117,6 +127,9 @@ pub struct StatsOptions {
     pub rng: Option<RngKind>,
     /// What the loader reads besides the file.
     pub inputs: LoaderInputs,
+    /// The statistics given evidence ([`evidence`]); `None`: over every
+    /// layout.
+    pub given: Option<Given>,
 }
 
 impl Default for StatsOptions {
@@ -131,6 +144,7 @@ impl Default for StatsOptions {
             first_seed: 0,
             rng: None,
             inputs: LoaderInputs::default(),
+            given: None,
         }
     }
 }
@@ -153,7 +167,9 @@ pub enum Method {
     /// `ci95` bounds the half-width of the 95% confidence interval of any
     /// probability over all samples (`1.96 * sqrt(1/4 / samples)`); a
     /// distribution conditional on existence has `exists * samples`
-    /// samples.
+    /// samples. Given evidence, the probabilities are over the layouts
+    /// that meet it ([`GivenResult::matching`]), and `ci95` is
+    /// `1.96 * sqrt(1/4 / matching)`.
     Sampled {
         samples: u64,
         first_seed: u64,
@@ -289,6 +305,10 @@ pub struct Stats {
     pub branches: Vec<BranchStat>,
     /// Per (dungeon record, level number).
     pub bones: Vec<BonesStat>,
+    /// With [`StatsOptions::given`]: how likely the evidence is. Everything
+    /// above but `failure` and `failures` is conditional on it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given: Option<GivenResult>,
 }
 
 /// What a game that ended on the dungeon numbered `dnum` (its index in the
@@ -321,6 +341,10 @@ pub struct Places {
     pub level_names: Vec<String>,
     /// Sorted by `(dnum, depth)`.
     pub places: Vec<PlaceStat>,
+    /// With [`StatsOptions::given`]: how likely the evidence is; the
+    /// places are conditional on it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given: Option<GivenResult>,
 }
 
 impl Places {
@@ -338,19 +362,23 @@ pub fn places(script: &Script, opts: &StatsOptions) -> Places {
     let res = match resolver(script, opts) {
         Ok(r) => r,
         Err(e) => {
-            let stats = always_fails(script, &e);
+            let stats = always_fails(script, &e, opts);
             return Places {
                 method: stats.method,
                 failure: 1.0,
                 dungeon_names: stats.dungeons.into_iter().map(|d| d.name).collect(),
                 level_names: Vec::new(),
                 places: Vec::new(),
+                given: stats.given,
             };
         }
     };
     if let Some(p) = &res.prelude {
         let parts = (0..p.outcomes.len())
-            .map(|i| (p.chances[i], places_with(&p.outcomes[i], opts)))
+            .map(|i| {
+                let o = &p.outcomes[i];
+                (p.chances[i], places_with(o, &for_outcome(&res, o, opts)))
+            })
             .collect();
         return mix::places(parts);
     }
@@ -358,18 +386,19 @@ pub fn places(script: &Script, opts: &StatsOptions) -> Places {
 }
 
 fn places_with(res: &Resolver, opts: &StatsOptions) -> Places {
-    let exact = match opts.approach {
-        Approach::Sampled => Err("sampling was asked for".to_string()),
-        Approach::Exact | Approach::Auto => match exact::unmodelled_bones(res, &opts.bones) {
-            Some(what) => Err(format!(
-                "the exact enumeration does not model this game's {what}"
-            )),
-            None => engine::Engine::new(res, opts.wizard, opts.budget)
-                .with_rng(opts.rng.unwrap_or(opts.game.rng))
-                .with_bones(&opts.bones)
-                .run()
-                .map_err(|e| format!("exact enumeration too large: {}", e.what)),
-        },
+    let exact = match (opts.approach, needs_sampling(opts)) {
+        (Approach::Sampled, _) => Err("sampling was asked for".to_string()),
+        (_, Some(reason)) => Err(reason),
+        (Approach::Exact | Approach::Auto, None) => {
+            match exact::unmodelled_bones(res, &opts.bones) {
+                Some(what) => Err(format!(
+                    "the exact enumeration does not model this game's {what}"
+                )),
+                None => enumeration(res, opts)
+                    .run()
+                    .map_err(|e| format!("exact enumeration too large: {}", e.what)),
+            }
+        }
     };
     match exact {
         Ok(run) => {
@@ -394,11 +423,15 @@ fn places_with(res: &Resolver, opts: &StatsOptions) -> Places {
                 },
                 m => m,
             };
-            acc.finish_places(res, method)
+            let mut places = acc.finish_places(res, method);
+            places.given = given_result(&acc, opts, None);
+            places
         }
         Err(reason) => {
-            let (acc, method) = sample_acc(res, opts, reason, true);
-            acc.finish_places(res, method)
+            let (acc, method, counts) = sample_acc(res, opts, reason, true);
+            let mut places = acc.finish_places(res, method);
+            places.given = given_result(&acc, opts, counts);
+            places
         }
     }
 }
@@ -418,34 +451,90 @@ fn resolver(script: &Script, opts: &StatsOptions) -> Result<Resolver, LoadError>
     Resolver::for_game(script, &opts.game, &opts.inputs)
 }
 
+/// The enumeration for `res` with the options (and evidence) of `opts`.
+fn enumeration<'a>(res: &'a Resolver, opts: &'a StatsOptions) -> engine::Engine<'a> {
+    let e = engine::Engine::new(res, opts.wizard, opts.budget)
+        .with_rng(opts.rng.unwrap_or(opts.game.rng))
+        .with_bones(&opts.bones);
+    match opts.given.as_ref().and_then(|g| g.evidence.as_ref()) {
+        Some(ev) => e.with_evidence(ev),
+        None => e,
+    }
+}
+
+/// Why the condition of `opts` cannot be enumerated, if it cannot.
+fn needs_sampling(opts: &StatsOptions) -> Option<String> {
+    let given = opts.given.as_ref()?;
+    given.predicate.as_ref().map(|_| {
+        format!(
+            "the evidence ({}) reads facts the exact enumeration does not track",
+            given.describe
+        )
+    })
+}
+
+/// How likely `opts`' condition is, when there is one.
+fn given_result(
+    acc: &acc::Acc,
+    opts: &StatsOptions,
+    counts: Option<(u64, u64)>,
+) -> Option<GivenResult> {
+    opts.given
+        .as_ref()
+        .map(|g| acc.given_result(&g.describe, counts))
+}
+
+/// `opts` for outcome `to` of a file that draws: its evidence by the
+/// outcome's records ([`Evidence::for_outcome`]).
+fn for_outcome<'a>(
+    from: &Resolver,
+    to: &Resolver,
+    opts: &'a StatsOptions,
+) -> std::borrow::Cow<'a, StatsOptions> {
+    match &opts.given {
+        Some(g) if g.evidence.is_some() => std::borrow::Cow::Owned(StatsOptions {
+            given: Some(g.for_outcome(from, to)),
+            ..opts.clone()
+        }),
+        _ => std::borrow::Cow::Borrowed(opts),
+    }
+}
+
 /// The statistics, exact when the enumeration fits the budget (or when
 /// `approach` says so), else sampled.
 pub fn compute(script: &Script, opts: &StatsOptions) -> Stats {
     let res = match resolver(script, opts) {
         Ok(r) => r,
-        Err(e) => return always_fails(script, &e),
+        Err(e) => return always_fails(script, &e, opts),
     };
-    each_outcome(&res, |r| compute_with(r, opts))
+    each_outcome(&res, opts, compute_with)
 }
 
-/// `f` of the resolver, or of each outcome of a file that draws, mixed.
-fn each_outcome(res: &Resolver, f: impl Fn(&Resolver) -> Stats) -> Stats {
+/// `f` of the resolver, or of each outcome of a file that draws, mixed
+/// (given evidence: each outcome's conditional statistics weighed by its
+/// chance times the evidence's chance in it).
+fn each_outcome(
+    res: &Resolver,
+    opts: &StatsOptions,
+    f: impl Fn(&Resolver, &StatsOptions) -> Stats,
+) -> Stats {
     match &res.prelude {
-        None => f(res),
+        None => f(res, opts),
         Some(p) => mix::stats(
             p.outcomes
                 .iter()
                 .zip(&p.chances)
-                .map(|(r, &c)| (c, f(r)))
+                .map(|(r, &c)| (c, f(r, &for_outcome(res, r, opts))))
                 .collect(),
         ),
     }
 }
 
 fn compute_with(res: &Resolver, opts: &StatsOptions) -> Stats {
-    match opts.approach {
-        Approach::Sampled => sampled_with(res, opts, "sampling was asked for".into()),
-        Approach::Exact | Approach::Auto => match exact_with(res, opts) {
+    match (opts.approach, needs_sampling(opts)) {
+        (Approach::Sampled, _) => sampled_with(res, opts, "sampling was asked for".into()),
+        (_, Some(reason)) => sampled_with(res, opts, reason),
+        (Approach::Exact | Approach::Auto, None) => match exact_with(res, opts) {
             Ok(s) => s,
             Err(e) => sampled_with(
                 res,
@@ -456,7 +545,8 @@ fn compute_with(res: &Resolver, opts: &StatsOptions) -> Stats {
     }
 }
 
-/// The exact statistics, or why they are too large to enumerate.
+/// The exact statistics, or why they are too large to enumerate (or, given
+/// a predicate, cannot be).
 pub fn exact(script: &Script, opts: &StatsOptions) -> Result<Stats, TooLarge> {
     match resolver(script, opts) {
         Ok(res) => match &res.prelude {
@@ -464,26 +554,29 @@ pub fn exact(script: &Script, opts: &StatsOptions) -> Result<Stats, TooLarge> {
             Some(p) => {
                 let mut parts = Vec::with_capacity(p.outcomes.len());
                 for (r, &c) in p.outcomes.iter().zip(&p.chances) {
-                    parts.push((c, exact_with(r, opts)?));
+                    parts.push((c, exact_with(r, &for_outcome(&res, r, opts))?));
                 }
                 Ok(mix::stats(parts))
             }
         },
-        Err(e) => Ok(always_fails(script, &e)),
+        Err(e) => Ok(always_fails(script, &e, opts)),
     }
 }
 
 /// Frequencies over `opts.samples` seeds.
 pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
     match resolver(script, opts) {
-        Ok(res) => each_outcome(&res, |r| {
+        Ok(res) => each_outcome(&res, opts, |r, opts| {
             sampled_with(r, opts, "sampling was asked for".into())
         }),
-        Err(e) => always_fails(script, &e),
+        Err(e) => always_fails(script, &e, opts),
     }
 }
 
 fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
+    if let Some(what) = needs_sampling(opts) {
+        return Err(TooLarge { what });
+    }
     if let Some(what) = exact::unmodelled_bones(res, &opts.bones) {
         return Err(TooLarge {
             what: format!("this game's {what}, which the exact statistics do not model"),
@@ -495,26 +588,29 @@ fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
         None => None,
     };
     let res = fixed.as_ref().unwrap_or(res);
-    let run = engine::Engine::new(res, opts.wizard, opts.budget)
-        .with_rng(opts.rng.unwrap_or(opts.game.rng))
-        .with_bones(&opts.bones)
-        .run()?;
+    let run = enumeration(res, opts).run()?;
     let acc = exact::accumulate(res, &run, &opts.bones, false);
-    Ok(acc.finish(res, exact_method(&run)))
+    let mut stats = acc.finish(res, exact_method(&run));
+    stats.given = given_result(&acc, opts, None);
+    Ok(stats)
 }
 
 fn sampled_with(res: &Resolver, opts: &StatsOptions, reason: String) -> Stats {
-    let (acc, method) = sample_acc(res, opts, reason, false);
-    acc.finish(res, method)
+    let (acc, method, counts) = sample_acc(res, opts, reason, false);
+    let mut stats = acc.finish(res, method);
+    stats.given = given_result(&acc, opts, counts);
+    stats
 }
 
-/// Resolves `opts.samples` seeds into an accumulator.
+/// Resolves `opts.samples` seeds into an accumulator; given a condition,
+/// only the layouts that meet it are counted (failures are counted all the
+/// same), and the counts `(matching, loaded)` come back.
 fn sample_acc(
     res: &Resolver,
     opts: &StatsOptions,
     reason: String,
     places: bool,
-) -> (acc::Acc, Method) {
+) -> (acc::Acc, Method, Option<(u64, u64)>) {
     let rng = opts.rng.unwrap_or(opts.game.rng);
     let n = opts.samples.max(1);
     let w = W::ratio(1, n);
@@ -522,11 +618,26 @@ fn sample_acc(
     if places {
         acc.places = Some(Default::default());
     }
+    let given = opts.given.as_ref();
+    if given.is_some() {
+        acc.loaded = Some(W::ZERO);
+    }
+    let (mut matching, mut loaded) = (0u64, 0u64);
     let mut out = Resolved::default();
     let seeds = opts.first_seed..opts.first_seed.saturating_add(n);
     let _ = res.resolve_seeds(seeds, rng, opts.wizard, &mut out, |seed, r, out| {
         match r {
             Ok(()) => {
+                if let Some(g) = given {
+                    loaded += 1;
+                    if let Some(l) = &mut acc.loaded {
+                        *l += w;
+                    }
+                    if !g.holds(res, out) {
+                        return ControlFlow::Continue(());
+                    }
+                    matching += 1;
+                }
                 let layout = out.to_layout(res, None);
                 sample::add_layout(&mut acc, res, out, &layout, w, &opts.bones);
             }
@@ -536,7 +647,8 @@ fn sample_acc(
         }
         ControlFlow::Continue(())
     });
-    let ci95 = 1.96 * (0.25 / n as f64).sqrt();
+    let counted = if given.is_some() { matching.max(1) } else { n };
+    let ci95 = 1.96 * (0.25 / counted as f64).sqrt();
     let method = Method::Sampled {
         samples: n,
         first_seed: opts.first_seed,
@@ -544,11 +656,12 @@ fn sample_acc(
         ci95,
         reason,
     };
-    (acc, method)
+    (acc, method, given.map(|_| (matching, loaded)))
 }
 
-/// A script the loader rejects before drawing anything.
-fn always_fails(script: &Script, e: &LoadError) -> Stats {
+/// A script the loader rejects before drawing anything (given evidence:
+/// which no layout meets).
+fn always_fails(script: &Script, e: &LoadError, opts: &StatsOptions) -> Stats {
     let name = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     Stats {
         method: Method::Exact {
@@ -578,6 +691,13 @@ fn always_fails(script: &Script, e: &LoadError) -> Stats {
         levels: Vec::new(),
         branches: Vec::new(),
         bones: Vec::new(),
+        given: opts.given.as_ref().map(|g| GivenResult {
+            describe: g.describe.clone(),
+            p_evidence: 0.0,
+            p_joint: 0.0,
+            matching: None,
+            loaded: None,
+        }),
     }
 }
 

@@ -15,10 +15,16 @@
 //! Branches are matched by their ends, bones cells by their dungeon and
 //! level number (each with its occurrence among namesakes). An entry only
 //! some outcomes have exists only in those.
+//!
+//! Given evidence, each outcome's statistics are conditional on it, so
+//! each weighs its chance times the chance that it loads and meets the
+//! evidence (Bayes: the outcomes' chances given the evidence); the
+//! evidence names the records of the file's own script, and reaches each
+//! outcome by index or by name as above ([`crate::Evidence::for_outcome`]).
 
 use crate::{
-    BonesStat, BonesSummary, BranchStat, Dist, DungeonStat, FailureStat, LevelStat, Method,
-    PlaceStat, Places, Stats,
+    BonesStat, BonesSummary, BranchStat, Dist, DungeonStat, FailureStat, GivenResult, LevelStat,
+    Method, PlaceStat, Places, Stats,
 };
 use std::collections::BTreeMap;
 
@@ -28,8 +34,13 @@ pub fn stats(mut parts: Vec<(f64, Stats)>) -> Stats {
     if parts.len() == 1 {
         return parts.remove(0).1;
     }
-    // Everything in a part is conditional on its loader succeeding.
-    let success: Vec<f64> = parts.iter().map(|(p, s)| p * (1.0 - s.failure)).collect();
+    // Everything in a part is conditional on its loader succeeding (and
+    // on the evidence).
+    let success: Vec<f64> = parts
+        .iter()
+        .map(|(p, s)| weight(*p, s.failure, s.given.as_ref()))
+        .collect();
+    let given = given(parts.iter().map(|(p, s)| (*p, s.failure, s.given.as_ref())));
     let failure = parts.iter().map(|(p, s)| p * s.failure).sum::<f64>();
     let mut failures: Vec<FailureStat> = Vec::new();
     for (p, s) in &parts {
@@ -123,7 +134,51 @@ pub fn stats(mut parts: Vec<(f64, Stats)>) -> Stats {
         levels,
         branches,
         bones: bones_cells,
+        given,
     }
+}
+
+/// A part's weight: its chance times the chance that it loads (and meets
+/// the evidence).
+fn weight(p: f64, failure: f64, given: Option<&GivenResult>) -> f64 {
+    match given {
+        Some(g) => p * g.p_joint,
+        None => p * (1.0 - failure),
+    }
+}
+
+/// The evidence's chances over the parts `(chance, failure, given)`.
+fn given<'a>(
+    parts: impl Iterator<Item = (f64, f64, Option<&'a GivenResult>)>,
+) -> Option<GivenResult> {
+    let mut out: Option<GivenResult> = None;
+    let mut loads = 0.0;
+    for (p, failure, g) in parts {
+        let g = g?;
+        loads += p * (1.0 - failure);
+        let o = out.get_or_insert_with(|| GivenResult {
+            describe: g.describe.clone(),
+            p_evidence: 0.0,
+            p_joint: 0.0,
+            matching: None,
+            loaded: None,
+        });
+        o.p_joint += p * g.p_joint;
+        let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        };
+        o.matching = add(o.matching, g.matching);
+        o.loaded = add(o.loaded, g.loaded);
+    }
+    if let Some(o) = &mut out {
+        o.p_evidence = if loads > 0.0 {
+            (o.p_joint / loads).min(1.0)
+        } else {
+            0.0
+        };
+    }
+    out
 }
 
 /// Mixes the tables of places (`dgn xlog`, the bones of a place).
@@ -131,7 +186,10 @@ pub fn places(mut parts: Vec<(f64, Places)>) -> Places {
     if parts.len() == 1 {
         return parts.remove(0).1;
     }
-    let success: Vec<f64> = parts.iter().map(|(p, s)| p * (1.0 - s.failure)).collect();
+    let success: Vec<f64> = parts
+        .iter()
+        .map(|(p, s)| weight(*p, s.failure, s.given.as_ref()))
+        .collect();
     let total: f64 = success.iter().sum();
     // Record indices of each part, renamed into one list of names.
     let mut dungeon_names: Vec<String> = Vec::new();
@@ -197,6 +255,7 @@ pub fn places(mut parts: Vec<(f64, Places)>) -> Places {
         dungeon_names,
         level_names,
         places,
+        given: given(parts.iter().map(|(p, s)| (*p, s.failure, s.given.as_ref()))),
     }
 }
 

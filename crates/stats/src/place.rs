@@ -62,6 +62,11 @@ pub struct PLevel {
     pub chain: i32,
     /// Its level goes into the class key (read after this dungeon).
     pub keep: bool,
+    /// The levels evidence allows it on ([`crate::evidence`]): the class
+    /// key ends with whether every level with a filter lay on an allowed
+    /// level (0) or not (1), one entry for all of them, so that the
+    /// classes split in two at most.
+    pub filter: Option<u64>,
 }
 
 /// A placement problem.
@@ -248,6 +253,10 @@ struct Search<'a> {
     /// Ranges that do not depend on the search (unchained, or chained to
     /// an earlier dungeon).
     fixed: Vec<Option<RangeResult>>,
+    /// The place in `vals` of the flag that a level with a filter lay
+    /// outside it ([`PLevel::filter`]), when any level has one.
+    filter_slot: Option<usize>,
+    nvals: usize,
     memo: FxHashMap<Ctx, u32>,
     nodes: Vec<Node>,
     classes: FxHashMap<Vec<i8>, u32>,
@@ -300,6 +309,14 @@ impl<'a> Search<'a> {
                 nv += 1;
             }
         }
+        let filter_slot = input
+            .levels
+            .iter()
+            .any(|l| l.filter.is_some())
+            .then_some(nv);
+        if filter_slot.is_some() {
+            nv += 1;
+        }
         let fixed = input
             .levels
             .iter()
@@ -320,6 +337,8 @@ impl<'a> Search<'a> {
             val_index,
             last_reader,
             fixed,
+            filter_slot,
+            nvals: nv,
             memo: FxHashMap::default(),
             nodes: Vec::new(),
             classes: FxHashMap::default(),
@@ -382,7 +401,7 @@ impl<'a> Search<'a> {
     }
 
     fn class_id(&mut self, vals: &[i8]) -> u32 {
-        let key: Vec<i8> = self
+        let mut key: Vec<i8> = self
             .levels()
             .iter()
             .enumerate()
@@ -395,6 +414,9 @@ impl<'a> Search<'a> {
                 }
             })
             .collect();
+        if let Some(slot) = self.filter_slot {
+            key.push(vals[slot]);
+        }
         if let Some(&id) = self.classes.get(&key) {
             return id;
         }
@@ -449,6 +471,11 @@ impl<'a> Search<'a> {
         let mut vals = vals.to_vec();
         if let Some(idx) = self.val_index[k] {
             vals[idx] = v as i8;
+        }
+        if let (Some(slot), Some(allowed)) = (self.filter_slot, self.levels()[k].filter) {
+            if allowed & (1u64 << v) == 0 {
+                vals[slot] = 1;
+            }
         }
         let next = self.next_existing(k + 1);
         self.prune_vals(next, &mut vals);
@@ -605,7 +632,7 @@ fn first_non_false(pf: &[W], v: usize) -> W {
 pub fn place(input: &Input<'_>, budget: usize) -> Result<Placement, TooLarge> {
     let m = input.levels.len();
     let mut search = Search::new(input, budget);
-    let nvals = search.val_index.iter().flatten().count();
+    let nvals = search.nvals;
     let k0 = search.next_existing(0);
     let vals = vec![0i8; nvals];
     let taken = 0;
@@ -690,6 +717,7 @@ mod tests {
             rand,
             chain: -1,
             keep: false,
+            filter: None,
         }
     }
 

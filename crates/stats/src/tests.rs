@@ -1262,3 +1262,5 @@ fn raw_negative_counts_are_sampled() {
     let exact = compute(&negative_counts(), &glibc);
     assert!(matches!(exact.method, Method::Exact { .. }));
 }
+
+mod given;

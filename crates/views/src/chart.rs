@@ -6,7 +6,7 @@
 use dgnkit_stats::{Method, Stats};
 use std::fmt::Write;
 
-const PALETTE: [&str; 10] = [
+pub const PALETTE: [&str; 10] = [
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
     "#9c755f", "#bab0ac",
 ];

@@ -1,16 +1,19 @@
 //! What people and tools read: a resolved [`Layout`] as NetHack's own
 //! overview text, the canonical JSON line (`layout-json.md`) and an SVG
-//! picture; the statistics as charts ([`chart`]); diagnostics rendered
-//! for people, for make and for tools ([`render`]).
+//! picture; the statistics as charts ([`chart`]) and two descriptions'
+//! statistics compared ([`diff`]); diagnostics rendered for people, for
+//! make and for tools ([`render`]).
 //!
 //! A game's overview is an [`OverviewStyle`], made where the games are
 //! assembled (`dgnkit::games`).
 
 pub mod chart;
+pub mod diff;
 pub mod jsonl;
 pub mod overview;
 pub mod render;
 pub mod svg;
+pub mod table;
 
 pub use jsonl::JsonLines;
 pub use overview::{overview, OverviewStyle};

@@ -1,19 +1,24 @@
 // VS Code glue: starts dgn-lsp for dungeon-def and dungeon-lua (files named
 // dungeon.lua) documents and restarts it when
-// the dgnkit settings change. The decisions (which executable, which
-// settings) live in settings.ts and serverPath.ts.
+// the dgnkit settings change, and shows the server's comparison of a file
+// with its last committed version. The decisions (which executable, which
+// settings, what a comparison answer holds) live in settings.ts,
+// serverPath.ts and compare.ts.
 
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
   LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
   TransportKind,
 } from 'vscode-languageclient/node';
+import { COMMAND, SCHEME, SERVER_COMMAND, comparisonPath, fileNameOfUri, readComparison } from './compare';
 import {
   type ExtensionSettings,
+  LANGUAGE_IDS,
   SECTION,
   didChangeConfigurationSettings,
   documentSelector,
@@ -28,6 +33,9 @@ let output: vscode.OutputChannel | undefined;
 // Start/stop/restart run one after another: several settings can change in
 // one edit of settings.json, and a restart must not race a start.
 let queue: Promise<void> = Promise.resolve();
+// The tables of the comparisons shown, by their documents' URIs.
+const comparisons = new Map<string, string>();
+let comparisonsShown = 0;
 
 function enqueue(step: () => Promise<void>): Promise<void> {
   queue = queue.then(step).catch((err: unknown) => {
@@ -96,6 +104,19 @@ async function start(): Promise<void> {
     outputChannel: output,
     traceOutputChannel: output,
     middleware: {
+      // The server's code action runs its command through the client: show
+      // what it answers, as the palette command does.
+      executeCommand: async (command, args, next) => {
+        if (command !== SERVER_COMMAND) return next(command, args);
+        try {
+          const result = await next(command, args);
+          await showComparison(result, fileNameOfUri(String(args[0] ?? '')));
+          return result;
+        } catch (err) {
+          reportComparisonError(err);
+          return undefined;
+        }
+      },
       workspace: {
         // A server that asks for the `dgnkit` section gets the same
         // normalised settings as its initializationOptions.
@@ -129,6 +150,50 @@ async function start(): Promise<void> {
   });
 }
 
+async function showComparison(result: unknown, fileName: string): Promise<void> {
+  const read = readComparison(result);
+  if (!read.ok) {
+    log(read.message);
+    void vscode.window.showErrorMessage(read.message);
+    return;
+  }
+  comparisonsShown += 1;
+  const uri = vscode.Uri.from({ scheme: SCHEME, path: comparisonPath(fileName), query: String(comparisonsShown) });
+  comparisons.set(uri.toString(), read.table);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+}
+
+function reportComparisonError(err: unknown): void {
+  const message = `dgnkit: ${err instanceof Error ? err.message : String(err)}`;
+  log(message);
+  void vscode.window.showErrorMessage(message);
+}
+
+async function compareWithLastCommitted(): Promise<void> {
+  const document = vscode.window.activeTextEditor?.document;
+  if (document === undefined || !(LANGUAGE_IDS as readonly string[]).includes(document.languageId)) {
+    void vscode.window.showWarningMessage('dgnkit: open a dungeon.def or dungeon.lua to compare it with its last committed version.');
+    return;
+  }
+  const running = client;
+  if (running === undefined) {
+    void vscode.window.showErrorMessage(
+      'dgnkit: dgn-lsp is not running, and it makes the comparison; see the dgnkit output (dgnkit: Show language server output).',
+    );
+    return;
+  }
+  try {
+    const result: unknown = await running.sendRequest(ExecuteCommandRequest.type, {
+      command: SERVER_COMMAND,
+      arguments: [document.uri.toString()],
+    });
+    await showComparison(result, fileNameOfUri(document.uri.toString()));
+  } catch (err) {
+    reportComparisonError(err);
+  }
+}
+
 async function stop(): Promise<void> {
   const running = client;
   client = undefined;
@@ -151,6 +216,10 @@ export function activate(context: vscode.ExtensionContext): void {
       }),
     ),
     vscode.commands.registerCommand('dgnkit.showOutput', () => output?.show(true)),
+    vscode.commands.registerCommand(COMMAND, compareWithLastCommitted),
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+      provideTextDocumentContent: (uri) => comparisons.get(uri.toString()) ?? '',
+    }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!needsRestart((section) => event.affectsConfiguration(section))) return;
       log('settings changed: restarting dgn-lsp');

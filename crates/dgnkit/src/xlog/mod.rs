@@ -578,6 +578,7 @@ fn empty_places() -> crate::stats::Places {
         dungeon_names: Vec::new(),
         level_names: Vec::new(),
         places: Vec::new(),
+        given: None,
     }
 }
 

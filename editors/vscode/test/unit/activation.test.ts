@@ -16,6 +16,7 @@ interface Stub {
   warnings: Array<{ message: string; actions: string[] }>;
   commands: Map<string, (...args: unknown[]) => unknown>;
   configListeners: Array<(e: { affectsConfiguration: (s: string) => boolean }) => void>;
+  activeDocument?: { languageId: string; uri: { toString: () => string } } | undefined;
 }
 
 function makeVscode(stub: Stub): unknown {
@@ -30,8 +31,15 @@ function makeVscode(stub: Stub): unknown {
         stub.configListeners.push(f);
         return { dispose() {} };
       },
+      registerTextDocumentContentProvider: (scheme: string) => {
+        assert.equal(scheme, 'dgnkit-diff');
+        return { dispose() {} };
+      },
     },
     window: {
+      get activeTextEditor() {
+        return stub.activeDocument === undefined ? undefined : { document: stub.activeDocument };
+      },
       createOutputChannel: (name: string) => {
         assert.equal(name, 'dgnkit');
         return { appendLine: (l: string) => stub.output.push(l), show() {}, dispose() {} };
@@ -100,8 +108,12 @@ describe('the bundled extension', () => {
   });
 
   it('registers its commands and disposables', () => {
-    assert.deepEqual([...stub.commands.keys()].sort(), ['dgnkit.restartServer', 'dgnkit.showOutput']);
-    assert.ok(subscriptions.length >= 4);
+    assert.deepEqual([...stub.commands.keys()].sort(), [
+      'dgnkit.compareWithLastCommitted',
+      'dgnkit.restartServer',
+      'dgnkit.showOutput',
+    ]);
+    assert.ok(subscriptions.length >= 6);
   });
 
   it('explains how to install dgn-lsp when it is not on PATH', async () => {
@@ -127,6 +139,18 @@ describe('the bundled extension', () => {
     assert.ok(stub.output.some((l) => l.includes('settings changed: restarting dgn-lsp')));
     assert.equal(stub.warnings.length, before + 1);
     assert.match(stub.warnings.at(-1)!.message, /dgnkit\.server\.path is set to "\/opt\/nowhere\/dgn-lsp", but that is not an executable file/);
+  });
+
+  it('asks for a dungeon description before comparing, and for dgn-lsp', async () => {
+    const before = stub.warnings.length;
+    await stub.commands.get('dgnkit.compareWithLastCommitted')!();
+    assert.equal(stub.warnings.length, before + 1);
+    assert.match(stub.warnings.at(-1)!.message, /open a dungeon\.def or dungeon\.lua/);
+    stub.activeDocument = { languageId: 'dungeon-def', uri: { toString: () => 'file:///x/dungeon.def' } };
+    await stub.commands.get('dgnkit.compareWithLastCommitted')!();
+    stub.activeDocument = undefined;
+    assert.equal(stub.warnings.length, before + 2);
+    assert.match(stub.warnings.at(-1)!.message, /dgn-lsp is not running/);
   });
 
   it('restarts from the command', async () => {

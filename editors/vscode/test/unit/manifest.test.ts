@@ -137,6 +137,13 @@ describe('package.json', () => {
   });
 
   it('contributes the commands the extension registers', () => {
-    assert.deepEqual(manifest.contributes.commands.map((c) => c.command).sort(), ['dgnkit.restartServer', 'dgnkit.showOutput']);
+    assert.deepEqual(manifest.contributes.commands.map((c) => c.command).sort(), [
+      'dgnkit.compareWithLastCommitted',
+      'dgnkit.restartServer',
+      'dgnkit.showOutput',
+    ]);
+    // The server's own command is registered by vscode-languageclient from
+    // its capabilities: contributing it too would register it twice.
+    assert.ok(!manifest.contributes.commands.some((c) => c.command === 'dgnkit.compareWithHead'));
   });
 });

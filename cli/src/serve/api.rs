@@ -1,0 +1,655 @@
+//! Each endpoint as the command line it runs: a request's parameters are
+//! mapped to a `dgn` command's arguments (from a fixed list per endpoint,
+//! so no request names a path or an option that writes one), parsed by the
+//! command's own parser, and run by the command's own `execute` on
+//! in-memory streams, the request's text given as an in-memory file
+//! ([`crate::input::with_memory_files`]). The answer is what the command
+//! printed, byte for byte.
+
+use crate::{bones, check, convert, diff, find, layout, stats, xlog};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// A request's parameters: a JSON object's members, or a query string's
+/// pairs (a repeated key is an array).
+pub type Params = BTreeMap<String, Value>;
+
+/// What an endpoint may not be asked for: the bounds of `dgn serve`.
+#[derive(Clone, Debug)]
+pub struct Bounds {
+    /// Seeds one `find` may search (and the default range's size).
+    pub find_seeds: u64,
+    /// Matches one `find` may print.
+    pub find_limit: u64,
+    /// Seeds one `layout` with `seeds` may print.
+    pub layout_seeds: u64,
+    /// Seeds `stats --sample` may resolve.
+    pub samples: u64,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds {
+            find_seeds: 1_000_000,
+            find_limit: 1_000,
+            layout_seeds: 1_000,
+            samples: 200_000,
+        }
+    }
+}
+
+/// A request the server refuses before running anything: a 4xx answer.
+#[derive(Debug)]
+pub struct Refusal {
+    /// The message, for `{"error": ...}`.
+    pub message: String,
+}
+
+fn refuse(message: impl Into<String>) -> Refusal {
+    Refusal {
+        message: message.into(),
+    }
+}
+
+/// One command, parsed and ready to run.
+pub enum Command {
+    Layout(Box<layout::LayoutArgs>),
+    Find(Box<find::FindArgs>),
+    Stats(Box<stats::StatsArgs>),
+    Bones(Box<bones::BonesArgs>),
+    Check(Box<check::CheckArgs>),
+    Convert(Box<convert::ConvertArgs>),
+    Xlog(Box<xlog::XlogArgs>, Vec<u8>),
+    Diff(Box<diff::DiffArgs>),
+}
+
+/// A prepared call: the command, the in-memory files it reads, what the
+/// answer is, and (for `--given-overview`, which reads a real file) the
+/// text to put in a private temporary file.
+pub struct Call {
+    pub command: Command,
+    pub files: Vec<(String, Vec<u8>)>,
+    pub content_type: &'static str,
+    /// `stats --given-overview`: the overview's text; the server writes it
+    /// to a file of its own temporary folder and removes it after.
+    pub overview: Option<Vec<u8>>,
+    /// `find`: set when the time budget runs out, to stop the search.
+    pub interrupted: Arc<AtomicBool>,
+}
+
+/// The endpoints, for `/api` and the error that names them.
+pub const ENDPOINTS: &[&str] = &[
+    "layout", "find", "stats", "bones", "check", "convert", "xlog", "diff",
+];
+
+const LOADER: &[&str] = &[
+    "target",
+    "game",
+    "role",
+    "race",
+    "option",
+    "game_start",
+    "wizard",
+    "rng",
+    "dialect",
+    "define",
+    "undefine",
+    "text",
+    "name",
+];
+
+/// Builds argv from parameters, each parameter taken once.
+struct Argv<'p> {
+    endpoint: &'static str,
+    params: &'p Params,
+    known: Vec<&'static str>,
+    argv: Vec<String>,
+}
+
+impl<'p> Argv<'p> {
+    fn new(
+        endpoint: &'static str,
+        params: &'p Params,
+        known: &[&'static str],
+    ) -> Result<Self, Refusal> {
+        let known: Vec<&'static str> = known.to_vec();
+        if let Some(k) = params.keys().find(|k| !known.contains(&k.as_str())) {
+            return Err(refuse(format!(
+                "/api/{endpoint} takes no parameter `{k}` (it takes: {})",
+                known.join(", ")
+            )));
+        }
+        Ok(Argv {
+            endpoint,
+            params,
+            known,
+            argv: vec![endpoint.to_string()],
+        })
+    }
+
+    fn scalar(&self, key: &str) -> Result<Option<String>, Refusal> {
+        debug_assert!(self.known.contains(&key));
+        match self.params.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
+            Some(Value::Bool(b)) => Ok(Some(b.to_string())),
+            Some(_) => Err(refuse(format!(
+                "/api/{}: `{key}` must be a string or a number",
+                self.endpoint
+            ))),
+        }
+    }
+
+    fn list(&self, key: &str) -> Result<Vec<String>, Refusal> {
+        match self.params.get(key) {
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| match v {
+                    Value::String(s) => Ok(s.clone()),
+                    Value::Number(n) => Ok(n.to_string()),
+                    _ => Err(refuse(format!(
+                        "/api/{}: `{key}` must be strings",
+                        self.endpoint
+                    ))),
+                })
+                .collect(),
+            _ => Ok(self.scalar(key)?.into_iter().collect()),
+        }
+    }
+
+    fn flag_value(&self, key: &str) -> Result<bool, Refusal> {
+        match self.params.get(key) {
+            None | Some(Value::Null) => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(Value::String(s)) => match s.as_str() {
+                "" | "true" | "1" | "on" | "yes" => Ok(true),
+                "false" | "0" | "off" | "no" => Ok(false),
+                _ => Err(refuse(format!(
+                    "/api/{}: `{key}` is true or false, not `{s}`",
+                    self.endpoint
+                ))),
+            },
+            Some(Value::Number(n)) => Ok(n.as_u64() != Some(0)),
+            Some(_) => Err(refuse(format!(
+                "/api/{}: `{key}` is true or false",
+                self.endpoint
+            ))),
+        }
+    }
+
+    /// `--flag=value` when given (the `=` keeps a value that starts with
+    /// `-` a value).
+    fn opt(&mut self, key: &str, flag: &str) -> Result<Option<String>, Refusal> {
+        let v = self.scalar(key)?;
+        if let Some(v) = &v {
+            self.argv.push(format!("{flag}={v}"));
+        }
+        Ok(v)
+    }
+
+    fn opts(&mut self, key: &str, flag: &str) -> Result<(), Refusal> {
+        for v in self.list(key)? {
+            self.argv.push(format!("{flag}={v}"));
+        }
+        Ok(())
+    }
+
+    fn flag(&mut self, key: &str, flag: &str) -> Result<bool, Refusal> {
+        let on = self.flag_value(key)?;
+        if on {
+            self.argv.push(flag.to_string());
+        }
+        Ok(on)
+    }
+
+    /// `--target` (or `game`), `-D`, `-U`, `--dialect`.
+    fn common(&mut self) -> Result<(), Refusal> {
+        if self.params.contains_key("target") && self.params.contains_key("game") {
+            return Err(refuse(format!(
+                "/api/{}: give `target` or `game`, not both",
+                self.endpoint
+            )));
+        }
+        self.opt("target", "--target")?;
+        self.opt("game", "--target")?;
+        self.opt("dialect", "--dialect")?;
+        self.opts("define", "-D")?;
+        self.opts("undefine", "-U")?;
+        Ok(())
+    }
+
+    /// [`Argv::common`] and the loader's options.
+    fn loader(&mut self) -> Result<(), Refusal> {
+        self.common()?;
+        self.opt("role", "--role")?;
+        self.opt("race", "--race")?;
+        self.opts("option", "--option")?;
+        self.flag("game_start", "--game-start")?;
+        self.flag("wizard", "--wizard")?;
+        self.opt("rng", "--rng")?;
+        Ok(())
+    }
+
+    /// `--format`: json unless the endpoint lets `allowed` be asked for.
+    fn format(
+        &mut self,
+        allowed: &[(&'static str, &'static str)],
+    ) -> Result<&'static str, Refusal> {
+        let asked = self.scalar("format")?.unwrap_or_else(|| "json".into());
+        let Some((name, content_type)) = allowed.iter().find(|(n, _)| *n == asked) else {
+            return Err(refuse(format!(
+                "/api/{}: `format` is one of {}",
+                self.endpoint,
+                allowed
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        };
+        self.argv.push(format!("--format={name}"));
+        Ok(content_type)
+    }
+
+    /// The request's description as an in-memory file, named `name` (a
+    /// plain file name; default `-`), or none: the built-in description.
+    fn text(
+        &self,
+        key: &str,
+        name_key: &str,
+        default: &str,
+    ) -> Result<Option<(String, Vec<u8>)>, Refusal> {
+        let Some(text) = self.scalar(key)? else {
+            return Ok(None);
+        };
+        let name = self.scalar(name_key)?.unwrap_or_else(|| default.into());
+        Ok(Some((file_name(self.endpoint, &name)?, text.into_bytes())))
+    }
+
+    fn parse<A>(
+        self,
+        parse: impl FnOnce(Vec<String>) -> Result<A, clap::Error>,
+    ) -> Result<A, Refusal> {
+        parse(self.argv).map_err(|e| refuse(clap_message(&e)))
+    }
+}
+
+/// A name a request may give its text: a plain file name (no folder), so
+/// that messages and the kind of file (`.lua`, `.def`) follow it; the text
+/// is still never read from or written to the file system.
+fn file_name(endpoint: &str, name: &str) -> Result<String, Refusal> {
+    let ok = name == "-"
+        || (!name.is_empty()
+            && name.len() <= 64
+            && !name.starts_with('.')
+            && !name.starts_with('-')
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')));
+    if ok {
+        Ok(name.to_string())
+    } else {
+        Err(refuse(format!(
+            "/api/{endpoint}: a name is a plain file name such as `dungeon.lua` (letters, digits, `.`, `_`, `-`; at most 64), not `{name}`"
+        )))
+    }
+}
+
+/// clap's message without its colours or the `--help` hint.
+fn clap_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    text.lines()
+        .filter(|l| !l.contains("--help"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string()
+}
+
+fn seeds_span(endpoint: &str, range: &str, bound: u64) -> Result<(), Refusal> {
+    let (a, b) = layout::parse_seeds(range).map_err(|e| refuse(format!("/api/{endpoint}: {e}")))?;
+    if b - a > bound {
+        return Err(refuse(format!(
+            "/api/{endpoint}: `seeds` spans {} seeds; the server searches at most {bound} in one request",
+            b - a
+        )));
+    }
+    Ok(())
+}
+
+fn bounded(endpoint: &str, key: &str, value: Option<String>, bound: u64) -> Result<(), Refusal> {
+    if let Some(v) = value {
+        let n: u64 = v
+            .parse()
+            .map_err(|_| refuse(format!("/api/{endpoint}: `{key}` is a number, not `{v}`")))?;
+        if n > bound {
+            return Err(refuse(format!(
+                "/api/{endpoint}: `{key}` is at most {bound} here, not {n}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+const JSON: &str = "application/json";
+const JSON_LINES: &str = "application/x-ndjson";
+const TEXT: &str = "text/plain; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+const HTML: &str = "text/html; charset=utf-8";
+
+fn call(command: Command, files: Vec<(String, Vec<u8>)>, content_type: &'static str) -> Call {
+    Call {
+        command,
+        files,
+        content_type,
+        overview: None,
+        interrupted: Arc::new(AtomicBool::new(false)),
+    }
+}
+
+/// The call an endpoint's request makes, or why it is refused.
+pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
+    match endpoint {
+        "layout" => {
+            let mut known = LOADER.to_vec();
+            known.extend(["seed", "seeds", "trace", "format"]);
+            let mut a = Argv::new("layout", params, &known)?;
+            a.loader()?;
+            a.opt("seed", "--seed")?;
+            if let Some(r) = a.opt("seeds", "--seeds")? {
+                seeds_span("layout", &r, bounds.layout_seeds)?;
+                a.argv.push("--jobs=1".into());
+            }
+            a.flag("trace", "--trace")?;
+            let many = params.contains_key("seeds");
+            let json = if many { JSON_LINES } else { JSON };
+            let ct = a.format(&[("json", json), ("svg", SVG), ("overview", TEXT)])?;
+            let file = a.text("text", "name", "-")?;
+            if let Some((name, _)) = &file {
+                a.argv.push(name.clone());
+            }
+            let args = a.parse(layout::parse_args)?;
+            Ok(call(
+                Command::Layout(Box::new(args)),
+                file.into_iter().collect(),
+                ct,
+            ))
+        }
+        "find" => {
+            let mut known = LOADER.to_vec();
+            known.extend(["query", "seeds", "limit", "count"]);
+            let mut a = Argv::new("find", params, &known)?;
+            a.loader()?;
+            let seeds = a
+                .scalar("seeds")?
+                .unwrap_or_else(|| format!("0..{}", bounds.find_seeds));
+            seeds_span("find", &seeds, bounds.find_seeds)?;
+            a.argv.push(format!("--seeds={seeds}"));
+            // A count prints one line; a list stops at `limit` matches.
+            let count = a.flag("count", "--count")?;
+            let limit = a.scalar("limit")?;
+            bounded("find", "limit", limit.clone(), bounds.find_limit)?;
+            match (limit, count) {
+                (Some(l), _) => a.argv.push(format!("--limit={l}")),
+                (None, false) => a.argv.push("--limit=100".into()),
+                (None, true) => {}
+            }
+            a.argv.push("--format=json".into());
+            a.argv.push("--jobs=1".into());
+            let Some(query) = a.scalar("query")? else {
+                return Err(refuse(
+                    "/api/find: `query` is required (`dgn explain find`)",
+                ));
+            };
+            let file = a.text("text", "name", "-")?;
+            a.argv.push("--".into());
+            a.argv.push(query);
+            if let Some((name, _)) = &file {
+                a.argv.push(name.clone());
+            }
+            let args = a.parse(find::parse_args)?;
+            Ok(call(
+                Command::Find(Box::new(args)),
+                file.into_iter().collect(),
+                JSON_LINES,
+            ))
+        }
+        "stats" | "bones" => {
+            let stats = endpoint == "stats";
+            let mut known = LOADER.to_vec();
+            known.extend(["portal_levels", "format"]);
+            if stats {
+                known.extend([
+                    "given",
+                    "given_overview",
+                    "sample",
+                    "exact",
+                    "samples",
+                    "first_seed",
+                ]);
+            } else {
+                known.push("seed");
+            }
+            let name: &'static str = if stats { "stats" } else { "bones" };
+            let mut a = Argv::new(name, params, &known)?;
+            a.loader()?;
+            a.opt("portal_levels", "--portal-levels")?;
+            let file = a.text("text", "name", "-")?;
+            let mut overview = None;
+            let ct = if stats {
+                a.opt("given", "--given")?;
+                a.flag("sample", "--sample")?;
+                a.flag("exact", "--exact")?;
+                let samples = a.opt("samples", "--samples")?;
+                bounded("stats", "samples", samples, bounds.samples)?;
+                a.opt("first_seed", "--first-seed")?;
+                if let Some(text) = a.scalar("given_overview")? {
+                    // given.rs reads a real file: the server's own
+                    // temporary file stands for it (see mod.rs).
+                    a.argv
+                        .push(format!("--given-overview={}", OVERVIEW_PLACEHOLDER));
+                    overview = Some(text.into_bytes());
+                }
+                a.format(&[
+                    ("json", JSON),
+                    ("svg", SVG),
+                    ("human", TEXT),
+                    ("html", HTML),
+                ])?
+            } else {
+                a.opt("seed", "--seed")?;
+                a.format(&[("json", JSON), ("human", TEXT)])?
+            };
+            if let Some((name, _)) = &file {
+                a.argv.push(name.clone());
+            }
+            let command = if stats {
+                Command::Stats(Box::new(a.parse(stats::parse_args)?))
+            } else {
+                Command::Bones(Box::new(a.parse(bones::parse_args)?))
+            };
+            let mut c = call(command, file.into_iter().collect(), ct);
+            c.overview = overview;
+            Ok(c)
+        }
+        "check" => {
+            let known = [
+                "target", "game", "dialect", "define", "undefine", "text", "name", "allow", "warn",
+                "deny", "format",
+            ];
+            let mut a = Argv::new("check", params, &known)?;
+            a.common()?;
+            a.opts("allow", "--allow")?;
+            a.opts("warn", "--warn")?;
+            a.opts("deny", "--deny")?;
+            let ct = a.format(&[("json", JSON), ("human", TEXT), ("short", TEXT)])?;
+            let Some((name, text)) = a.text("text", "name", "-")? else {
+                return Err(refuse(
+                    "/api/check: `text` (the description to check) is required",
+                ));
+            };
+            a.argv.push(name.clone());
+            let args = a.parse(check::parse_args)?;
+            Ok(call(Command::Check(Box::new(args)), vec![(name, text)], ct))
+        }
+        "convert" => {
+            let known = [
+                "target", "game", "dialect", "define", "undefine", "text", "name", "to", "format",
+            ];
+            let mut a = Argv::new("convert", params, &known)?;
+            a.common()?;
+            if a.opt("to", "--to")?.is_none() {
+                return Err(refuse("/api/convert: `to` (lua or def) is required"));
+            }
+            let ct = a.format(&[("json", JSON), ("human", TEXT)])?;
+            let Some((name, text)) = a.text("text", "name", "-")? else {
+                return Err(refuse(
+                    "/api/convert: `text` (the description to convert) is required",
+                ));
+            };
+            a.argv.push(name.clone());
+            let args = a.parse(convert::parse_args)?;
+            Ok(call(
+                Command::Convert(Box::new(args)),
+                vec![(name, text)],
+                ct,
+            ))
+        }
+        "xlog" => {
+            let known = [
+                "text",
+                "target",
+                "game",
+                "description",
+                "description_name",
+                "where",
+                "format",
+                "dialect",
+                "define",
+                "undefine",
+            ];
+            let mut a = Argv::new("xlog", params, &known)?;
+            a.opt("target", "--target")?;
+            a.opt("game", "--game")?;
+            a.opt("dialect", "--dialect")?;
+            a.opts("define", "-D")?;
+            a.opts("undefine", "-U")?;
+            a.opt("where", "--where")?;
+            let ct = a.format(&[("json", JSON_LINES), ("human", TEXT), ("html", HTML)])?;
+            let file = a.text("description", "description_name", "dungeon.def")?;
+            if let Some((name, _)) = &file {
+                if name == "-" {
+                    return Err(refuse("/api/xlog: the description's name cannot be `-`"));
+                }
+                a.argv.push(format!("--file={name}"));
+            }
+            let Some(text) = a.scalar("text")? else {
+                return Err(refuse(
+                    "/api/xlog: `text` (the xlogfile's lines) is required",
+                ));
+            };
+            a.argv.push("-".into());
+            let args = a.parse(xlog::parse_args)?;
+            Ok(call(
+                Command::Xlog(Box::new(args), text.into_bytes()),
+                file.into_iter().collect(),
+                ct,
+            ))
+        }
+        "diff" => {
+            let known = [
+                "target",
+                "game",
+                "dialect",
+                "define",
+                "undefine",
+                "old",
+                "new",
+                "old_name",
+                "new_name",
+                "old_target",
+                "new_target",
+                "role",
+                "race",
+                "option",
+                "game_start",
+                "wizard",
+                "rng",
+                "portal_levels",
+                "all",
+                "format",
+            ];
+            let mut a = Argv::new("diff", params, &known)?;
+            a.loader()?;
+            a.opt("old_target", "--old-target")?;
+            a.opt("new_target", "--new-target")?;
+            a.opt("portal_levels", "--portal-levels")?;
+            a.flag("all", "--all")?;
+            let ct = a.format(&[("json", JSON), ("human", TEXT), ("html", HTML)])?;
+            let (Some(old), Some(new)) = (
+                a.text("old", "old_name", "old.def")?,
+                a.text("new", "new_name", "new.def")?,
+            ) else {
+                return Err(refuse(
+                    "/api/diff: `old` and `new` (the two descriptions) are required",
+                ));
+            };
+            if old.0 == new.0 || old.0 == "-" || new.0 == "-" {
+                return Err(refuse(
+                    "/api/diff: `old_name` and `new_name` must differ (and neither be `-`)",
+                ));
+            }
+            a.argv.push(old.0.clone());
+            a.argv.push(new.0.clone());
+            let args = a.parse(diff::parse_args)?;
+            Ok(call(Command::Diff(Box::new(args)), vec![old, new], ct))
+        }
+        other => Err(refuse(format!(
+            "no endpoint /api/{other} (endpoints: {}; the description: GET /api)",
+            ENDPOINTS
+                .iter()
+                .map(|e| format!("/api/{e}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// What `--given-overview` names until the server writes the file.
+pub const OVERVIEW_PLACEHOLDER: &str = "given-overview.txt";
+
+/// Runs a prepared call on in-memory streams; returns (exit status,
+/// stdout, stderr). `overview`: the file `--given-overview` reads.
+pub fn run(call: &mut Call, overview: Option<&std::path::Path>) -> (u8, Vec<u8>, Vec<u8>) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    if let (Command::Stats(args), Some(path)) = (&mut call.command, overview) {
+        args.given_overview = Some(path.to_path_buf());
+    }
+    let files: Vec<(&str, &[u8])> = call
+        .files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    let interrupted = call.interrupted.clone();
+    let command = &call.command;
+    let code = crate::input::with_memory_files(&files, || {
+        let (out, err): (&mut dyn Write, &mut dyn Write) = (&mut out, &mut err);
+        match command {
+            Command::Layout(a) => layout::execute(a, out, err, layout::Terminal::default()),
+            Command::Find(a) => {
+                find::execute(a, out, err, layout::Terminal::default(), &interrupted)
+            }
+            Command::Stats(a) => stats::execute(a, out, err, false),
+            Command::Bones(a) => bones::execute(a, out, err, false),
+            Command::Check(a) => check::execute(a, out, err, false),
+            Command::Convert(a) => convert::execute(a, out, err, false),
+            Command::Xlog(a, text) => xlog::execute(a, text.as_slice(), out, err, false),
+            Command::Diff(a) => diff::execute(a, out, err, false),
+        }
+    });
+    (code, out, err)
+}

@@ -1,0 +1,478 @@
+//! `dgn serve`: the page and the HTTP API, a thin shell over the same
+//! command code as `dgn` (see `api.rs`): routes and limits here, each
+//! endpoint's command line in `api.rs`, the page built into the binary in
+//! `assets.rs`.
+//!
+//! Untrusted input: bodies are capped (413), every command runs on a
+//! blocking thread under a time budget (503 when it runs out; a search is
+//! stopped, and a command still running keeps its place in the limit until
+//! it ends), at most `workers` commands run at once (a request that waits
+//! longer than `queue_wait` for one is answered 503), a panic is a 500, and
+//! no request reads or writes a path of its choosing or runs a process.
+
+pub mod api;
+pub mod assets;
+
+use crate::EXIT_USAGE;
+use axum::body::Bytes;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use clap::Args;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// `dgn serve [--addr 127.0.0.1:8080] [--open]`
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The address to listen on: loopback unless you say otherwise
+    /// (`0.0.0.0:8080` serves every interface).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "IP:PORT")]
+    pub addr: SocketAddr,
+    /// Open the page in a browser (`xdg-open`, or `open` on macOS).
+    #[arg(long)]
+    pub open: bool,
+    /// Seconds one request may compute before it is answered 503.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub timeout: u64,
+    /// Commands computed at once (default: one per core).
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+/// Parses `serve`'s arguments (`argv[0]` is the command name).
+pub fn parse_args<I, T>(argv: I) -> Result<ServeArgs, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    crate::input::parse_command("serve", argv)
+}
+
+/// The server's limits.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Largest request body (bytes).
+    pub body_bytes: usize,
+    /// How long one command may compute.
+    pub time: Duration,
+    /// Commands computed at once.
+    pub workers: usize,
+    /// How long a request waits for a worker before a 503.
+    pub queue_wait: Duration,
+    /// Requests in the server at once (waiting or computing) before new
+    /// ones are answered 503 at once.
+    pub in_flight: usize,
+    /// What a request may ask for.
+    pub bounds: api::Bounds,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            body_bytes: 2 << 20,
+            time: Duration::from_secs(10),
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            queue_wait: Duration::from_secs(5),
+            in_flight: 1024,
+            bounds: api::Bounds::default(),
+        }
+    }
+}
+
+struct Shared {
+    limits: Limits,
+    workers: Arc<Semaphore>,
+    in_flight: AtomicUsize,
+    /// The folder of `--given-overview`'s files (the server's own).
+    scratch: std::path::PathBuf,
+    next_file: AtomicUsize,
+}
+
+/// The page and the API.
+pub fn router(limits: Limits) -> Router {
+    let scratch = std::env::temp_dir().join(format!("dgn-serve-{}", std::process::id()));
+    let shared = Arc::new(Shared {
+        workers: Arc::new(Semaphore::new(limits.workers.max(1))),
+        in_flight: AtomicUsize::new(0),
+        scratch,
+        next_file: AtomicUsize::new(0),
+        limits: limits.clone(),
+    });
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/app.js", get(assets::app_js))
+        .route("/app.css", get(assets::app_css))
+        .route("/api", get(assets::openapi))
+        .route("/api/", get(assets::openapi))
+        .route("/api/{endpoint}", get(api_get).post(api_post))
+        .fallback(not_found)
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(
+            limits.body_bytes,
+        ))
+        .layer(axum::middleware::map_response(json_413))
+        .with_state(shared)
+}
+
+/// Serves `router(limits)` on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    limits: Limits,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(limits))
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+pub fn run(args: ServeArgs) -> ExitCode {
+    let mut limits = Limits {
+        time: Duration::from_secs(args.timeout),
+        ..Limits::default()
+    };
+    if let Some(j) = args.jobs {
+        limits.workers = usize::from(j);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("dgn serve: cannot start: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let code = runtime.block_on(async move {
+        let listener = match tokio::net::TcpListener::bind(args.addr).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("dgn serve: cannot listen on {}: {e}", args.addr);
+                return ExitCode::from(EXIT_USAGE);
+            }
+        };
+        let local = listener.local_addr().unwrap_or(args.addr);
+        let url = if local.ip().is_unspecified() {
+            format!("http://127.0.0.1:{}/", local.port())
+        } else {
+            format!("http://{local}/")
+        };
+        eprintln!("dgn serve: the page at {url}, the API's description at {url}api");
+        if !local.ip().is_loopback() {
+            eprintln!(
+                "dgn serve: listening on {local}: every machine that can reach it can use it"
+            );
+        }
+        if args.open {
+            open_browser(&url);
+        }
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        match serve(listener, limits, shutdown).await {
+            Ok(()) => ExitCode::from(crate::EXIT_OK),
+            Err(e) => {
+                eprintln!("dgn serve: {e}");
+                ExitCode::from(EXIT_USAGE)
+            }
+        }
+    });
+    // A computation still running (one that cannot be stopped midway)
+    // does not hold up the exit.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    code
+}
+
+/// `--open`: the platform's opener, if there is one; failing is said and
+/// is no error.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    match std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        Ok(mut child) => {
+            eprintln!("dgn serve: opening {url} with {opener}");
+            // Reaped when it ends, so that no zombie outlives it.
+            std::thread::spawn(move || child.wait());
+        }
+        Err(e) => {
+            eprintln!("dgn serve: cannot open a browser ({opener}: {e}); open {url} yourself")
+        }
+    }
+}
+
+/// An error answer: `{"error": ..., "exit": N}` (no `exit` when no command
+/// ran to its end).
+pub fn error(status: StatusCode, message: &str, exit: Option<u8>) -> Response {
+    let body = match exit {
+        Some(code) => json!({ "error": message, "exit": code }),
+        None => json!({ "error": message }),
+    };
+    let mut r = (status, axum::Json(body)).into_response();
+    if let Some(code) = exit {
+        r.headers_mut()
+            .insert("x-dgn-exit", HeaderValue::from(u16::from(code)));
+    }
+    r
+}
+
+async fn not_found() -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        "no such page: the page is at /, the API at /api/ENDPOINT (GET /api describes it)",
+        None,
+    )
+}
+
+/// The body limit's 413 (from the layer, or from reading a body that
+/// turned out too long) as JSON.
+async fn json_413(r: Response) -> Response {
+    if r.status() == StatusCode::PAYLOAD_TOO_LARGE
+        && r.headers().get(header::CONTENT_TYPE)
+            != Some(&HeaderValue::from_static("application/json"))
+    {
+        return error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "the request body is larger than the server takes (2 MiB)",
+            None,
+        );
+    }
+    r
+}
+
+async fn api_get(
+    State(shared): State<Arc<Shared>>,
+    Path(endpoint): Path<String>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Response {
+    let mut params = api::Params::new();
+    let pairs = match query {
+        Ok(Query(p)) => p,
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!("the query string does not parse: {e}"),
+                Some(EXIT_USAGE),
+            )
+        }
+    };
+    for (k, v) in pairs {
+        match params.get_mut(&k) {
+            None => {
+                params.insert(k, Value::String(v));
+            }
+            Some(Value::Array(a)) => a.push(Value::String(v)),
+            Some(old) => {
+                let first = old.take();
+                *old = Value::Array(vec![first, Value::String(v)]);
+            }
+        }
+    }
+    answer(shared, endpoint, params).await
+}
+
+async fn api_post(
+    State(shared): State<Arc<Shared>>,
+    Path(endpoint): Path<String>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Response {
+    let body = match body {
+        Ok(b) => b,
+        Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return json_413(StatusCode::PAYLOAD_TOO_LARGE.into_response()).await
+        }
+        Err(r) => return error(r.status(), &r.body_text(), None),
+    };
+    let params: api::Params = if body.iter().all(u8::is_ascii_whitespace) {
+        api::Params::new()
+    } else {
+        match serde_json::from_slice(&body) {
+            Ok(p) => p,
+            Err(e) => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    &format!("the body is not a JSON object of parameters: {e}"),
+                    Some(EXIT_USAGE),
+                )
+            }
+        }
+    };
+    answer(shared, endpoint, params).await
+}
+
+/// Counts a request in the server while it lives.
+struct InFlight(Arc<Shared>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Removes `--given-overview`'s file when its command ends.
+struct Scratch(Option<std::path::PathBuf>);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(p) = self.0.take() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+async fn answer(shared: Arc<Shared>, endpoint: String, params: api::Params) -> Response {
+    let mut call = match api::prepare(&endpoint, &params, &shared.limits.bounds) {
+        Ok(c) => c,
+        Err(r) if !api::ENDPOINTS.contains(&endpoint.as_str()) => {
+            return error(StatusCode::NOT_FOUND, &r.message, None)
+        }
+        Err(r) => {
+            return error(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &r.message,
+                Some(EXIT_USAGE),
+            )
+        }
+    };
+    if shared.in_flight.fetch_add(1, Ordering::Relaxed) >= shared.limits.in_flight {
+        shared.in_flight.fetch_sub(1, Ordering::Relaxed);
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is busy (too many requests at once); try again shortly",
+            None,
+        );
+    }
+    let _counted = InFlight(shared.clone());
+    let permit = match tokio::time::timeout(
+        shared.limits.queue_wait,
+        shared.workers.clone().acquire_owned(),
+    )
+    .await
+    {
+        Ok(Ok(p)) => p,
+        _ => {
+            return error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &format!(
+                    "the server is busy: no worker was free within {} s; try again shortly",
+                    shared.limits.queue_wait.as_secs_f64()
+                ),
+                None,
+            )
+        }
+    };
+    let scratch = match call.overview.take() {
+        None => Scratch(None),
+        Some(text) => {
+            let n = shared.next_file.fetch_add(1, Ordering::Relaxed);
+            let path = shared.scratch.join(format!("overview-{n}.txt"));
+            let written =
+                std::fs::create_dir_all(&shared.scratch).and_then(|()| std::fs::write(&path, text));
+            if let Err(e) = written {
+                return error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    &format!("cannot hold the overview's text: {e}"),
+                    None,
+                );
+            }
+            Scratch(Some(path))
+        }
+    };
+    let content_type = call.content_type;
+    let interrupted = call.interrupted.clone();
+    let job = tokio::task::spawn_blocking(move || {
+        // The worker's place is held until the command ends, even after its
+        // request has been answered 503.
+        let _permit = permit;
+        let _scratch = &scratch;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            api::run(&mut call, scratch.0.as_deref())
+        }))
+    });
+    let time = shared.limits.time;
+    let (code, out, err) = match tokio::time::timeout(time, job).await {
+        Err(_) => {
+            // A search stops at once; other commands cannot be stopped
+            // midway and end on their own, keeping their worker till then.
+            interrupted.store(true, std::sync::atomic::Ordering::Relaxed);
+            let what = if endpoint == "find" {
+                "was stopped"
+            } else {
+                "was abandoned"
+            };
+            return error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &format!(
+                    "/api/{endpoint} ran out of its time budget ({} s) and {what}; ask for less (fewer seeds, `sample`, a smaller file)",
+                    time.as_secs_f64()
+                ),
+                None,
+            );
+        }
+        Ok(Err(e)) => {
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("/api/{endpoint} failed: {e}"),
+                None,
+            )
+        }
+        Ok(Ok(Err(panic))) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("dgnkit failed on this request (a bug; please report it with the request): {what}"),
+                None,
+            );
+        }
+        Ok(Ok(Ok(r))) => r,
+    };
+    let stderr = String::from_utf8_lossy(&err).trim_end().to_string();
+    let mut response = match code {
+        0 => (StatusCode::OK, out).into_response(),
+        // The command's answer (diagnostics, a failing seed's line, a
+        // threshold crossed) is in what it printed.
+        1 if !out.is_empty() => (StatusCode::OK, out).into_response(),
+        1 => return error(StatusCode::BAD_REQUEST, &stderr, Some(1)),
+        2 => return error(StatusCode::UNPROCESSABLE_ENTITY, &stderr, Some(2)),
+        n => return error(StatusCode::INTERNAL_SERVER_ERROR, &stderr, Some(n)),
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert("x-dgn-exit", HeaderValue::from(u16::from(code)));
+    if !stderr.is_empty() {
+        // Notes the command wrote beside its answer, on one line.
+        let one_line: String = stderr
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .filter(|c| c.is_ascii())
+            .take(2000)
+            .collect();
+        if let Ok(v) = HeaderValue::from_str(&one_line) {
+            headers.insert("x-dgn-stderr", v);
+        }
+    }
+    response
+}

@@ -1,0 +1,720 @@
+//! `dgn serve`'s API, in process on a free loopback port: every endpoint
+//! answers exactly what `dgn ... --format json` prints (the real binary,
+//! the same text on its standard input or in a file of the same name),
+//! limits and hostile requests get clear 4xx/503 answers without hanging
+//! or panicking, and a few hundred concurrent requests of every kind stay
+//! correct with the memory bounded.
+
+use dgnkit_cli::serve::{self, Limits};
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const DGN: &str = env!("CARGO_BIN_EXE_dgn");
+
+fn repo(path: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// A server on 127.0.0.1:0 on its own runtime; dropped, it stops.
+struct Server {
+    addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    fn start(limits: Limits) -> Server {
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                addr_tx.send(listener.local_addr().unwrap()).unwrap();
+                serve::serve(listener, limits, async {
+                    let _ = stopped.await;
+                })
+                .await
+                .unwrap();
+            });
+        });
+        Server {
+            addr: addr_rx.recv().unwrap(),
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// An answer: status, headers (lower-case names), body.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+    fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).expect("UTF-8 body")
+    }
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+    }
+}
+
+/// One HTTP/1.1 request on its own connection (a client of a few lines:
+/// the answers all carry a Content-Length).
+fn request(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> Answer {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    // A server may answer (413) before reading a large body; a broken pipe
+    // then is no failure.
+    let _ = s.write_all(body);
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no header end in {:?}", String::from_utf8_lossy(&raw)));
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let mut lines = head.lines();
+    let status: u16 = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|c| c.parse().ok())
+        .expect("status line");
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let body = raw[split + 4..].to_vec();
+    let a = Answer {
+        status,
+        headers,
+        body,
+    };
+    if let Some(n) = a.header("content-length") {
+        assert_eq!(n.parse::<usize>().unwrap(), a.body.len(), "{path}: length");
+    }
+    a
+}
+
+fn post(addr: SocketAddr, endpoint: &str, body: &Value) -> Answer {
+    request(
+        addr,
+        "POST",
+        &format!("/api/{endpoint}"),
+        body.to_string().as_bytes(),
+    )
+}
+
+/// `dgn ARGS` in `dir` with `stdin`: (exit status, stdout).
+fn cli(args: &[&str], stdin: &str, dir: Option<&Path>) -> (u8, Vec<u8>) {
+    let mut c = Command::new(DGN);
+    c.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("NO_COLOR", "1");
+    if let Some(d) = dir {
+        c.current_dir(d);
+    }
+    let mut child = c.spawn().expect("dgn");
+    let mut input = child.stdin.take().unwrap();
+    let text = stdin.to_string();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    (out.status.code().unwrap_or(-1) as u8, out.stdout)
+}
+
+/// A private folder holding `files`, removed when dropped.
+struct Folder(std::path::PathBuf);
+
+impl Folder {
+    fn with(files: &[(&str, &str)]) -> Folder {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("dgn-serve-test-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        Folder(dir)
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One parity case: the request, and the command line that must print the
+/// same bytes (with its standard input, and files in its folder).
+struct Case {
+    endpoint: &'static str,
+    body: Value,
+    args: Vec<&'static str>,
+    stdin: String,
+    files: Vec<(&'static str, String)>,
+}
+
+fn case(endpoint: &'static str, body: Value, args: &[&'static str]) -> Case {
+    Case {
+        endpoint,
+        body,
+        args: args.to_vec(),
+        stdin: String::new(),
+        files: Vec::new(),
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let def343 = repo("corpus/nethack-3.4.3.def");
+    let lua37 = repo("corpus/nethack-3.7.lua");
+    let bad = repo("corpus/ranges-bad-rand.def");
+    let def36 = repo("corpus/nethack-3.6.def");
+    let def360 = repo("corpus/nethack-3.6.0.def");
+    let xlog = repo("tests/data/nethack-3.4.3.xlog");
+    let mut v = vec![
+        case(
+            "layout",
+            json!({"seed": 42}),
+            &["layout", "--seed=42", "--format=json"],
+        ),
+        case(
+            "layout",
+            json!({"game": "nethack-3.7", "seed": "42", "role": "Wiz", "trace": true}),
+            &[
+                "layout",
+                "--target=nethack-3.7",
+                "--seed=42",
+                "--role=Wiz",
+                "--trace",
+                "--format=json",
+            ],
+        ),
+        case(
+            "layout",
+            json!({"target": "nethack-3.6", "seeds": "0..25", "wizard": true}),
+            &["layout", "--seeds=0..25", "--wizard", "--format=json"],
+        ),
+        case(
+            "layout",
+            json!({"seed": 7, "format": "svg"}),
+            &["layout", "--seed=7", "--format=svg"],
+        ),
+        case(
+            "layout",
+            json!({"game": "xnethack", "seed": 42, "format": "overview"}),
+            &[
+                "layout",
+                "--target=xnethack",
+                "--seed=42",
+                "--format=overview",
+            ],
+        ),
+        case(
+            "find",
+            json!({"query": "bigrm and oracle.depth == 5", "seeds": "0..20000", "limit": 7}),
+            &[
+                "find",
+                "--seeds=0..20000",
+                "--limit=7",
+                "--format=json",
+                "bigrm and oracle.depth == 5",
+            ],
+        ),
+        case(
+            "find",
+            json!({"query": "bigrm", "seeds": "0..3000", "count": true}),
+            &[
+                "find",
+                "--seeds=0..3000",
+                "--count",
+                "--format=json",
+                "bigrm",
+            ],
+        ),
+        case("stats", json!({}), &["stats", "--format=json"]),
+        case(
+            "stats",
+            json!({"given": "oracle.depth == 7", "wizard": true}),
+            &[
+                "stats",
+                "--given=oracle.depth == 7",
+                "--wizard",
+                "--format=json",
+            ],
+        ),
+        case(
+            "stats",
+            json!({"game": "nethack-3.7", "role": "Valkyrie"}),
+            &[
+                "stats",
+                "--target=nethack-3.7",
+                "--role=Valkyrie",
+                "--format=json",
+            ],
+        ),
+        case(
+            "bones",
+            json!({"seed": 42}),
+            &["bones", "--seed=42", "--format=json"],
+        ),
+        case("bones", json!({}), &["bones", "--format=json"]),
+    ];
+    let mut c = case(
+        "layout",
+        json!({"text": def343, "target": "nethack-3.4.3", "seed": 3}),
+        &[
+            "layout",
+            "--target=nethack-3.4.3",
+            "--seed=3",
+            "--format=json",
+            "-",
+        ],
+    );
+    c.stdin = def343.clone();
+    v.push(c);
+    let mut c = case(
+        "check",
+        json!({"text": bad}),
+        &["check", "--format=json", "-"],
+    );
+    c.stdin = bad.clone();
+    v.push(c);
+    let mut c = case(
+        "check",
+        json!({"text": lua37, "name": "dungeon.lua", "target": "nethack-3.7"}),
+        &[
+            "check",
+            "--target=nethack-3.7",
+            "--format=json",
+            "dungeon.lua",
+        ],
+    );
+    c.files = vec![("dungeon.lua", lua37.clone())];
+    v.push(c);
+    let mut c = case(
+        "convert",
+        json!({"text": def36, "to": "lua"}),
+        &["convert", "--to=lua", "--format=json", "-"],
+    );
+    c.stdin = def36.clone();
+    v.push(c);
+    let mut c = case(
+        "xlog",
+        json!({"text": xlog}),
+        &["xlog", "--format=json", "-"],
+    );
+    c.stdin = xlog.clone();
+    v.push(c);
+    let mut c = case(
+        "xlog",
+        json!({"text": xlog, "where": "role = Val", "game": "nethack"}),
+        &[
+            "xlog",
+            "--game=nethack",
+            "--where=role = Val",
+            "--format=json",
+            "-",
+        ],
+    );
+    c.stdin = xlog.clone();
+    v.push(c);
+    let overview = "The Dungeons of Doom: levels 1 to 12\n  Level 1:\n  Level 5: oracle\n  Level 6: stairs to Sokoban\n";
+    let mut c = case(
+        "stats",
+        json!({"given_overview": overview}),
+        &["stats", "--given-overview=seen.txt", "--format=json"],
+    );
+    c.files = vec![("seen.txt", overview.to_string())];
+    v.push(c);
+    let mut c = case(
+        "diff",
+        json!({"old": def360, "new": def36}),
+        &["diff", "--format=json", "old.def", "new.def"],
+    );
+    c.files = vec![("old.def", def360), ("new.def", def36)];
+    v.push(c);
+    v
+}
+
+fn expected(c: &Case) -> (u8, Vec<u8>) {
+    let files: Vec<(&str, &str)> = c.files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    let folder = Folder::with(&files);
+    cli(&c.args, &c.stdin, Some(&folder.0))
+}
+
+#[test]
+fn every_endpoint_answers_what_the_command_line_prints() {
+    let server = Server::start(Limits::default());
+    for c in cases() {
+        let (code, out) = expected(&c);
+        let a = post(server.addr, c.endpoint, &c.body);
+        assert_eq!(
+            a.status,
+            200,
+            "{} {}: {}",
+            c.endpoint,
+            c.body.to_string().chars().take(200).collect::<String>(),
+            a.text()
+        );
+        assert_eq!(a.header("x-dgn-exit"), Some(code.to_string().as_str()));
+        assert!(
+            a.body == out,
+            "/api/{} {:?} differs from `dgn {}`:\n--- API\n{}\n--- CLI\n{}",
+            c.endpoint,
+            c.args,
+            c.args.join(" "),
+            a.text().chars().take(2000).collect::<String>(),
+            String::from_utf8_lossy(&out)
+                .chars()
+                .take(2000)
+                .collect::<String>()
+        );
+    }
+}
+
+#[test]
+fn get_takes_the_same_parameters_as_a_query_string() {
+    let server = Server::start(Limits::default());
+    let a = request(
+        server.addr,
+        "GET",
+        "/api/layout?game=nethack-3.7&seed=42&role=Wiz&wizard=1",
+        b"",
+    );
+    let (_, out) = cli(
+        &[
+            "layout",
+            "--target=nethack-3.7",
+            "--seed=42",
+            "--role=Wiz",
+            "--wizard",
+            "--format=json",
+        ],
+        "",
+        None,
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    assert_eq!(a.body, out);
+    assert_eq!(a.header("content-type"), Some("application/json"));
+}
+
+#[test]
+fn the_page_and_the_api_description_are_served() {
+    let server = Server::start(Limits::default());
+    let page = request(server.addr, "GET", "/", b"");
+    assert_eq!(page.status, 200);
+    assert!(page.text().contains("/app.js"));
+    for (path, kind) in [("/app.js", "text/javascript"), ("/app.css", "text/css")] {
+        let a = request(server.addr, "GET", path, b"");
+        assert_eq!(a.status, 200, "{path}");
+        assert!(a.header("content-type").unwrap().starts_with(kind));
+        assert!(a.body.len() > 1000, "{path} is built (web/dist)");
+    }
+    let api = request(server.addr, "GET", "/api", b"").json();
+    assert!(api["openapi"].as_str().unwrap().starts_with("3."));
+    for e in serve::api::ENDPOINTS {
+        assert!(
+            api["paths"].get(format!("/api/{e}")).is_some(),
+            "/api describes /api/{e}"
+        );
+    }
+    // The page offers every game.
+    let js = request(server.addr, "GET", "/app.js", b"").text();
+    for t in dgnkit::options::Target::ALL {
+        assert!(
+            js.contains(&format!("\"{}\"", t.name())),
+            "the page lists {}",
+            t.name()
+        );
+    }
+    assert_eq!(request(server.addr, "GET", "/nope", b"").status, 404);
+    assert_eq!(request(server.addr, "GET", "/api/nope", b"").status, 404);
+}
+
+#[test]
+fn errors_are_json_with_the_exit_status() {
+    let server = Server::start(Limits::default());
+    // An input error (exit 1) with nothing printed: 400.
+    let a = post(
+        server.addr,
+        "layout",
+        &json!({"text": "DUNGEON: \"x\" \"y\" (5, 2)\nLEVEL: \"a\" \"b\" @ (99, 1)\n"}),
+    );
+    assert_eq!(a.status, 400, "{}", a.text());
+    assert_eq!(a.json()["exit"], 1);
+    assert!(a.json()["error"].as_str().unwrap().contains("E0401"));
+    // A usage error (exit 2): 422.
+    for body in [
+        json!({"game": "nethack-9"}),
+        json!({"seed": "many"}),
+        json!({"role": "Wombat", "game": "nethack-3.7"}),
+        json!({"format": "png"}),
+        json!({"file": "/etc/passwd"}),
+        json!({"text": "x", "name": "../../etc/passwd"}),
+        json!({"text": "x", "name": "/etc/passwd"}),
+        json!({"seed": {"$gt": 1}}),
+    ] {
+        let a = post(server.addr, "layout", &body);
+        assert_eq!(a.status, 422, "{body}: {}", a.text());
+        let v = a.json();
+        assert_eq!(v["exit"], 2, "{body}");
+        assert!(!v["error"].as_str().unwrap().is_empty());
+    }
+    // The file system is never read: a check of `-` reads the request's
+    // text, and the description's name is only a name.
+    let a = post(
+        server.addr,
+        "check",
+        &json!({"text": "", "name": "Cargo.toml"}),
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    assert!(a.text().contains("\"Cargo.toml\""));
+    assert!(!a.text().contains("workspace"));
+    // Malformed JSON: 400.
+    for body in [&b"{\"seed\": "[..], b"[1, 2]", b"\"layout\"", b"\xff\xfe"] {
+        let a = request(server.addr, "POST", "/api/layout", body);
+        assert_eq!(a.status, 400, "{:?}", String::from_utf8_lossy(body));
+        assert!(a.json()["error"].as_str().unwrap().contains("JSON"));
+    }
+}
+
+#[test]
+fn an_oversized_body_is_413() {
+    let server = Server::start(Limits::default());
+    let text = "#".repeat(3 << 20);
+    let a = post(server.addr, "check", &json!({ "text": text }));
+    assert_eq!(a.status, 413);
+    assert!(a.json()["error"].as_str().unwrap().contains("larger"));
+    // Just under the limit is answered.
+    let text = format!("{}\n", "#".repeat((2 << 20) - 100));
+    let a = post(server.addr, "check", &json!({ "text": text }));
+    assert_eq!(a.status, 200, "{}", a.text());
+}
+
+#[test]
+fn hostile_requests_are_answered_quickly_and_clearly() {
+    let limits = Limits {
+        time: Duration::from_secs(5),
+        ..Limits::default()
+    };
+    let server = Server::start(limits);
+    let t0 = Instant::now();
+    for (endpoint, body) in [
+        (
+            "layout",
+            json!({"game": "nethack-3.7", "name": "dungeon.lua", "text": "while true do end\n"}),
+        ),
+        (
+            "stats",
+            json!({"game": "nethack-3.7", "name": "dungeon.lua", "text": "while true do end\ndungeon = {}\n"}),
+        ),
+        (
+            "layout",
+            json!({"game": "nethack-3.7", "name": "dungeon.lua", "text": "os.execute('touch /tmp/dgn-serve-pwned')\ndungeon = {}\n"}),
+        ),
+        (
+            "check",
+            json!({"name": "dungeon.lua", "text": "io.open('/etc/passwd'):read('a')\nlocal t = {} for i = 1, 1e9 do t[i] = string.rep('x', 1e6) end\n"}),
+        ),
+        (
+            "check",
+            json!({"name": "dungeon.lua", "text": "local function f() return f() + 1 end f()\n"}),
+        ),
+    ] {
+        let a = post(server.addr, endpoint, &body);
+        assert!(
+            matches!(a.status, 200 | 400 | 422 | 503),
+            "{endpoint} {body}: {} {}",
+            a.status,
+            a.text()
+        );
+        if a.status != 200 {
+            assert!(a.json()["error"].is_string());
+        }
+    }
+    assert!(!Path::new("/tmp/dgn-serve-pwned").exists());
+    assert!(t0.elapsed() < Duration::from_secs(30));
+    // Bounds: seeds, limit, samples.
+    for (endpoint, body) in [
+        (
+            "find",
+            json!({"query": "bigrm", "seeds": "0..1000000000000"}),
+        ),
+        ("find", json!({"query": "bigrm", "limit": 1_000_000_000u64})),
+        (
+            "find",
+            json!({"query": "bigrm", "seeds": "18446744073709551615..=18446744073709551615"}),
+        ),
+        ("find", json!({"seeds": "0..10"})),
+        ("layout", json!({"seeds": "0..100000000"})),
+        ("stats", json!({"sample": true, "samples": 100_000_000u64})),
+        ("find", json!({"query": ") and (", "seeds": "0..10"})),
+    ] {
+        let a = post(server.addr, endpoint, &body);
+        assert!(
+            a.status == 422 || a.status == 400,
+            "{endpoint} {body}: {} {}",
+            a.status,
+            a.text()
+        );
+        assert!(a.json()["error"].is_string());
+    }
+}
+
+#[test]
+fn the_time_budget_holds_and_a_busy_server_says_so() {
+    let limits = Limits {
+        time: Duration::from_millis(300),
+        workers: 1,
+        queue_wait: Duration::from_millis(200),
+        ..Limits::default()
+    };
+    let server = Server::start(limits);
+    let slow = json!({"query": "oracle.depth == 99", "seeds": "0..1000000"});
+    let addr = server.addr;
+    let t0 = Instant::now();
+    let a = post(addr, "find", &slow);
+    assert_eq!(a.status, 503, "{}", a.text());
+    assert!(a.json()["error"].as_str().unwrap().contains("time budget"));
+    assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
+    // The stopped search gives its worker back: the next request runs.
+    std::thread::sleep(Duration::from_millis(500));
+    let a = post(addr, "layout", &json!({"seed": 1}));
+    assert_eq!(a.status, 200, "{}", a.text());
+    // With the one worker busy, a request waits at most queue_wait.
+    let busy = std::thread::spawn(move || post(addr, "find", &slow));
+    std::thread::sleep(Duration::from_millis(50));
+    let t0 = Instant::now();
+    let a = post(addr, "layout", &json!({"seed": 1}));
+    assert_eq!(a.status, 503, "{}", a.text());
+    assert!(a.json()["error"].as_str().unwrap().contains("busy"));
+    assert!(t0.elapsed() < Duration::from_secs(2));
+    assert_eq!(busy.join().unwrap().status, 503);
+}
+
+fn rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+#[test]
+fn hundreds_of_concurrent_requests_stay_correct_and_bounded() {
+    let server = Server::start(Limits {
+        queue_wait: Duration::from_secs(30),
+        ..Limits::default()
+    });
+    let addr = server.addr;
+    let xlog = repo("tests/data/nethack-3.4.3.xlog");
+    let bad = repo("corpus/ranges-bad-rand.def");
+    let kinds: Vec<(&str, Value)> = vec![
+        ("layout", json!({"seed": 1})),
+        ("layout", json!({"seed": 2, "format": "svg"})),
+        (
+            "layout",
+            json!({"game": "nethack-3.7", "seed": 3, "role": "Wiz"}),
+        ),
+        (
+            "find",
+            json!({"query": "bigrm", "seeds": "0..2000", "limit": 5}),
+        ),
+        ("stats", json!({"game": "nethack-3.4.3"})),
+        ("bones", json!({"seed": 5})),
+        ("check", json!({"text": bad})),
+        ("xlog", json!({"text": xlog})),
+        ("layout", json!({"seed": "x"})),
+    ];
+    // Each kind's answer, asked alone first (the parity test holds these
+    // to the command line).
+    let want: Vec<(u16, Vec<u8>)> = kinds
+        .iter()
+        .map(|(e, b)| {
+            let a = post(addr, e, b);
+            (a.status, a.body)
+        })
+        .collect();
+    // Warm the allocator with one round before measuring.
+    let before = rss_kib();
+    let kinds = std::sync::Arc::new(kinds);
+    let want = std::sync::Arc::new(want);
+    let deadline = Instant::now() + Duration::from_secs(4);
+    let threads: Vec<_> = (0..256)
+        .map(|t| {
+            let kinds = kinds.clone();
+            let want = want.clone();
+            std::thread::spawn(move || {
+                let mut n = 0usize;
+                let mut i = t;
+                while Instant::now() < deadline || n == 0 {
+                    let k = i % kinds.len();
+                    let (e, b) = &kinds[k];
+                    let a = post(addr, e, b);
+                    assert_eq!(a.status, want[k].0, "{e} {b}: {}", a.text());
+                    assert!(
+                        a.body == want[k].1,
+                        "{e} {b}: a different answer under load"
+                    );
+                    n += 1;
+                    i += 7;
+                }
+                n
+            })
+        })
+        .collect();
+    let total: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    let after = rss_kib();
+    eprintln!("{total} requests in about 4 s; VmRSS {before:?} -> {after:?} KiB");
+    assert!(total >= 256);
+    if let (Some(b), Some(a)) = (before, after) {
+        assert!(
+            a < b + 512 * 1024,
+            "memory grew from {b} KiB to {a} KiB under load"
+        );
+    }
+}

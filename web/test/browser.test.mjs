@@ -1,0 +1,163 @@
+// The page in a real browser: Debian's chromium (or $CHROMIUM), driven by
+// playwright-core, against `dgn serve` on a free loopback port ($DGN, or
+// ../target/debug/dgn). Each view is loaded and used as a person would.
+// DGNKIT_SCREENSHOTS=1 writes docs/images/serve-*.png (the README's).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const dgn = process.env.DGN ?? path.join(root, 'target', 'debug', 'dgn');
+const browserPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const shots = process.env.DGNKIT_SCREENSHOTS === '1' ? path.join(root, 'docs', 'images') : mkdtempSync(path.join(tmpdir(), 'dgn-serve-shots-'));
+
+let server, browser, base;
+
+before(async () => {
+  assert.ok(existsSync(dgn), `no dgn binary at ${dgn}: run \`cargo build -p dgnkit-cli\` first, or set DGN`);
+  assert.ok(existsSync(browserPath), `no chromium at ${browserPath}: apt-get install chromium, or set CHROMIUM`);
+  server = spawn(dgn, ['serve', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  base = await new Promise((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`dgn serve did not start: ${err}`)), 20000);
+    server.stderr.on('data', (d) => {
+      err += d;
+      const m = /the page at (http:\/\/[^ ]+\/)/.exec(err);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    server.on('exit', (code) => reject(new Error(`dgn serve exited ${code}: ${err}`)));
+  });
+  browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+async function page(url) {
+  const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(String(e)));
+  p.on('requestfailed', (r) => { if (!r.url().startsWith('blob:')) errors.push(`request failed: ${r.url()}`); });
+  await p.goto(base + url);
+  return { p, errors };
+}
+
+async function mapShown(p) {
+  const img = p.locator('img.map').first();
+  await img.waitFor({ timeout: 20000 });
+  await p.waitForFunction(() => { const i = document.querySelector('img.map'); return i && i.complete && i.naturalWidth > 100; }, null, { timeout: 20000 });
+}
+
+test('the page loads quickly and fetches nothing but its own three files', async () => {
+  const p = await browser.newPage();
+  const urls = [];
+  p.on('request', (r) => urls.push(r.url()));
+  const t0 = Date.now();
+  await p.goto(base + '?view=xlog', { waitUntil: 'load' });
+  await p.locator('#xlog-text').waitFor();
+  const took = Date.now() - t0;
+  console.log(`# the xlogfile view was interactive ${took} ms after navigation`);
+  assert.ok(took < 3000, `interactive after ${took} ms`);
+  for (const u of urls) assert.ok(u.startsWith(base) || u.startsWith('blob:'), `fetched ${u}`);
+  await p.close();
+});
+
+test('dungeon: a seed shows its map, overview and bones, and the URL says so', async () => {
+  const { p, errors } = await page('?view=dungeon&game=nethack-3.6&seed=42&role=Wiz');
+  await mapShown(p);
+  await p.locator('pre.overview').waitFor();
+  assert.match(await p.locator('pre.overview').textContent(), /The Dungeons of Doom/);
+  assert.ok(await p.locator('table.bones tbody tr').count() > 20);
+  await p.fill('input[name=seed]', '7');
+  await p.click('#view-dungeon button[type=submit]');
+  await p.waitForURL(/seed=7/);
+  await mapShown(p);
+  await p.locator('text=Show the draw log').click();
+  await p.locator('pre.trace').waitFor();
+  assert.ok((await p.locator('pre.trace').textContent()).length > 100);
+  await p.locator('pre.overview').waitFor();
+  await p.evaluate(() => window.scrollTo(0, 0));
+  await p.screenshot({ path: path.join(shots, 'serve-dungeon.png') });
+  const threeSeven = await page('?view=dungeon&game=nethack-3.7&seed=42&role=Wiz');
+  await mapShown(threeSeven.p);
+  assert.equal(await threeSeven.p.locator('select[name=game]').inputValue(), 'nethack-3.7');
+  assert.deepEqual(errors.concat(threeSeven.errors), []);
+  await p.close();
+  await threeSeven.p.close();
+});
+
+test('edit: an error typed in the editor is underlined with its diagnostic', async () => {
+  const { p, errors } = await page('?view=edit&seed=3');
+  await p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '0', null, { timeout: 20000 });
+  await mapShown(p);
+  await p.evaluate(() => {
+    const v = window.dgnEditor;
+    const text = '\nLEVEL: "extra" "X" @ (99, 1)\n';
+    const end = v.state.doc.length + text.length;
+    v.dispatch({ changes: { from: v.state.doc.length, insert: text }, selection: { anchor: end }, scrollIntoView: true });
+    v.focus();
+  });
+  await p.waitForFunction(() => Number(document.querySelector('#edit-status')?.dataset.errors) >= 1, null, { timeout: 20000 });
+  await p.locator('.cm-lint-marker-error').first().waitFor();
+  await p.locator('.cm-lintRange-error').first().hover();
+  await p.locator('.cm-tooltip-lint').waitFor();
+  assert.match(await p.locator('.cm-tooltip-lint').textContent(), /E\d{4}/);
+  await p.screenshot({ path: path.join(shots, 'serve-edit.png') });
+  // A dungeon.lua is checked as NetHack 3.7's, its layout drawn.
+  const lua = await page('?view=edit&name=dungeon.lua&game=nethack-3.7');
+  await lua.p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '0', null, { timeout: 20000 });
+  assert.match(await lua.p.locator('.cm-content').textContent(), /dungeon = /);
+  await mapShown(lua.p);
+  await lua.p.close();
+  assert.deepEqual(errors.concat(lua.errors), []);
+  await p.close();
+});
+
+test('odds: the tables, and the same given what was seen', async () => {
+  const { p, errors } = await page('?view=odds');
+  await p.locator('table.odds').first().waitFor({ timeout: 30000 });
+  assert.ok(await p.locator('table.odds').first().locator('tbody tr').count() > 5);
+  await p.fill('input[name=given]', 'oracle.depth == 7');
+  await p.click('#view-odds button[type=submit]');
+  await p.waitForURL(/given=oracle/);
+  await p.locator('table.odds').first().waitFor({ timeout: 30000 });
+  const oracle = p.locator('table.odds').first().locator('tr', { hasText: 'oracle' }).first();
+  assert.match(await oracle.locator('.range').textContent(), /^7$/);
+  await p.screenshot({ path: path.join(shots, 'serve-odds.png'), fullPage: false });
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
+test('xlogfile: pasted lines become the table of games and the summary', async () => {
+  const { p, errors } = await page('?view=xlog');
+  await p.fill('#xlog-text', [
+    'version=3.6.6:points=4321:deathdnum=0:deathlev=5:maxlvl=5:hp=-3:maxhp=40:deaths=1:role=Val:race=Hum:gender=Fem:align=Neu:name=alpha:death=killed by a soldier ant:flags=0x0',
+    'version=3.6.6:points=12:deathdnum=2:deathlev=4:maxlvl=4:hp=0:maxhp=12:deaths=0:role=Wiz:race=Elf:gender=Mal:align=Cha:name=beta:death=quit:flags=0x0',
+  ].join('\n'));
+  await p.click('#view-xlog button[type=submit]');
+  await p.locator('table.games tbody tr').nth(1).waitFor({ timeout: 20000 });
+  assert.match(await p.locator('table.games').textContent(), /alpha.*The Dungeons of Doom/s);
+  assert.match(await p.locator('table.summary').first().textContent(), /2/);
+  await p.screenshot({ path: path.join(shots, 'serve-xlog.png') });
+  // An uploaded file is answered the same way.
+  await p.setInputFiles('#xlog-file', { name: 'xlogfile', mimeType: 'text/plain', buffer: Buffer.from('version=3.4.3:points=7:deathdnum=0:deathlev=3:maxlvl=3:hp=-1:maxhp=9:deaths=1:role=Sam:race=Hum:gender=Mal:align=Law:name=gamma:death=killed by a jackal\n') });
+  await p.waitForFunction(() => document.querySelector('table.games')?.textContent.includes('gamma'), null, { timeout: 20000 });
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
+test('diff: two descriptions compared', async () => {
+  const { p, errors } = await page('?view=diff');
+  await p.locator('table.diff tbody tr').first().waitFor({ timeout: 30000 });
+  assert.match(await p.locator('table.diff').textContent(), /oracle/);
+  await p.screenshot({ path: path.join(shots, 'serve-diff.png') });
+  assert.deepEqual(errors, []);
+  await p.close();
+});
