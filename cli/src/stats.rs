@@ -295,19 +295,7 @@ pub fn human(s: &Stats, title: &str) -> String {
     let _ = writeln!(o, "All probabilities are over layouts that load; distributions are given that the thing exists.\n");
     let _ = writeln!(o, "Loader failure: {}", pct(s.failure));
     for f in &s.failures {
-        let place = [f.dungeon.as_deref(), f.level.as_deref()]
-            .iter()
-            .flatten()
-            .map(|x| format!("\"{x}\""))
-            .collect::<Vec<_>>()
-            .join(" ");
-        let _ = writeln!(
-            o,
-            "  {} {place}: {}\n    e.g. {}",
-            f.code,
-            pct(f.probability),
-            f.example
-        );
+        let _ = writeln!(o, "{}", dgnkit::views::table::failure_line("", f));
     }
     o.push('\n');
 

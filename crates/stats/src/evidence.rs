@@ -8,9 +8,11 @@
 //! it leaves. So an outcome that contradicts the evidence can be dropped
 //! where it is made, and the forward and backward passes run on what is
 //! left: the joint chance of each outcome and the evidence, exactly, for the
-//! cost of one enumeration. A special level's level lies inside one
-//! placement class, so a constrained level joins the class key (the way a
-//! level that later chains read does) and each class pins it down.
+//! cost of one enumeration. A special level's level is spread inside one
+//! placement class, so the placement search splits each class in two: the
+//! placements where every constrained level lies where the evidence allows,
+//! and the rest (one flag, not the levels themselves, so that evidence on
+//! many levels of one dungeon does not multiply its classes).
 //!
 //! A resolution that fails has no layout for the evidence to be about, so
 //! the loader's failure figures stay the description's own; everything else

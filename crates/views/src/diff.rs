@@ -7,7 +7,7 @@
 //! distance are the diff's own.
 
 use crate::chart::{esc, method_line, PALETTE};
-use crate::table::{aligned, mean, percent, range_mean};
+use crate::table::{aligned, failure_line, mean, percent, range_mean};
 use dgnkit_stats::diff::{bones_rule, Aspect, Bar, Change, Diff, Entry, Kind, Side, Status, What};
 use dgnkit_stats::Dist;
 use std::fmt::Write as _;
@@ -299,19 +299,7 @@ fn failures(diff: &Diff) -> String {
             let _ = writeln!(o, "  {which}: none");
         }
         for f in list {
-            let place = [f.dungeon.as_deref(), f.level.as_deref()]
-                .iter()
-                .flatten()
-                .map(|x| format!("\"{x}\""))
-                .collect::<Vec<_>>()
-                .join(" ");
-            let _ = writeln!(
-                o,
-                "  {which}: {} {place}: {}\n    e.g. {}",
-                f.code,
-                percent(f.probability),
-                f.example
-            );
+            let _ = writeln!(o, "{}", failure_line(&format!("{which}: "), &f));
         }
     }
     o

@@ -20,6 +20,23 @@ pub fn percent(p: f64) -> String {
     }
 }
 
+/// A loader failure as `dgn stats` lists it: its code, where (the quoted
+/// dungeon and level), its probability and an example seed's message.
+pub fn failure_line(prefix: &str, f: &dgnkit_stats::FailureStat) -> String {
+    let place = [f.dungeon.as_deref(), f.level.as_deref()]
+        .iter()
+        .flatten()
+        .map(|x| format!("\"{x}\""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!(
+        "  {prefix}{} {place}: {}\n    e.g. {}",
+        f.code,
+        percent(f.probability),
+        f.example
+    )
+}
+
 /// A distribution in a few characters: "25..29, mean 27.0", "12" for a
 /// single value, "-" for none.
 pub fn range_mean(d: &dgnkit_stats::Dist) -> String {
