@@ -225,10 +225,7 @@ pub fn evidence(q: &Query, res: &Resolver) -> Result<Evidence, String> {
 
 /// The query judged on a whole layout: what the statistics sample when
 /// [`evidence`] cannot take it.
-pub fn predicate(
-    q: Query,
-    bones: BonesOptions,
-) -> crate::stats::evidence::Predicate {
+pub fn predicate(q: Query, bones: BonesOptions) -> crate::stats::evidence::Predicate {
     Arc::new(move |res: &Resolver, out: &Resolved| {
         let q = q.for_outcome(out.outcome);
         let env = Env::new(res, &bones);
