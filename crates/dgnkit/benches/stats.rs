@@ -1,5 +1,7 @@
 //! Exact layout statistics on NetHack 3.6's dungeon description (the
-//! built-in file), for both loaders, and the bones verdicts they feed.
+//! built-in file), for both loaders, and the bones verdicts they feed; and
+//! the same given what a player has seen (`dgn stats --given`, whose target
+//! is within 3x of the plain statistics).
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use dgnkit::frontend::{analyze_fast, CheckOptions};
@@ -26,6 +28,34 @@ fn exact(c: &mut Criterion) {
             ..StatsOptions::default()
         };
         g.bench_function(format!("exact, {} loader", target.name()), |b| {
+            b.iter(|| stats::exact(black_box(&script), &opts).expect("vanilla enumerates"))
+        });
+    }
+    // `--given`: the evidence of the README's example, and a deep game's
+    // overview (fifteen facts), as `dgn stats` translates them.
+    let res = dgnkit::loader::Resolver::with_rules(&script, Target::NetHack36.game().rules.clone())
+        .expect("the built-in file resolves");
+    for (name, query) in [
+        (
+            "given 3 facts",
+            r#"oracle.depth == 7 and branch("Sokoban").depth == 8 and branch("The Gnomish Mines").depth == 3"#,
+        ),
+        (
+            "given an overview",
+            r#"dungeon("The Dungeons of Doom").levels >= 28 and branch("The Gnomish Mines").depth == 3 and oracle.depth == 7 and branch("Sokoban").depth == 8 and bigrm.depth == 11 and branch("The Quest").depth == 13 and rogue.depth == 17 and castle.depth == 28 and dungeon("Gehennom").depth_start == 29 and dungeon("Gehennom").levels >= 22 and valley.depth == 29 and branch("Vlad's Tower").depth == 40 and dungeon("The Gnomish Mines").depth_start == 4 and dungeon("The Quest").levels >= 5"#,
+        ),
+    ] {
+        let q = dgnkit::find::compile(query, &res).expect("the query compiles");
+        let evidence = dgnkit::find::given::evidence(&q, &res).expect("exact evidence");
+        let opts = StatsOptions {
+            given: Some(stats::Given {
+                evidence: Some(evidence),
+                predicate: None,
+                describe: query.into(),
+            }),
+            ..StatsOptions::default()
+        };
+        g.bench_function(format!("exact, {name}"), |b| {
             b.iter(|| stats::exact(black_box(&script), &opts).expect("vanilla enumerates"))
         });
     }
