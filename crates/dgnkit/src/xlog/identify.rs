@@ -314,8 +314,6 @@ pub fn identify(version: &[u8], seen: Seen) -> Option<(Writer, By)> {
         } else {
             F(Family::DynaHack)
         })
-    } else if seen.has(Seen::NETHACK4) {
-        Some(S(&NETHACK4))
     } else if seen.has(Seen::POLYINIT) {
         // xNetHack 9.1 src/topten.c:398-399.
         Some(F(Family::XNetHack))
@@ -402,6 +400,11 @@ mod tests {
         assert_eq!(who("UNH-6.0.3", true, &[]), Some(F(Family::UnNetHack)));
         assert_eq!(who("DNH-3.19.1", false, &[]), Some(F(Family::DNetHack)));
         assert_eq!(who("9.1.0", true, &["polyinit"]), Some(F(Family::XNetHack)));
+        // NetHack 4's own fields tell it only beside `charname`.
+        assert_eq!(
+            who("9.1.0", true, &["polyinit", "rngseed"]),
+            Some(F(Family::XNetHack))
+        );
         assert_eq!(
             who("1.5.1", true, &["achieve2"]),
             Some(F(Family::CrecelleHack))
