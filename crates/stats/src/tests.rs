@@ -65,10 +65,13 @@ fn alternatives(res: &Resolver, d: &Draw) -> Vec<(u32, W)> {
     }
 }
 
-/// Statistics by running the loader on every outcome.
-fn oracle(script: &Script, rules: Rules, wizard: bool, bones: &BonesOptions) -> Stats {
-    let res = Resolver::with_rules(script, rules).expect("resolver");
-    let mut acc = Acc::new(&res);
+/// Runs the loader once on every outcome of its draws, depth first, and
+/// hands each result with its weight to `f`; returns the number of runs.
+fn each_outcome(
+    res: &Resolver,
+    wizard: bool,
+    mut f: impl FnMut(Result<(), crate::loader::LoadError>, &Resolved, W),
+) -> u64 {
     let mut prefix: Vec<u32> = Vec::new();
     let mut out = Resolved::default();
     let mut runs = 0u64;
@@ -82,7 +85,7 @@ fn oracle(script: &Script, rules: Rules, wizard: bool, bones: &BonesOptions) -> 
         let mut log: Vec<Draw> = Vec::new();
         let result = res.resolve_with(&mut src, &mut log, wizard, &mut out);
         // Choices along this path, as alternative indices, and the weight.
-        let alts: Vec<Vec<(u32, W)>> = log.iter().map(|d| alternatives(&res, d)).collect();
+        let alts: Vec<Vec<(u32, W)>> = log.iter().map(|d| alternatives(res, d)).collect();
         let mut w = W::ONE;
         let mut idx = Vec::with_capacity(log.len());
         for (t, d) in log.iter().enumerate() {
@@ -90,13 +93,7 @@ fn oracle(script: &Script, rules: Rules, wizard: bool, bones: &BonesOptions) -> 
             idx.push(i);
             w = w * alts[t][i].1;
         }
-        match result {
-            Ok(()) => {
-                let layout = out.to_layout(&res, None);
-                add_layout(&mut acc, &res, &out, &layout, w, bones);
-            }
-            Err(e) => add_failure(&mut acc, &e, w, || e.to_string()),
-        }
+        f(result, &out, w);
         // Next path: advance the last draw that has another outcome.
         let Some(t) = (0..log.len()).rev().find(|&t| idx[t] + 1 < alts[t].len()) else {
             break;
@@ -104,16 +101,32 @@ fn oracle(script: &Script, rules: Rules, wizard: bool, bones: &BonesOptions) -> 
         prefix = (0..t).map(|i| alts[i][idx[i]].0).collect();
         prefix.push(alts[t][idx[t] + 1].0);
     }
-    acc.finish(
-        &res,
-        Method::Sampled {
-            samples: runs,
-            first_seed: 0,
-            rng: "oracle".into(),
-            ci95: 0.0,
-            reason: String::new(),
-        },
-    )
+    runs
+}
+
+/// The method the oracles report: every outcome, no sampling error.
+fn oracle_method(runs: u64) -> Method {
+    Method::Sampled {
+        samples: runs,
+        first_seed: 0,
+        rng: "oracle".into(),
+        ci95: 0.0,
+        reason: String::new(),
+    }
+}
+
+/// Statistics by running the loader on every outcome.
+fn oracle(script: &Script, rules: Rules, wizard: bool, bones: &BonesOptions) -> Stats {
+    let res = Resolver::with_rules(script, rules).expect("resolver");
+    let mut acc = Acc::new(&res);
+    let runs = each_outcome(&res, wizard, |result, out, w| match result {
+        Ok(()) => {
+            let layout = out.to_layout(&res, None);
+            add_layout(&mut acc, &res, out, &layout, w, bones);
+        }
+        Err(e) => add_failure(&mut acc, &e, w, || e.to_string()),
+    });
+    acc.finish(&res, oracle_method(runs))
 }
 
 fn close(a: f64, b: f64) -> bool {

@@ -22,54 +22,19 @@ fn oracle_given(
     let res = Resolver::with_rules(script, rules).expect("resolver");
     let mut acc = Acc::new(&res);
     acc.loaded = Some(W::ZERO);
-    let mut prefix: Vec<u32> = Vec::new();
-    let mut out = Resolved::default();
-    let mut runs = 0u64;
-    loop {
-        runs += 1;
-        assert!(runs < 2_000_000, "oracle too large");
-        let mut src = Replay {
-            choices: prefix.clone(),
-            pos: 0,
-        };
-        let mut log: Vec<Draw> = Vec::new();
-        let result = res.resolve_with(&mut src, &mut log, wizard, &mut out);
-        let alts: Vec<Vec<(u32, W)>> = log.iter().map(|d| alternatives(&res, d)).collect();
-        let mut w = W::ONE;
-        let mut idx = Vec::with_capacity(log.len());
-        for (t, d) in log.iter().enumerate() {
-            let i = alts[t].iter().position(|&(v, _)| v == d.r).unwrap_or(0);
-            idx.push(i);
-            w = w * alts[t][i].1;
-        }
-        match result {
-            Ok(()) => {
-                if let Some(l) = &mut acc.loaded {
-                    *l += w;
-                }
-                if ev.holds(&res, &out) {
-                    let layout = out.to_layout(&res, None);
-                    add_layout(&mut acc, &res, &out, &layout, w, bones);
-                }
+    let runs = each_outcome(&res, wizard, |result, out, w| match result {
+        Ok(()) => {
+            if let Some(l) = &mut acc.loaded {
+                *l += w;
             }
-            Err(e) => add_failure(&mut acc, &e, w, || e.to_string()),
+            if ev.holds(&res, out) {
+                let layout = out.to_layout(&res, None);
+                add_layout(&mut acc, &res, out, &layout, w, bones);
+            }
         }
-        let Some(t) = (0..log.len()).rev().find(|&t| idx[t] + 1 < alts[t].len()) else {
-            break;
-        };
-        prefix = (0..t).map(|i| alts[i][idx[i]].0).collect();
-        prefix.push(alts[t][idx[t] + 1].0);
-    }
-    let mut stats = acc.finish(
-        &res,
-        Method::Sampled {
-            samples: runs,
-            first_seed: 0,
-            rng: "oracle".into(),
-            ci95: 0.0,
-            reason: String::new(),
-        },
-    );
+        Err(e) => add_failure(&mut acc, &e, w, || e.to_string()),
+    });
+    let mut stats = acc.finish(&res, oracle_method(runs));
     stats.given = Some(acc.given_result("", None));
     stats
 }
@@ -1194,115 +1159,4 @@ fn outcomes_of_a_file_s_draws_are_weighed_by_the_evidence() {
     let m = sampled.given.as_ref().unwrap().matching.unwrap() as f64;
     assert!(m > 1_000.0, "{m}");
     agree_with_samples(&exact, &sampled, m);
-}
-
-// ------------------------------------------------------------------ time
-
-/// Median milliseconds of each of `fs`, run in turns (so that a busy
-/// machine slows them alike).
-fn medians_ms(fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
-    let mut t: Vec<Vec<f64>> = vec![Vec::new(); fs.len()];
-    for _ in 0..61 {
-        for (f, t) in fs.iter_mut().zip(&mut t) {
-            let s = std::time::Instant::now();
-            f();
-            t.push(s.elapsed().as_secs_f64() * 1e3);
-        }
-    }
-    t.into_iter()
-        .map(|mut t| {
-            t.sort_by(f64::total_cmp);
-            t[t.len() / 2]
-        })
-        .collect()
-}
-
-/// `cargo test -p dgnkit-stats given_timing -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn given_timing() {
-    let script = built_in();
-    let res = resolver_36(&script);
-    let oracle = level_record(&res, "oracle");
-    let cases = [
-        ("none (plain)", None),
-        (
-            "oracle depth 7",
-            Some(evidence(vec![on(
-                Subject::Level(oracle),
-                Prop::Depth,
-                values(&[7]),
-            )])),
-        ),
-        ("oracle 7, sokoban 8, mines 3", Some(seen_36(&res))),
-        (
-            "the level of every special level of the main dungeon",
-            Some(evidence(
-                ["rogue", "oracle", "bigrm", "medusa", "castle"]
-                    .iter()
-                    .map(|n| {
-                        on(
-                            Subject::Level(level_record(&res, n)),
-                            Prop::Level,
-                            values(&(1..=29).collect::<Vec<_>>()),
-                        )
-                    })
-                    .collect(),
-            )),
-        ),
-    ];
-    // A deep game's overview: the most likely depth of every special
-    // level it names, and where the Mines and Sokoban leave.
-    let plain = compute(&script, &options_36(None));
-    let mode = |d: &Dist| *d.iter().max_by(|a, b| a.1.total_cmp(b.1)).unwrap().0;
-    let mut deep: Vec<Constraint> = [
-        "oracle", "bigrm", "rogue", "medusa", "castle", "valley", "juiblex", "orcus", "wizard1",
-        "fakewiz1", "minetn", "minend", "soko1",
-    ]
-    .iter()
-    .map(|n| {
-        let l = level_record(&res, n);
-        on(
-            Subject::Level(l),
-            Prop::Depth,
-            values(&[mode(&plain.levels[l as usize].depth)]),
-        )
-    })
-    .collect();
-    for to in ["The Gnomish Mines", "Sokoban"] {
-        let b = plain.branches.iter().find(|b| b.to == to).unwrap();
-        deep.push(on(
-            Subject::Branch {
-                child: dungeon_record(&res, to),
-            },
-            Prop::Depth,
-            values(&[mode(&b.depth)]),
-        ));
-    }
-    let mut cases = cases.to_vec();
-    cases.push(("a deep game's overview (15 facts)", Some(evidence(deep))));
-    let opts: Vec<StatsOptions> = cases
-        .iter()
-        .map(|(what, ev)| options_36(ev.clone().map(|e| given(e, what))))
-        .collect();
-    let mut runs: Vec<Box<dyn FnMut()>> = opts
-        .iter()
-        .map(|o| {
-            let script = &script;
-            Box::new(move || {
-                std::hint::black_box(crate::exact(script, o).unwrap());
-            }) as Box<dyn FnMut()>
-        })
-        .collect();
-    let mut refs: Vec<&mut dyn FnMut()> = runs
-        .iter_mut()
-        .map(|b| &mut **b as &mut dyn FnMut())
-        .collect();
-    let t = medians_ms(&mut refs);
-    for ((what, _), x) in cases.iter().zip(&t) {
-        println!(
-            "3.6 exact, given {what}: {x:.2} ms ({:.2}x plain)",
-            x / t[0]
-        );
-    }
 }
