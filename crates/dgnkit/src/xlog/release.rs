@@ -87,11 +87,33 @@ pub struct Release {
 /// the variants that took the xlogfile patch: 0x1 wizard, 0x2 explore.
 const WIZARD_EXPLORE: Option<(u64, u64)> = Some((1, 2));
 
+/// What most releases share; each release states the rest.
+const BASE: Release = Release {
+    name: "",
+    title: "",
+    family: Family::NetHack,
+    target: Target::NetHack36,
+    prefix: "",
+    versions: &[],
+    builtin: None,
+    cites: Cites {
+        bones_ok: "",
+        depth_roll: "",
+        explore: "",
+        wizard_query: "",
+        no_bones_modes: "",
+    },
+    mode_flags: WIZARD_EXPLORE,
+    no_bones_flags: 0,
+    modes: &[],
+    bones: None,
+    separator: None,
+};
+
 const NH343: Release = Release {
     name: "nethack-3.4.3",
     title: "NetHack 3.4.3",
     target: Target::NetHack343,
-    prefix: "",
     // dat/dungeon.def last changed in 3.4.0.
     versions: &[(3, 4, 0, 3)],
     family: Family::NetHack,
@@ -111,17 +133,13 @@ const NH343: Release = Release {
     // (khor658/nh343-nao 0c4d99b src/topten.c:309, `encode_xlogflags`
     // :929-945); lines without it leave the mode unrecorded.
     mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 const NH360: Release = Release {
     name: "nethack-3.6.0",
     title: "NetHack 3.6.0",
     target: Target::NetHack36,
-    prefix: "",
     versions: &[(3, 6, 0, 0)],
     family: Family::NetHack,
     builtin: Some(Builtin {
@@ -135,18 +153,13 @@ const NH360: Release = Release {
         wizard_query: "NetHack 3.6.0 src/end.c:1086",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 const NH36: Release = Release {
     name: "nethack-3.6",
     title: "NetHack 3.6.1-3.6.7",
     target: Target::NetHack36,
-    prefix: "",
     versions: &[(3, 6, 1, 7)],
     family: Family::NetHack,
     builtin: Some(Builtin {
@@ -160,11 +173,7 @@ const NH36: Release = Release {
         wizard_query: "NetHack 3.6.7 src/end.c:1422",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// NetHack 3.7.0 (work in progress; the tree dgnkit's 3.7 target follows)
@@ -183,7 +192,6 @@ const NH37: Release = Release {
     name: "nethack-3.7",
     title: "NetHack 3.7.0/5.0.0",
     target: Target::NetHack37,
-    prefix: "",
     versions: &[(3, 7, 0, 0), (5, 0, 0, 0)],
     family: Family::NetHack,
     builtin: Some(Builtin {
@@ -197,11 +205,7 @@ const NH37: Release = Release {
         wizard_query: "NetHack 3.7 src/end.c:1351",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// UnNetHack writes `version=UNH-6.0.15` (`GAME_SHORT_NAME`
@@ -228,15 +232,12 @@ const UNNETHACK: Release = Release {
         wizard_query: "UnNetHack 6.0.15 src/end.c:967",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
     modes: &[
         ("hah", Mode::Normal),
         ("hoh", Mode::Normal),
         ("marathon", Mode::Normal),
     ],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// dNetHack (dNAO) writes `version=DNH-3.23.0` (src/topten.c:286) and
@@ -261,11 +262,7 @@ const DNETHACK: Release = Release {
         wizard_query: "dNAO 3.23.0 src/end.c:1449",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// SLASH'EM writes a bare `version=0.0.8` (src/topten.c:386, 459) and a
@@ -277,7 +274,6 @@ const SLASHEM: Release = Release {
     name: "slashem-0.0.8",
     title: "SLASH'EM 0.0.8",
     target: Target::SlashEm,
-    prefix: "",
     versions: &[(0, 0, 8, 8)],
     family: Family::SlashEm,
     builtin: Some(Builtin {
@@ -291,11 +287,7 @@ const SLASHEM: Release = Release {
         wizard_query: "SLASH'EM 0.0.8E0F2 src/end.c:1006",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// EvilHack writes `version=0.9.3` (src/topten.c:378); its flags keep 0x1
@@ -306,7 +298,6 @@ const EVILHACK: Release = Release {
     name: "evilhack-0.9",
     title: "EvilHack 0.9.0-0.9.3",
     target: Target::EvilHack,
-    prefix: "",
     versions: &[(0, 9, 0, 3)],
     family: Family::EvilHack,
     builtin: Some(Builtin {
@@ -320,11 +311,7 @@ const EVILHACK: Release = Release {
         wizard_query: "EvilHack 0.9.3 src/end.c:1854",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// GnollHack writes `version=4.3.0` like NetHack 4 does, plus its own
@@ -342,7 +329,6 @@ const GNOLLHACK: Release = Release {
     name: "gnollhack-4",
     title: "GnollHack 4.1.2-4.3.0",
     target: Target::GnollHack,
-    prefix: "",
     versions: &[(4, 1, 2, 3), (4, 2, 0, 0), (4, 3, 0, 0)],
     family: Family::GnollHack,
     builtin: Some(Builtin {
@@ -356,15 +342,13 @@ const GNOLLHACK: Release = Release {
         wizard_query: "GnollHack 4.3.0 src/end.c:2758",
         no_bones_modes: "GnollHack 4.3.0 src/bones.c:504",
     },
-    mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0x8 | 0x10 | 0x20,
     modes: &[
         ("casual", Mode::NoBones),
         ("reloadable", Mode::NoBones),
         ("modern", Mode::NoBones),
     ],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// DynaHack writes its version colon-separated, with its own `charname`
@@ -387,7 +371,6 @@ const DYNAHACK: Release = Release {
     name: "dynahack-0.6.0",
     title: "DynaHack 0.6.0",
     target: Target::DynaHack,
-    prefix: "",
     versions: &[(0, 5, 5, 5), (0, 6, 0, 0), (0, 0, 1, 1)],
     family: Family::DynaHack,
     builtin: Some(Builtin {
@@ -402,10 +385,7 @@ const DYNAHACK: Release = Release {
         no_bones_modes: "",
     },
     mode_flags: None,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// The tournament's bones rules are its base's: `can_make_bones()` and
@@ -420,7 +400,6 @@ const TNNT_2018: Release = Release {
     title: "TNNT 2018",
     family: Family::Tnnt,
     target: Target::NetHack36,
-    prefix: "",
     versions: &[(3, 6, 2, 2)],
     builtin: Some(Builtin {
         file: "tnnt-2018.def (built in)",
@@ -433,11 +412,7 @@ const TNNT_2018: Release = Release {
         wizard_query: "TNNT 2018 (2072b30f8) src/end.c:1366",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 const TNNT_2019: Release = Release {
@@ -445,7 +420,6 @@ const TNNT_2019: Release = Release {
     title: "TNNT 2019-2022",
     family: Family::Tnnt,
     target: Target::NetHack36,
-    prefix: "",
     versions: &[(3, 6, 3, 3), (3, 6, 6, 6)],
     builtin: Some(Builtin {
         file: "tnnt-2019.def (built in)",
@@ -458,11 +432,7 @@ const TNNT_2019: Release = Release {
         wizard_query: "TNNT 2022 (e40fdd76b) src/end.c:1489",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 const TNNT_2023: Release = Release {
@@ -470,7 +440,6 @@ const TNNT_2023: Release = Release {
     title: "TNNT 2023-2025",
     family: Family::Tnnt,
     target: Target::NetHack36,
-    prefix: "",
     versions: &[(3, 6, 7, 7)],
     builtin: Some(Builtin {
         file: "tnnt-2023.def (built in)",
@@ -483,11 +452,7 @@ const TNNT_2023: Release = Release {
         wizard_query: "TNNT 2025 (d488e4bff) src/end.c:1495",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// TNNT on NetHack 5.0 (the merge ad6e950f5, 2026-06-11): 3.7's xlogfile
@@ -497,7 +462,6 @@ const TNNT_2026: Release = Release {
     title: "TNNT 2026",
     family: Family::Tnnt,
     target: Target::NetHack37,
-    prefix: "",
     versions: &[(5, 0, 0, 0)],
     builtin: Some(Builtin {
         file: "tnnt-2026.lua (built in)",
@@ -510,11 +474,7 @@ const TNNT_2026: Release = Release {
         wizard_query: "TNNT 2026 (792cae67c) src/end.c:1425",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// UnNetHack 5.1.0-5.3.1 and the 5.3.2 builds before the Rogue level went
@@ -542,11 +502,10 @@ const UNNETHACK_5: Release = Release {
         wizard_query: "UnNetHack 5.3.1 src/end.c:866",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
     modes: &[("hah", Mode::Normal), ("hoh", Mode::Normal)],
     bones: Some(&crate::games::unnethack::BONES_5),
     separator: Some(b':'),
+    ..BASE
 };
 
 /// UnNetHack 6.0.0-6.0.6, and the 5.3.2 builds that wrote tabs (the 5.3.2
@@ -569,8 +528,6 @@ const UNNETHACK_6_0_0: Release = Release {
         wizard_query: "UnNetHack 6.0.6 src/end.c:906",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
     modes: &[
         ("hah", Mode::Normal),
         ("hoh", Mode::Normal),
@@ -578,6 +535,7 @@ const UNNETHACK_6_0_0: Release = Release {
     ],
     bones: Some(&crate::games::unnethack::BONES_5),
     separator: Some(b'\t'),
+    ..BASE
 };
 
 /// UnNetHack 6.0.7-6.0.10: the Gehennom redesign (c17310004, 2022-12-16)
@@ -601,15 +559,13 @@ const UNNETHACK_6_0_7: Release = Release {
         wizard_query: "UnNetHack 6.0.10 src/end.c:975",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
     modes: &[
         ("hah", Mode::Normal),
         ("hoh", Mode::Normal),
         ("marathon", Mode::Normal),
     ],
     bones: Some(&crate::games::unnethack::BONES_6_0_7),
-    separator: None,
+    ..BASE
 };
 
 /// dNetHack 3.22.0 (compat-3.22.0 b1f1c4d4c): the loader is 3.23.0's (its
@@ -633,11 +589,7 @@ const DNETHACK_3_22: Release = Release {
         wizard_query: "dNAO 3.22.0 src/end.c:1399",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// EvilHack's releases before 0.9: the loader draws as 0.9.3's in each
@@ -659,15 +611,11 @@ const fn evilhack(
         title,
         family: Family::EvilHack,
         target: Target::EvilHack,
-        prefix: "",
         versions,
         builtin: Some(builtin),
         cites,
-        mode_flags: WIZARD_EXPLORE,
-        no_bones_flags: 0,
-        modes: &[],
         bones,
-        separator: None,
+        ..BASE
     }
 }
 
@@ -797,7 +745,6 @@ const GNOLLHACK_4_1_0: Release = Release {
     title: "GnollHack 4.1.0-4.1.1",
     family: Family::GnollHack,
     target: Target::GnollHack,
-    prefix: "",
     versions: &[(4, 1, 0, 1)],
     builtin: Some(Builtin {
         file: "gnollhack-4.1.0.def (built in)",
@@ -810,15 +757,13 @@ const GNOLLHACK_4_1_0: Release = Release {
         wizard_query: "GnollHack 4.1.1 src/end.c:1728",
         no_bones_modes: "GnollHack 4.1.1 src/bones.c:433",
     },
-    mode_flags: WIZARD_EXPLORE,
     no_bones_flags: 0x8 | 0x10 | 0x20,
     modes: &[
         ("casual", Mode::NoBones),
         ("reloadable", Mode::NoBones),
         ("modern", Mode::NoBones),
     ],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// Every release dgn xlog answers for, in a fixed order (their index is
@@ -833,7 +778,6 @@ const XNETHACK: Release = Release {
     name: "xnethack-9.1",
     title: "xNetHack 9.1.0",
     target: Target::XNetHack,
-    prefix: "",
     versions: &[(9, 1, 0, 0)],
     family: Family::XNetHack,
     builtin: Some(Builtin {
@@ -847,11 +791,7 @@ const XNETHACK: Release = Release {
         wizard_query: "xNetHack 9.1 src/end.c:1531",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// SpliceHack 1.2.0 writes `version=1.2.0` (include/patchlevel.h, EDITLEVEL
@@ -861,7 +801,6 @@ const SPLICEHACK: Release = Release {
     name: "splicehack-1.2",
     title: "SpliceHack 1.2.0",
     target: Target::SpliceHack,
-    prefix: "",
     versions: &[(1, 2, 0, 0)],
     family: Family::SpliceHack,
     builtin: Some(Builtin {
@@ -875,11 +814,7 @@ const SPLICEHACK: Release = Release {
         wizard_query: "SpliceHack 1.2.0 src/end.c:1539",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// NerfHack 2.2.0 writes `version=2.2.0` (src/topten.c:347) and no
@@ -888,7 +823,6 @@ const NERFHACK: Release = Release {
     name: "nerfhack-2.2",
     title: "NerfHack 2.2.0",
     target: Target::NerfHack,
-    prefix: "",
     versions: &[(2, 2, 0, 0)],
     family: Family::NerfHack,
     builtin: Some(Builtin {
@@ -902,11 +836,7 @@ const NERFHACK: Release = Release {
         wizard_query: "NerfHack 2.2.0 src/end.c:1436",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 /// CrecelleHack 1.5.1 writes `version=1.5.1` (src/topten.c:347) and
@@ -916,7 +846,6 @@ const CRECELLEHACK: Release = Release {
     name: "crecellehack-1.5",
     title: "CrecelleHack 1.5.1",
     target: Target::CrecelleHack,
-    prefix: "",
     versions: &[(1, 5, 1, 1)],
     family: Family::CrecelleHack,
     builtin: Some(Builtin {
@@ -930,11 +859,7 @@ const CRECELLEHACK: Release = Release {
         wizard_query: "CrecelleHack 1.5.1 src/end.c:1383",
         no_bones_modes: "",
     },
-    mode_flags: WIZARD_EXPLORE,
-    no_bones_flags: 0,
-    modes: &[],
-    bones: None,
-    separator: None,
+    ..BASE
 };
 
 pub static RELEASES: &[&Release] = &[
