@@ -23,6 +23,9 @@ use std::process::ExitCode;
 pub struct BonesArgs {
     #[command(flatten)]
     pub common: CommonOpts,
+    /// Set by `dgn serve` to stop a computation whose time has run out.
+    #[arg(skip)]
+    pub stop: dgnkit::stats::Stop,
     /// `--role` also names the Quest's bones files (without it they have
     /// `*` for the role code).
     #[command(flatten)]
@@ -178,6 +181,7 @@ pub fn execute(args: &BonesArgs, out: &mut dyn Write, err: &mut dyn Write, color
                 wizard: args.wizard,
                 bones: opts,
                 inputs,
+                stop: args.stop.clone(),
                 ..StatsOptions::default()
             };
             let report = bones::static_verdicts(&script, &sopts);

@@ -92,6 +92,9 @@ pub struct ComputeOpts {
     /// otherwise).
     #[arg(long, value_parser = crate::rng_parser())]
     pub rng: Option<RngKind>,
+    /// Set by `dgn serve` to stop a computation whose time has run out.
+    #[arg(skip)]
+    pub stop: dgnkit::stats::Stop,
 }
 
 impl ComputeOpts {
@@ -159,6 +162,7 @@ impl ComputeOpts {
                 ..dgnkit::stats::Budget::default()
             },
             given,
+            stop: self.stop.clone(),
         };
         let stats = if self.exact {
             stats::exact(script, &opts).map_err(|e| {

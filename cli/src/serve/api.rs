@@ -76,7 +76,8 @@ pub struct Call {
     /// `stats --given-overview`: the overview's text; the server writes it
     /// to a file of its own temporary folder and removes it after.
     pub overview: Option<Vec<u8>>,
-    /// `find`: set when the time budget runs out, to stop the search.
+    /// Set when the time budget runs out: stops a search and the
+    /// statistics (`stats`, `diff`, `bones` over every layout).
     pub interrupted: Arc<AtomicBool>,
 }
 
@@ -341,13 +342,24 @@ const TEXT: &str = "text/plain; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 const HTML: &str = "text/html; charset=utf-8";
 
-fn call(command: Command, files: Vec<(String, Vec<u8>)>, content_type: &'static str) -> Call {
+fn call(mut command: Command, files: Vec<(String, Vec<u8>)>, content_type: &'static str) -> Call {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    // The statistics stop within milliseconds of the flag (the loader's
+    // enumeration and the sampling look at it), so a request whose time
+    // runs out frees its worker too.
+    let stop = dgnkit::stats::Stop::on(interrupted.clone());
+    match &mut command {
+        Command::Stats(a) => a.compute.stop = stop,
+        Command::Diff(a) => a.compute.stop = stop,
+        Command::Bones(a) => a.stop = stop,
+        _ => {}
+    }
     Call {
         command,
         files,
         content_type,
         overview: None,
-        interrupted: Arc::new(AtomicBool::new(false)),
+        interrupted,
     }
 }
 

@@ -45,7 +45,7 @@ use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
 use super::fxhash::FxHashMap;
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::weight::W;
-use super::Budget;
+use super::{Budget, Stop, STOPPED};
 use crate::bones::names::QUEST_DUNGEON;
 use crate::bones::{no_bones_rule, BonesOptions, BranchRule, LevelFacts};
 use crate::evidence::{Checks, Evidence, Facts};
@@ -398,6 +398,7 @@ pub struct Engine<'a> {
     spreads: Vec<Spread>,
     /// By (dist, pos, the parent's two depth starts, step, entry).
     spread_memo: FxHashMap<(u32, u8, i32, i32, i32, i32), u32>,
+    stop: Stop,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -633,6 +634,7 @@ impl<'a> Engine<'a> {
             dist_memo: FxHashMap::default(),
             spreads: Vec::new(),
             spread_memo: FxHashMap::default(),
+            stop: Stop::default(),
             skip_dungeon_chance,
             skip_level_chance,
             budget,
@@ -654,6 +656,21 @@ impl<'a> Engine<'a> {
     }
 
     /// Follows the game's `rn2` of a negative count as it is with generator
+    /// Ends the enumeration early (as too large) once `stop` is set.
+    pub fn with_stop(mut self, stop: Stop) -> Self {
+        self.stop = stop;
+        self
+    }
+
+    fn stopped(&self) -> Result<(), TooLarge> {
+        if self.stop.is_set() {
+            return Err(TooLarge {
+                what: STOPPED.to_string(),
+            });
+        }
+        Ok(())
+    }
+
     /// `rng` ([`NonPositiveRn2::with_generator`]); without this, as with
     /// the game's own generator.
     pub fn with_rng(mut self, rng: RngKind) -> Self {
@@ -1367,12 +1384,16 @@ impl<'a> Engine<'a> {
             .budget
             .placement_nodes
             .saturating_sub(self.placement_nodes);
-        let result = place::place(&input, left).map_err(|e| TooLarge {
-            what: format!(
-                "placing the levels of \"{}\" needs more than {} search states",
-                d.name,
-                e.nodes + self.placement_nodes
-            ),
+        let result = place::place(&input, left, &self.stop).map_err(|e| TooLarge {
+            what: if e.stopped {
+                STOPPED.to_string()
+            } else {
+                format!(
+                    "placing the levels of \"{}\" needs more than {} search states",
+                    d.name,
+                    e.nodes + self.placement_nodes
+                )
+            },
         })?;
         self.placement_nodes += result.nodes;
         let id = self.placements.len() as u32;
@@ -1990,6 +2011,9 @@ impl<'a> Engine<'a> {
             let mut edges = Vec::new();
             let mut outs = Vec::new();
             for (si, s) in layers[rec].states.iter().enumerate() {
+                if si.is_multiple_of(256) {
+                    self.stopped()?;
+                }
                 outs.clear();
                 self.expand(s, rec, &mut outs)?;
                 for (p, to, info, state) in outs.drain(..) {
@@ -2032,6 +2056,7 @@ impl<'a> Engine<'a> {
             next.seal();
             layers.push(next);
         }
+        self.stopped()?;
         // After the last dungeon: Fort Ludios, then the hard-wired dungeons.
         let terminal_fail: Vec<Option<FailKey>> = layers[nd]
             .states

@@ -100,6 +100,32 @@ impl Default for Budget {
     }
 }
 
+/// Lets another thread stop a computation midway: `dgn serve` when a
+/// request's time budget runs out, a language server when an edit makes
+/// its job stale. The enumeration and the sampling look at it every few
+/// thousand steps, so a stopped computation ends within milliseconds; its
+/// result is then the sampled statistics of the seeds resolved so far
+/// (none), whose method says it was stopped. Whoever stops one discards
+/// what it returns.
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Option<std::sync::Arc<std::sync::atomic::AtomicBool>>);
+
+impl Stop {
+    /// Stops when `flag` is set.
+    pub fn on(flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Stop {
+        Stop(Some(flag))
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.0
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+/// Why a stopped computation's statistics are empty.
+pub const STOPPED: &str = "stopped before it finished";
+
 /// How to compute.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Approach {
@@ -130,6 +156,8 @@ pub struct StatsOptions {
     /// The statistics given evidence ([`evidence`]); `None`: over every
     /// layout.
     pub given: Option<Given>,
+    /// Stops the computation from another thread.
+    pub stop: Stop,
 }
 
 impl Default for StatsOptions {
@@ -145,6 +173,7 @@ impl Default for StatsOptions {
             rng: None,
             inputs: LoaderInputs::default(),
             given: None,
+            stop: Stop::default(),
         }
     }
 }
@@ -455,7 +484,8 @@ fn resolver(script: &Script, opts: &StatsOptions) -> Result<Resolver, LoadError>
 fn enumeration<'a>(res: &'a Resolver, opts: &'a StatsOptions) -> engine::Engine<'a> {
     let e = engine::Engine::new(res, opts.wizard, opts.budget)
         .with_rng(opts.rng.unwrap_or(opts.game.rng))
-        .with_bones(&opts.bones);
+        .with_bones(&opts.bones)
+        .with_stop(opts.stop.clone());
     match opts.given.as_ref().and_then(|g| g.evidence.as_ref()) {
         Some(ev) => e.with_evidence(ev),
         None => e,
@@ -536,6 +566,7 @@ fn compute_with(res: &Resolver, opts: &StatsOptions) -> Stats {
         (_, Some(reason)) => sampled_with(res, opts, reason),
         (Approach::Exact | Approach::Auto, None) => match exact_with(res, opts) {
             Ok(s) => s,
+            Err(_) if opts.stop.is_set() => sampled_with(res, opts, STOPPED.into()),
             Err(e) => sampled_with(
                 res,
                 opts,
@@ -625,7 +656,12 @@ fn sample_acc(
     let (mut matching, mut loaded) = (0u64, 0u64);
     let mut out = Resolved::default();
     let seeds = opts.first_seed..opts.first_seed.saturating_add(n);
+    let mut resolved = 0u64;
     let _ = res.resolve_seeds(seeds, rng, opts.wizard, &mut out, |seed, r, out| {
+        if resolved.is_multiple_of(1024) && opts.stop.is_set() {
+            return ControlFlow::Break(());
+        }
+        resolved += 1;
         match r {
             Ok(()) => {
                 if let Some(g) = given {
@@ -649,8 +685,13 @@ fn sample_acc(
     });
     let counted = if given.is_some() { matching.max(1) } else { n };
     let ci95 = 1.96 * (0.25 / counted as f64).sqrt();
+    let (samples, reason) = if resolved < n && opts.stop.is_set() {
+        (resolved, STOPPED.to_string())
+    } else {
+        (n, reason)
+    };
     let method = Method::Sampled {
-        samples: n,
+        samples,
         first_seed: opts.first_seed,
         rng: rng.name().to_string(),
         ci95,

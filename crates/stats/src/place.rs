@@ -23,6 +23,7 @@
 
 use super::fxhash::FxHashMap;
 use super::weight::W;
+use super::Stop;
 
 /// One more than the highest level number the enumeration follows: arrays
 /// are indexed `0..=63`, level sets are `u64` masks. NetHack's `MAXLEVEL`
@@ -161,10 +162,11 @@ pub struct Placement {
     pub nodes: usize,
 }
 
-/// The search grew past its budget.
+/// The search grew past its budget (or was stopped from outside).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooLarge {
     pub nodes: usize,
+    pub stopped: bool,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -262,10 +264,11 @@ struct Search<'a> {
     classes: FxHashMap<Vec<i8>, u32>,
     class_keys: Vec<Vec<i8>>,
     budget: usize,
+    stop: &'a Stop,
 }
 
 impl<'a> Search<'a> {
-    fn new(input: &'a Input<'a>, budget: usize) -> Self {
+    fn new(input: &'a Input<'a>, budget: usize, stop: &'a Stop) -> Self {
         let m = input.levels.len();
         let chain_to: Vec<ChainTo> = input
             .levels
@@ -344,6 +347,7 @@ impl<'a> Search<'a> {
             classes: FxHashMap::default(),
             class_keys: Vec::new(),
             budget,
+            stop,
         }
     }
 
@@ -430,9 +434,11 @@ impl<'a> Search<'a> {
         if let Some(&id) = self.memo.get(&ctx) {
             return Ok(id);
         }
-        if self.nodes.len() >= self.budget {
+        let stopped = self.nodes.len().is_multiple_of(4096) && self.stop.is_set();
+        if self.nodes.len() >= self.budget || stopped {
             return Err(TooLarge {
                 nodes: self.nodes.len(),
+                stopped,
             });
         }
         let m = self.levels().len();
@@ -629,9 +635,9 @@ fn first_non_false(pf: &[W], v: usize) -> W {
 }
 
 /// Places a dungeon's levels: every outcome, with its chance.
-pub fn place(input: &Input<'_>, budget: usize) -> Result<Placement, TooLarge> {
+pub fn place(input: &Input<'_>, budget: usize, stop: &Stop) -> Result<Placement, TooLarge> {
     let m = input.levels.len();
-    let mut search = Search::new(input, budget);
+    let mut search = Search::new(input, budget, stop);
     let nvals = search.nvals;
     let k0 = search.next_existing(0);
     let vals = vec![0i8; nvals];
@@ -730,6 +736,7 @@ mod tests {
                 external: &[],
             },
             1_000_000,
+            &Stop::default(),
         )
         .unwrap()
     }

@@ -1277,3 +1277,39 @@ fn raw_negative_counts_are_sampled() {
 }
 
 mod given;
+
+/// A set [`Stop`] ends both the enumeration and the sampling, and the
+/// method says the statistics were stopped; an unset one changes nothing.
+#[test]
+fn a_stop_ends_the_enumeration_and_the_sampling() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let script = mini();
+    let flag = Arc::new(AtomicBool::new(false));
+    let opts = StatsOptions {
+        stop: crate::Stop::on(flag.clone()),
+        ..StatsOptions::default()
+    };
+    let plain = crate::exact(&script, &StatsOptions::default()).expect("exact");
+    assert_eq!(crate::exact(&script, &opts).expect("exact"), plain);
+    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(
+        crate::exact(&script, &opts).map(|_| ()).unwrap_err().what,
+        crate::STOPPED
+    );
+    for approach in [Approach::Auto, Approach::Sampled] {
+        let stats = crate::compute(
+            &script,
+            &StatsOptions {
+                approach,
+                ..opts.clone()
+            },
+        );
+        match stats.method {
+            Method::Sampled {
+                samples, reason, ..
+            } => assert_eq!((samples, reason.as_str()), (0, crate::STOPPED)),
+            m => panic!("{m:?}"),
+        }
+    }
+}
