@@ -38,6 +38,7 @@ mod fxhash;
 mod mix;
 mod place;
 mod sample;
+mod tail;
 pub mod verdict;
 mod weight;
 

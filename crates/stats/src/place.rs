@@ -22,6 +22,7 @@
 //! forward pass over the memo then gives each level's distribution.
 
 use super::fxhash::FxHashMap;
+use super::tail::Tails;
 use super::weight::W;
 use super::Stop;
 
@@ -186,6 +187,9 @@ struct Node {
     children: Vec<(i32, u32, W)>,
     abort_possible: bool,
     success_possible: bool,
+    /// A start of the tail solved over counts ([`crate::tail`]): per
+    /// level record, each level's chance given the node (its one class).
+    tail: Vec<(u16, u8, W)>,
 }
 
 /// Ranges are `(start, count)` in `1..=n`, or an abort.
@@ -265,6 +269,12 @@ struct Search<'a> {
     class_keys: Vec<Vec<i8>>,
     budget: usize,
     stop: &'a Stop,
+    /// Where the tail starts and its existing levels
+    /// ([`Search::find_tail`]), when it has at least two.
+    tail: Option<(usize, Vec<usize>)>,
+    tails: Tails,
+    /// Memo entries the tails made.
+    tail_nodes: usize,
 }
 
 impl<'a> Search<'a> {
@@ -348,7 +358,100 @@ impl<'a> Search<'a> {
             class_keys: Vec::new(),
             budget,
             stop,
+            tail: None,
+            tails: Tails::default(),
+            tail_nodes: 0,
         }
+        .with_tail()
+    }
+
+    /// The tail ([`crate::tail`]): the longest run of levels ending the
+    /// dungeon whose ranges are fixed when it starts (unchained, or chained
+    /// to a level before it or an earlier dungeon's), none read by a chain,
+    /// none with an evidence filter and none whose range aborts.
+    fn with_tail(mut self) -> Self {
+        let levels = self.input.levels;
+        let m = levels.len();
+        let read_from = |j: usize, chain_to: &[ChainTo]| {
+            chain_to
+                .iter()
+                .enumerate()
+                .any(|(r, c)| r > j && matches!(*c, ChainTo::Local(i) if i == j))
+        };
+        let mut start = m;
+        while start > 0 {
+            let j = start - 1;
+            let l = &levels[j];
+            let fits = !l.exists
+                || (l.filter.is_none()
+                    && !matches!(self.fixed[j], Some(Err(_)))
+                    && !matches!(self.chain_to[j], ChainTo::Shifted)
+                    && !read_from(j, &self.chain_to));
+            if !fits {
+                break;
+            }
+            start = j;
+        }
+        let existing: Vec<usize> = (start..m).filter(|&j| levels[j].exists).collect();
+        if existing.len() >= 2 {
+            self.tail = Some((self.next_existing(start), existing));
+        }
+        self
+    }
+
+    /// The node of a tail's start, solved over counts; `None` when a
+    /// range of the tail aborts from here or the tail has too many atoms
+    /// (then it is searched level by level).
+    fn tail_node(&mut self, ctx: &Ctx) -> Option<Node> {
+        let (_, run) = self.tail.as_ref()?;
+        let mut vals = ctx.vals.clone();
+        let mut ranges = Vec::with_capacity(run.len());
+        for &j in run {
+            let (s, c) = self.range(j, &ctx.vals)?.ok()?;
+            if self.levels()[j].keep {
+                // A kept level's level goes into the class: only a range
+                // of one level leaves it known.
+                if c != 1 {
+                    return None;
+                }
+                if let Some(idx) = self.val_index[j] {
+                    vals[idx] = s as i8;
+                }
+            }
+            ranges.push((s, c));
+        }
+        let solved = self.tails.solve(&ranges, ctx.taken)?;
+        self.tail_nodes += solved.nodes;
+        if !solved.succ {
+            return Some(Node {
+                k: ctx.k,
+                aborts: Vec::new(),
+                fail: W::ONE,
+                beta: Vec::new(),
+                empty_ok: Vec::new(),
+                children: Vec::new(),
+                abort_possible: false,
+                success_possible: false,
+                tail: Vec::new(),
+            });
+        }
+        let class = self.class_id(&vals);
+        let run = &self.tail.as_ref()?.1;
+        Some(Node {
+            k: ctx.k,
+            aborts: Vec::new(),
+            fail: W::ZERO,
+            beta: vec![(class, W::ONE)],
+            empty_ok: vec![(class, full_mask(self.input.n) & solved.may_be_free)],
+            children: Vec::new(),
+            abort_possible: false,
+            success_possible: true,
+            tail: solved
+                .at
+                .into_iter()
+                .map(|(i, l, p)| (run[usize::from(i)] as u16, l, p))
+                .collect(),
+        })
     }
 
     fn levels(&self) -> &'a [PLevel] {
@@ -443,6 +546,7 @@ impl<'a> Search<'a> {
         }
         let m = self.levels().len();
         let k = ctx.k as usize;
+        let at_tail = self.tail.as_ref().is_some_and(|(start, _)| *start == k);
         let node = if k >= m {
             let class = self.class_id(&ctx.vals);
             Node {
@@ -454,7 +558,10 @@ impl<'a> Search<'a> {
                 children: Vec::new(),
                 abort_possible: false,
                 success_possible: true,
+                tail: Vec::new(),
             }
+        } else if let Some(node) = at_tail.then(|| self.tail_node(&ctx)).flatten() {
+            node
         } else {
             self.expand(&ctx)?
         };
@@ -508,6 +615,7 @@ impl<'a> Search<'a> {
                     children: Vec::new(),
                     abort_possible: true,
                     success_possible: false,
+                    tail: Vec::new(),
                 })
             }
         };
@@ -596,6 +704,7 @@ impl<'a> Search<'a> {
             children,
             abort_possible,
             success_possible,
+            tail: Vec::new(),
         }
     }
 }
@@ -636,8 +745,22 @@ fn first_non_false(pf: &[W], v: usize) -> W {
 
 /// Places a dungeon's levels: every outcome, with its chance.
 pub fn place(input: &Input<'_>, budget: usize, stop: &Stop) -> Result<Placement, TooLarge> {
+    place_with(input, budget, stop, true)
+}
+
+/// [`place`], with the tail solved over counts or (`tails` false, to
+/// prove that against) searched level by level.
+fn place_with(
+    input: &Input<'_>,
+    budget: usize,
+    stop: &Stop,
+    tails: bool,
+) -> Result<Placement, TooLarge> {
     let m = input.levels.len();
     let mut search = Search::new(input, budget, stop);
+    if !tails {
+        search.tail = None;
+    }
     let nvals = search.nvals;
     let k0 = search.next_existing(0);
     let vals = vec![0i8; nvals];
@@ -667,6 +790,13 @@ pub fn place(input: &Input<'_>, budget: usize, stop: &Stop) -> Result<Placement,
         }
         let node = &search.nodes[id as usize];
         let k = node.k as usize;
+        if let Some(&(class, _)) = node.beta.first().filter(|_| !node.tail.is_empty()) {
+            for &(j, l, p) in &node.tail {
+                if let Some(x) = pos[class as usize][usize::from(j)].get_mut(usize::from(l)) {
+                    *x += a * p;
+                }
+            }
+        }
         for &(v, child, f) in &node.children {
             if f.is_zero() {
                 continue;
@@ -708,13 +838,14 @@ pub fn place(input: &Input<'_>, budget: usize, stop: &Stop) -> Result<Placement,
         aborts: root_node.aborts.clone(),
         fail: root_node.fail,
         classes,
-        nodes: search.nodes.len(),
+        nodes: search.nodes.len() + search.tail_nodes,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn lvl(base: i32, rand: i32) -> PLevel {
         PLevel {
@@ -854,6 +985,146 @@ mod tests {
         b.chain = 0;
         let p = run(5, &[a, b]);
         assert_eq!(p.aborts, vec![((Abort::EmptyChain, 1), W::ONE)]);
+    }
+
+    fn same_placement(a: &Placement, b: &Placement) -> Result<(), String> {
+        let close = |x: W, y: W, what: &str| {
+            if (x.v - y.v).abs() <= x.bound() + y.bound() + 1e-12 {
+                Ok(())
+            } else {
+                Err(format!("{what}: {} vs {}", x.v, y.v))
+            }
+        };
+        let mut aa = a.aborts.clone();
+        let mut ba = b.aborts.clone();
+        aa.sort_by_key(|x| x.0);
+        ba.sort_by_key(|x| x.0);
+        if aa.len() != ba.len() {
+            return Err(format!("aborts {aa:?} vs {ba:?}"));
+        }
+        for (x, y) in aa.iter().zip(&ba) {
+            if x.0 != y.0 {
+                return Err(format!("aborts {aa:?} vs {ba:?}"));
+            }
+            close(x.1, y.1, "abort")?;
+        }
+        close(a.fail, b.fail, "fail")?;
+        if a.classes.len() != b.classes.len() {
+            return Err(format!(
+                "{} vs {} classes",
+                a.classes.len(),
+                b.classes.len()
+            ));
+        }
+        for (x, y) in a.classes.iter().zip(&b.classes) {
+            if x.key != y.key {
+                return Err(format!("keys {:?} vs {:?}", x.key, y.key));
+            }
+            close(x.p, y.p, "class")?;
+            for (j, (rx, ry)) in x.pos.iter().zip(&y.pos).enumerate() {
+                for (l, (&px, &py)) in rx.iter().zip(ry.iter()).enumerate() {
+                    close(px, py, &format!("level {j} on {l}"))?;
+                }
+            }
+            for (l, (&ex, &ey)) in x.empty.iter().zip(&y.empty).enumerate() {
+                close(ex, ey, &format!("empty {l}"))?;
+            }
+            if x.empty_possible != y.empty_possible {
+                return Err(format!(
+                    "empty possible {:b} vs {:b}",
+                    x.empty_possible, y.empty_possible
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn both(n: i32, levels: &[PLevel], external: &[(i32, i32)]) -> (Placement, Placement) {
+        let input = Input {
+            n,
+            start: 3,
+            levels,
+            external,
+        };
+        let stop = Stop::default();
+        (
+            place_with(&input, 1_000_000, &stop, true).unwrap(),
+            place_with(&input, 1_000_000, &stop, false).unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_tail_of_wide_ranges_is_solved_over_counts() {
+        // UnNetHack's Gehennom in small: two fixed levels, then five
+        // levels over two overlapping ranges, two of them kept (one on a
+        // single level).
+        let mut last = lvl(-1, 0);
+        last.keep = true;
+        let levels = [
+            lvl(1, 0),
+            lvl(2, 3),
+            lvl(2, 7),
+            lvl(-8, 7),
+            lvl(2, 7),
+            lvl(-8, 7),
+            last,
+        ];
+        for n in 8..=11 {
+            let (fast, plain) = both(n, &levels, &[]);
+            same_placement(&fast, &plain).unwrap_or_else(|e| panic!("n {n}: {e}"));
+            assert!(
+                fast.nodes < plain.nodes,
+                "{} vs {}",
+                fast.nodes,
+                plain.nodes
+            );
+        }
+        // No room: the tail fails from every start, and the search too.
+        let crowded = [lvl(1, 2), lvl(2, 2), lvl(2, 2), lvl(2, 2)];
+        let (fast, plain) = both(5, &crowded, &[]);
+        same_placement(&fast, &plain).unwrap();
+        assert_eq!(fast.fail, W::ONE);
+    }
+
+    fn arb_level(m: usize) -> impl Strategy<Value = (i32, i32, i32, bool, bool)> {
+        (
+            -6i32..9,
+            -2i32..6,
+            prop_oneof![3 => Just(-1i32), 1 => 0i32..(m as i32 + 3)],
+            proptest::bool::weighted(0.25),
+            proptest::bool::weighted(0.85),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+        /// The tail solved over counts gives what the level-by-level search
+        /// gives: aborts, failure, classes, every level's chances and the
+        /// free levels, on random dungeons (chains inside the dungeon and to
+        /// earlier ones, kept levels, missing levels, ranges that abort).
+        #[test]
+        fn the_tail_over_counts_is_the_search(
+            n in 1i32..13,
+            spec in proptest::collection::vec(arb_level(7), 1..8),
+            ext in -1i32..6,
+        ) {
+            let levels: Vec<PLevel> = spec
+                .iter()
+                .enumerate()
+                .map(|(j, &(base, rand, chain, keep, exists))| PLevel {
+                    exists,
+                    base,
+                    rand,
+                    // Slots 0..3 are an earlier dungeon's (slot 1 holds
+                    // `ext`), 3.. this one's.
+                    chain: if chain < 0 { -1 } else { chain.min(3 + j as i32) },
+                    keep,
+                    filter: None,
+                })
+                .collect();
+            let (fast, plain) = both(n, &levels, &[(1, ext)]);
+            prop_assert!(same_placement(&fast, &plain).is_ok(), "{:?}", same_placement(&fast, &plain));
+        }
     }
 
     #[test]

@@ -1,0 +1,238 @@
+//! The tail of a placement search ([`crate::place`]) whose levels are
+//! interchangeable spots.
+//!
+//! Once the search reaches a run of levels that end the dungeon, none of
+//! them chained to another of the run or read by one, every level of the
+//! run picks among the free levels of a range that is fixed when the run
+//! starts. Levels of `1..=n` that lie in exactly the same ranges of the
+//! run (an *atom*) are then alike for the rest of the search: swapping two
+//! free ones changes no range and no count. So the rest depends only on
+//! how many levels of each atom are taken, not on which, and by the same
+//! symmetry each free level of an atom is equally likely to receive any
+//! given level of the run. The search from the run's start is therefore
+//! done over counts per atom (a few hundred states where the levels
+//! themselves give hundreds of thousands: UnNetHack's nine optional
+//! `heck` levels over 17 levels of Gehennom, SLASH'EM's rooms over 20
+//! levels of the Dungeons of Doom), and each level's chance of each free
+//! level is its chance of the atom divided by the atom's free levels.
+//!
+//! Without a range that aborts, a sub-search either always finds a
+//! placement or never does, so `place_level()`'s retries amount to a
+//! uniform choice among the candidates whose sub-search succeeds
+//! ([`crate::place`]'s `F_v` with every `pf` 0 or 1).
+
+use super::fxhash::FxHashMap;
+use super::weight::W;
+
+/// Atoms of the levels the ranges of a run cover.
+struct Shape {
+    /// Each atom's levels, and how many.
+    atoms: Vec<u64>,
+    sizes: Vec<u8>,
+    /// Per level of the run: the atoms in its range (bit per atom).
+    range_atoms: Vec<u64>,
+    memo: FxHashMap<(u8, Vec<u8>), u32>,
+    nodes: Vec<TNode>,
+}
+
+/// The search from level `i` of the run with some counts taken per atom.
+struct TNode {
+    succ: bool,
+    /// Atoms that may end with a free level (bit per atom).
+    not_full: u64,
+    /// Per level `i..` of the run, per atom: the chance that the level
+    /// ends in the atom (given success, which is certain when `succ`).
+    marg: Vec<W>,
+}
+
+/// One solved start of a run: whether it succeeds, and per level of the
+/// run the chance of each level of the dungeon.
+pub struct Solved {
+    pub succ: bool,
+    /// `(run index, level, chance)`.
+    pub at: Vec<(u16, u8, W)>,
+    /// Levels that may be left free by the run (of those its ranges
+    /// cover); the others the run always fills or finds taken.
+    pub may_be_free: u64,
+    /// Memo entries made for this start.
+    pub nodes: usize,
+}
+
+/// Memoises runs by their ranges, and their sub-searches by counts.
+#[derive(Default)]
+pub struct Tails {
+    shapes: FxHashMap<Vec<(i32, i32)>, u32>,
+    all: Vec<Shape>,
+}
+
+/// At most this many atoms (the bit sets above are `u64`); a run with
+/// more is searched level by level.
+const MAX_ATOMS: usize = 64;
+
+fn mask(start: i32, count: i32) -> u64 {
+    if count <= 0 || start < 0 || start + count > 64 {
+        return 0;
+    }
+    (u64::MAX >> (64 - count)) << start
+}
+
+impl Tails {
+    /// Solves the run of levels with `ranges` (`(start, count)` each, in
+    /// order, every one in `1..=63`) from the levels `taken` before it;
+    /// `None` when the run has too many atoms.
+    pub fn solve(&mut self, ranges: &[(i32, i32)], taken: u64) -> Option<Solved> {
+        let id = match self.shapes.get(ranges) {
+            Some(&id) => id,
+            None => {
+                let shape = Shape::new(ranges)?;
+                let id = self.all.len() as u32;
+                self.all.push(shape);
+                self.shapes.insert(ranges.to_vec(), id);
+                id
+            }
+        };
+        let shape = &mut self.all[id as usize];
+        let before = shape.nodes.len();
+        let counts: Vec<u8> = shape
+            .atoms
+            .iter()
+            .map(|&a| (a & taken).count_ones() as u8)
+            .collect();
+        let root = shape.node(0, counts.clone());
+        let node = &shape.nodes[root as usize];
+        let mut at = Vec::new();
+        let mut always_full = 0u64;
+        if node.succ {
+            let na = shape.atoms.len();
+            for i in 0..ranges.len() {
+                for (a, &atom) in shape.atoms.iter().enumerate() {
+                    let p = node.marg[i * na + a];
+                    let free = atom & !taken;
+                    if p.is_zero() || free == 0 {
+                        continue;
+                    }
+                    let each = p * W::ratio(1, u64::from(free.count_ones()));
+                    let mut rest = free;
+                    while rest != 0 {
+                        let l = rest.trailing_zeros();
+                        rest &= rest - 1;
+                        at.push((i as u16, l as u8, each));
+                    }
+                }
+            }
+            for (a, &atom) in shape.atoms.iter().enumerate() {
+                if node.not_full & (1u64 << a) == 0 {
+                    always_full |= atom;
+                }
+            }
+        }
+        Some(Solved {
+            succ: node.succ,
+            at,
+            may_be_free: !always_full,
+            nodes: shape.nodes.len() - before,
+        })
+    }
+}
+
+impl Shape {
+    fn new(ranges: &[(i32, i32)]) -> Option<Shape> {
+        if ranges.len() > 63 {
+            return None;
+        }
+        let level_masks: Vec<u64> = ranges.iter().map(|&(s, c)| mask(s, c)).collect();
+        // Levels by the run's ranges they lie in.
+        let mut by_sig: Vec<(u64, u64)> = Vec::new();
+        for l in 0..64u32 {
+            let sig = level_masks
+                .iter()
+                .enumerate()
+                .filter(|(_, &m)| m & (1u64 << l) != 0)
+                .fold(0u64, |s, (i, _)| s | (1u64 << i));
+            if sig == 0 {
+                continue;
+            }
+            match by_sig.iter_mut().find(|(s, _)| *s == sig) {
+                Some((_, m)) => *m |= 1u64 << l,
+                None => by_sig.push((sig, 1u64 << l)),
+            }
+        }
+        if by_sig.len() > MAX_ATOMS {
+            return None;
+        }
+        let range_atoms = (0..ranges.len())
+            .map(|i| {
+                by_sig
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (sig, _))| sig & (1u64 << i) != 0)
+                    .fold(0u64, |m, (a, _)| m | (1u64 << a))
+            })
+            .collect();
+        Some(Shape {
+            sizes: by_sig.iter().map(|(_, m)| m.count_ones() as u8).collect(),
+            atoms: by_sig.into_iter().map(|(_, m)| m).collect(),
+            range_atoms,
+            memo: FxHashMap::default(),
+            nodes: Vec::new(),
+        })
+    }
+
+    fn node(&mut self, i: usize, counts: Vec<u8>) -> u32 {
+        if let Some(&id) = self.memo.get(&(i as u8, counts.clone())) {
+            return id;
+        }
+        let na = self.atoms.len();
+        let left = self.range_atoms.len() - i;
+        let node = if left == 0 {
+            let not_full = (0..na)
+                .filter(|&a| counts[a] < self.sizes[a])
+                .fold(0u64, |m, a| m | (1u64 << a));
+            TNode {
+                succ: true,
+                not_full,
+                marg: Vec::new(),
+            }
+        } else {
+            // Each atom of the range with a free level: its free levels
+            // and the sub-search after taking one of them.
+            let mut kids: Vec<(usize, u64, u32)> = Vec::new();
+            let mut ra = self.range_atoms[i];
+            while ra != 0 {
+                let a = ra.trailing_zeros() as usize;
+                ra &= ra - 1;
+                let free = self.sizes[a] - counts[a];
+                if free == 0 {
+                    continue;
+                }
+                let mut next = counts.clone();
+                next[a] += 1;
+                let child = self.node(i + 1, next);
+                if self.nodes[child as usize].succ {
+                    kids.push((a, u64::from(free), child));
+                }
+            }
+            let good: u64 = kids.iter().map(|&(_, f, _)| f).sum();
+            let mut marg = vec![W::ZERO; left * na];
+            let mut not_full = 0u64;
+            for &(a, free, child) in &kids {
+                let pick = W::ratio(free, good);
+                marg[a] += pick;
+                let c = &self.nodes[child as usize];
+                not_full |= c.not_full;
+                for (x, &y) in marg[na..].iter_mut().zip(&c.marg) {
+                    *x += pick * y;
+                }
+            }
+            TNode {
+                succ: good > 0,
+                not_full,
+                marg,
+            }
+        };
+        let id = self.nodes.len() as u32;
+        self.nodes.push(node);
+        self.memo.insert((i as u8, counts), id);
+        id
+    }
+}
