@@ -399,6 +399,9 @@ pub struct Engine<'a> {
     /// By (dist, pos, the parent's two depth starts, step, entry).
     spread_memo: FxHashMap<(u32, u8, i32, i32, i32, i32), u32>,
     stop: Stop,
+    /// Per dungeon record: a placement found its levels' rolls unmixable
+    /// ([`Engine::mixable`]).
+    no_mix: Vec<bool>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -417,6 +420,9 @@ struct PlaceKey {
     /// The levels the evidence allows each constrained level on
     /// ([`place::PLevel::filter`]), by local index.
     filters: Vec<(u16, u64)>,
+    /// Per level: 100, or its chance roll mixed into the placement's tail
+    /// ([`place::PLevel::chance`]).
+    chances: Vec<u8>,
 }
 
 /// The runs of consecutive dungeon records whose branches may be deferred
@@ -635,6 +641,7 @@ impl<'a> Engine<'a> {
             spreads: Vec::new(),
             spread_memo: FxHashMap::default(),
             stop: Stop::default(),
+            no_mix: vec![false; res.dungeons.len()],
             skip_dungeon_chance,
             skip_level_chance,
             budget,
@@ -1346,34 +1353,128 @@ impl<'a> Engine<'a> {
         Some(id)
     }
 
-    fn placement(&mut self, key: PlaceKey) -> Result<u32, TooLarge> {
-        if let Some(&id) = self.memo.get(&key) {
-            return Ok(id);
-        }
-        let d = &self.res.dungeons[key.record as usize];
-        let levels: Vec<PLevel> = (d.levels.0..d.levels.1)
+    /// The placement problem's levels (`adjust`: see [`PlaceKey`]).
+    fn plevels(
+        &self,
+        rec: usize,
+        pattern: &[bool],
+        keep: &[bool],
+        adjust: i32,
+        filters: &[(u16, u64)],
+        chances: &[u8],
+    ) -> Vec<PLevel> {
+        let d = &self.res.dungeons[rec];
+        let nlev = (d.levels.1 - d.levels.0) as usize;
+        (d.levels.0..d.levels.1)
             .enumerate()
             .map(|(j, l)| {
-                let rec = &self.res.levels[l as usize];
-                let nlev = (d.levels.1 - d.levels.0) as usize;
+                let r = &self.res.levels[l as usize];
                 PLevel {
-                    exists: key.pattern[j],
+                    exists: pattern[j],
                     base: if j + 2 == nlev {
-                        rec.range.base.wrapping_add(key.adjust)
+                        r.range.base.wrapping_add(adjust)
                     } else {
-                        rec.range.base
+                        r.range.base
                     },
-                    rand: rec.range.rand,
-                    chain: rec.chain,
-                    keep: key.keep[j],
-                    filter: key
-                        .filters
+                    rand: r.range.rand,
+                    chain: r.chain,
+                    keep: keep[j],
+                    filter: filters
                         .iter()
                         .find(|&&(i, _)| usize::from(i) == j)
                         .map(|&(_, m)| m),
+                    chance: chances.get(j).copied().unwrap_or(100),
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// Chains of existing levels of record `rec` that read earlier
+    /// dungeons: `(slot, level)`, -1 for a slot without a level.
+    fn external(&self, s: &State, rec: usize, pattern: &[bool], n_slots: i32) -> Vec<(i32, i32)> {
+        let l0 = self.res.dungeons[rec].levels.0 as usize;
+        let mut external: Vec<(i32, i32)> = Vec::new();
+        for (j, &on) in pattern.iter().enumerate() {
+            let c = self.res.levels[l0 + j].chain;
+            if on && c >= 0 && c < n_slots {
+                let v = s
+                    .slots
+                    .iter()
+                    .find(|(sl, _)| *sl == c)
+                    .map_or(-1, |&(_, v)| v);
+                if !external.contains(&(c, v)) {
+                    external.push((c, v));
+                }
+            }
+        }
+        external.sort_unstable();
+        external
+    }
+
+    /// The optional levels of record `rec` (of `num` levels) whose chance
+    /// rolls can be mixed into the placement's tail rather than
+    /// enumerated: those of the tail ([`place::tail_start`], with every
+    /// level that may exist) that nothing after the placement reads (not
+    /// kept, not floating, not `dummy`). Not with evidence, dNetHack's
+    /// moving Quest locate level or rule 10's Quest, nor after a placement
+    /// of this record found its rolls unmixable.
+    #[allow(clippy::too_many_arguments)]
+    fn mixable(
+        &self,
+        s: &State,
+        rec: usize,
+        num: i32,
+        n_slots: i32,
+        possible: &[bool],
+        optional: &[usize],
+        keep: &[bool],
+    ) -> Vec<usize> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let madman_here = self
+            .madman_locate
+            .is_some_and(|l| res.levels[l as usize].dungeon == rec as u32);
+        if self.no_mix[rec]
+            || self.checks.is_some()
+            || (res.rules.quest_locate && d.is_quest)
+            || madman_here
+        {
+            return Vec::new();
+        }
+        let levels = self.plevels(rec, possible, keep, 0, &[], &[]);
+        let external = self.external(s, rec, possible, n_slots);
+        let start = place::tail_start(&place::Input {
+            n: num,
+            start: n_slots,
+            levels: &levels,
+            external: &external,
+        });
+        optional
+            .iter()
+            .copied()
+            .filter(|&j| {
+                let l = &res.levels[d.levels.0 as usize + j];
+                j >= start && !keep[j] && l.floating.is_none() && !l.is_dummy
+            })
+            .collect()
+    }
+
+    /// The placement of `key`, memoised; `None` when its mixed levels
+    /// cannot be mixed.
+    fn placement(&mut self, key: PlaceKey) -> Result<Option<u32>, TooLarge> {
+        if let Some(&id) = self.memo.get(&key) {
+            return Ok(Some(id));
+        }
+        let rec = key.record as usize;
+        let d = &self.res.dungeons[rec];
+        let levels = self.plevels(
+            rec,
+            &key.pattern,
+            &key.keep,
+            key.adjust,
+            &key.filters,
+            &key.chances,
+        );
         let input = place::Input {
             n: key.n,
             start: key.start,
@@ -1384,7 +1485,11 @@ impl<'a> Engine<'a> {
             .budget
             .placement_nodes
             .saturating_sub(self.placement_nodes);
-        let result = place::place(&input, left, &self.stop).map_err(|e| TooLarge {
+        let result = match place::place(&input, left, &self.stop) {
+            Err(e) if e.mixed => return Ok(None),
+            r => r,
+        };
+        let result = result.map_err(|e| TooLarge {
             what: if e.stopped {
                 STOPPED.to_string()
             } else {
@@ -1399,7 +1504,7 @@ impl<'a> Engine<'a> {
         let id = self.placements.len() as u32;
         self.placements.push(result);
         self.memo.insert(key, id);
-        Ok(id)
+        Ok(Some(id))
     }
 
     /// Every outcome of loading dungeon record `rec` from state `s`.
@@ -1409,6 +1514,9 @@ impl<'a> Engine<'a> {
         rec: usize,
         out: &mut Vec<(W, To, Option<Present>, Option<State>)>,
     ) -> Result<(), TooLarge> {
+        // A placement whose mixed rolls cannot be mixed: this record's
+        // rolls are enumerated from now on, from this state again.
+        let (entry_state, entry_len) = (s, out.len());
         let res = self.res;
         let d = &res.dungeons[rec];
         let fail = |code: &'static str, level: Option<u32>| FailKey {
@@ -1729,6 +1837,33 @@ impl<'a> Engine<'a> {
             let optional: Vec<usize> = (0..nlev)
                 .filter(|&j| !probs[j].0.is_zero() && !probs[j].1.is_zero())
                 .collect();
+            // Floating levels whose first one may lie in this dungeon.
+            let knox_here = (l0..l1)
+                .filter_map(|l| res.levels[l as usize].floating)
+                .fold(0u8, |m, f| m | (1 << f))
+                & !s.knox_done;
+            let keep: Vec<bool> = (0..nlev)
+                .map(|j| self.keeps_level(rec, n_slots, j, knox_here))
+                .collect();
+            let possible: Vec<bool> = probs.iter().map(|(y, _)| !y.is_zero()).collect();
+            let mixed = if self.skip_level_chance {
+                Vec::new()
+            } else {
+                self.mixable(s, rec, num, n_slots, &possible, &optional, &keep)
+            };
+            let chances: Vec<u8> = (0..nlev)
+                .map(|j| {
+                    if mixed.contains(&j) {
+                        res.levels[l0 as usize + j].chance.clamp(0, 100) as u8
+                    } else {
+                        100
+                    }
+                })
+                .collect();
+            let optional: Vec<usize> = optional
+                .into_iter()
+                .filter(|j| !mixed.contains(j))
+                .collect();
             if optional.len() > self.budget.optional_levels {
                 return Err(TooLarge {
                     what: format!(
@@ -1739,38 +1874,17 @@ impl<'a> Engine<'a> {
                     ),
                 });
             }
-            // Floating levels whose first one may lie in this dungeon.
-            let knox_here = (l0..l1)
-                .filter_map(|l| res.levels[l as usize].floating)
-                .fold(0u8, |m, f| m | (1 << f))
-                & !s.knox_done;
-            let keep: Vec<bool> = (0..nlev)
-                .map(|j| self.keeps_level(rec, n_slots, j, knox_here))
-                .collect();
             for mask in 0u64..(1u64 << optional.len()) {
-                let mut pattern: Vec<bool> = probs.iter().map(|(y, _)| !y.is_zero()).collect();
+                // Mixed levels count as existing: the placement weighs
+                // them by their rolls.
+                let mut pattern = possible.clone();
                 let mut p_pat = W::ONE;
                 for (bitno, &j) in optional.iter().enumerate() {
                     let on = mask & (1 << bitno) != 0;
                     pattern[j] = on;
                     p_pat = p_pat * if on { probs[j].0 } else { probs[j].1 };
                 }
-                // Chains of existing levels that read earlier dungeons.
-                let mut external: Vec<(i32, i32)> = Vec::new();
-                for (j, &on) in pattern.iter().enumerate() {
-                    let c = res.levels[l0 as usize + j].chain;
-                    if on && c >= 0 && c < n_slots {
-                        let v = s
-                            .slots
-                            .iter()
-                            .find(|(sl, _)| *sl == c)
-                            .map_or(-1, |&(_, v)| v);
-                        if !external.contains(&(c, v)) {
-                            external.push((c, v));
-                        }
-                    }
-                }
-                external.sort_unstable();
+                let external = self.external(s, rec, &pattern, n_slots);
                 let filtered = self.checks.as_ref().is_some_and(|c| c.filters(rec));
                 for &(adjust, p_adj) in &locate {
                     let key = PlaceKey {
@@ -1782,6 +1896,7 @@ impl<'a> Engine<'a> {
                         external: external.clone(),
                         adjust,
                         filters: Vec::new(),
+                        chances: chances.clone(),
                     };
                     if filtered {
                         // The levels the evidence allows depend on the
@@ -1793,10 +1908,13 @@ impl<'a> Engine<'a> {
                                 .as_ref()
                                 .map(|c| c.level_filters(self.res, rec, ds_adj))
                                 .unwrap_or_default();
-                            let pid = self.placement(PlaceKey {
+                            let Some(pid) = self.placement(PlaceKey {
                                 filters,
                                 ..key.clone()
-                            })?;
+                            })?
+                            else {
+                                return self.unmix(entry_state, rec, entry_len, out);
+                            };
                             let prefix = pd * p_pat * p_adj;
                             self.outcomes(
                                 s, rec, index, num, entry, ds, branch, &pattern, pid, prefix,
@@ -1805,7 +1923,9 @@ impl<'a> Engine<'a> {
                         }
                         continue;
                     }
-                    let pid = self.placement(key)?;
+                    let Some(pid) = self.placement(key)? else {
+                        return self.unmix(entry_state, rec, entry_len, out);
+                    };
                     for &(pd, branch, ds) in &draws {
                         let prefix = pd * p_pat * p_adj;
                         self.outcomes(
@@ -1817,6 +1937,20 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Expands `s` again with record `rec`'s rolls enumerated, dropping
+    /// what the first try made.
+    fn unmix(
+        &mut self,
+        s: &State,
+        rec: usize,
+        len: usize,
+        out: &mut Vec<(W, To, Option<Present>, Option<State>)>,
+    ) -> Result<(), TooLarge> {
+        out.truncate(len);
+        self.no_mix[rec] = true;
+        self.expand(s, rec, out)
     }
 
     /// The `dummy` fix-up (the first `dummy` level lifts its dungeon by

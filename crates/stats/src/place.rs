@@ -22,7 +22,7 @@
 //! forward pass over the memo then gives each level's distribution.
 
 use super::fxhash::FxHashMap;
-use super::tail::Tails;
+use super::tail::{Status as TailStatus, Tails};
 use super::weight::W;
 use super::Stop;
 
@@ -69,6 +69,10 @@ pub struct PLevel {
     /// level (0) or not (1), one entry for all of them, so that the
     /// classes split in two at most.
     pub filter: Option<u64>,
+    /// 100, or the chance roll of an optional level that the caller does
+    /// not enumerate: it exists with this chance (in percent), mixed into
+    /// the tail ([`crate::tail`]); such a level must lie in the tail.
+    pub chance: u8,
 }
 
 /// A placement problem.
@@ -163,11 +167,15 @@ pub struct Placement {
     pub nodes: usize,
 }
 
-/// The search grew past its budget (or was stopped from outside).
+/// The search grew past its budget (or was stopped from outside, or
+/// `mixed`: the levels whose rolls were to be mixed into the tail cannot
+/// be, as whether the search succeeds depends on them or they do not lie
+/// in the tail; the caller enumerates their rolls instead).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooLarge {
     pub nodes: usize,
     pub stopped: bool,
+    pub mixed: bool,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -382,8 +390,12 @@ impl<'a> Search<'a> {
         while start > 0 {
             let j = start - 1;
             let l = &levels[j];
+            // A kept level's level goes into the class, which the tail
+            // knows only for a range of one level.
+            let kept_wide = l.keep && matches!(self.fixed[j], Some(Ok((_, c))) if c > 1);
             let fits = !l.exists
                 || (l.filter.is_none()
+                    && !kept_wide
                     && !matches!(self.fixed[j], Some(Err(_)))
                     && !matches!(self.chain_to[j], ChainTo::Shifted)
                     && !read_from(j, &self.chain_to));
@@ -399,10 +411,39 @@ impl<'a> Search<'a> {
         self
     }
 
-    /// The node of a tail's start, solved over counts; `None` when a
+    /// Whether every mixed level ([`PLevel::chance`]) lies in the tail.
+    fn mixed_in_tail(&self) -> bool {
+        let start = self.tail.as_ref().map_or(usize::MAX, |(s, _)| *s);
+        self.levels()
+            .iter()
+            .enumerate()
+            .all(|(j, l)| l.chance >= 100 || !l.exists || j >= start)
+    }
+
+    /// The node of a tail's start, solved over counts; `Ok(None)` when a
     /// range of the tail aborts from here or the tail has too many atoms
-    /// (then it is searched level by level).
-    fn tail_node(&mut self, ctx: &Ctx) -> Option<Node> {
+    /// (then it is searched level by level); an error when its mixed
+    /// levels cannot be mixed.
+    fn tail_node(&mut self, ctx: &Ctx) -> Result<Option<Node>, TooLarge> {
+        let unmixable = TooLarge {
+            nodes: self.nodes.len(),
+            stopped: false,
+            mixed: true,
+        };
+        let Some(node) = self.tail_solved(ctx) else {
+            return if self.levels().iter().any(|l| l.chance < 100 && l.exists) {
+                Err(unmixable)
+            } else {
+                Ok(None)
+            };
+        };
+        match node {
+            Ok(node) => Ok(Some(node)),
+            Err(()) => Err(unmixable),
+        }
+    }
+
+    fn tail_solved(&mut self, ctx: &Ctx) -> Option<Result<Node, ()>> {
         let (_, run) = self.tail.as_ref()?;
         let mut vals = ctx.vals.clone();
         let mut ranges = Vec::with_capacity(run.len());
@@ -418,12 +459,15 @@ impl<'a> Search<'a> {
                     vals[idx] = s as i8;
                 }
             }
-            ranges.push((s, c));
+            ranges.push((s, c, self.levels()[j].chance.min(100)));
         }
         let solved = self.tails.solve(&ranges, ctx.taken)?;
         self.tail_nodes += solved.nodes;
-        if !solved.succ {
-            return Some(Node {
+        if solved.status == TailStatus::Mixed {
+            return Some(Err(()));
+        }
+        if solved.status == TailStatus::Never {
+            return Some(Ok(Node {
                 k: ctx.k,
                 aborts: Vec::new(),
                 fail: W::ONE,
@@ -433,11 +477,11 @@ impl<'a> Search<'a> {
                 abort_possible: false,
                 success_possible: false,
                 tail: Vec::new(),
-            });
+            }));
         }
         let class = self.class_id(&vals);
         let run = &self.tail.as_ref()?.1;
-        Some(Node {
+        Some(Ok(Node {
             k: ctx.k,
             aborts: Vec::new(),
             fail: W::ZERO,
@@ -451,7 +495,7 @@ impl<'a> Search<'a> {
                 .into_iter()
                 .map(|(i, l, p)| (run[usize::from(i)] as u16, l, p))
                 .collect(),
-        })
+        }))
     }
 
     fn levels(&self) -> &'a [PLevel] {
@@ -542,6 +586,7 @@ impl<'a> Search<'a> {
             return Err(TooLarge {
                 nodes: self.nodes.len(),
                 stopped,
+                mixed: false,
             });
         }
         let m = self.levels().len();
@@ -560,7 +605,7 @@ impl<'a> Search<'a> {
                 success_possible: true,
                 tail: Vec::new(),
             }
-        } else if let Some(node) = at_tail.then(|| self.tail_node(&ctx)).flatten() {
+        } else if let Some(node) = if at_tail { self.tail_node(&ctx)? } else { None } {
             node
         } else {
             self.expand(&ctx)?
@@ -743,6 +788,18 @@ fn first_non_false(pf: &[W], v: usize) -> W {
     total
 }
 
+/// Where the tail of the problem starts ([`crate::tail`]): its levels
+/// from there on are solved over counts (and may be mixed levels);
+/// the number of levels when it has no tail.
+pub fn tail_start(input: &Input<'_>) -> usize {
+    let stop = Stop::default();
+    let search = Search::new(input, 0, &stop);
+    search
+        .tail
+        .as_ref()
+        .map_or(input.levels.len(), |(start, _)| *start)
+}
+
 /// Places a dungeon's levels: every outcome, with its chance.
 pub fn place(input: &Input<'_>, budget: usize, stop: &Stop) -> Result<Placement, TooLarge> {
     place_with(input, budget, stop, true)
@@ -760,6 +817,13 @@ fn place_with(
     let mut search = Search::new(input, budget, stop);
     if !tails {
         search.tail = None;
+    }
+    if !search.mixed_in_tail() {
+        return Err(TooLarge {
+            nodes: 0,
+            stopped: false,
+            mixed: true,
+        });
     }
     let nvals = search.nvals;
     let k0 = search.next_existing(0);
@@ -855,6 +919,7 @@ mod tests {
             chain: -1,
             keep: false,
             filter: None,
+            chance: 100,
         }
     }
 
@@ -1120,10 +1185,156 @@ mod tests {
                     chain: if chain < 0 { -1 } else { chain.min(3 + j as i32) },
                     keep,
                     filter: None,
+                    chance: 100,
                 })
                 .collect();
             let (fast, plain) = both(n, &levels, &[(1, ext)]);
             prop_assert!(same_placement(&fast, &plain).is_ok(), "{:?}", same_placement(&fast, &plain));
+        }
+    }
+
+    /// The placements of every outcome of the mixed levels' rolls,
+    /// weighed by their chances and summed class by class.
+    fn enumerated(n: i32, levels: &[PLevel], external: &[(i32, i32)]) -> Placement {
+        let mixed: Vec<usize> = (0..levels.len())
+            .filter(|&j| levels[j].chance < 100 && levels[j].exists)
+            .collect();
+        let mut sum = Placement {
+            aborts: Vec::new(),
+            fail: W::ZERO,
+            classes: Vec::new(),
+            nodes: 0,
+        };
+        for mask in 0u32..(1 << mixed.len()) {
+            let mut ls = levels.to_vec();
+            let mut p = W::ONE;
+            for (b, &j) in mixed.iter().enumerate() {
+                let on = mask & (1 << b) != 0;
+                let c = u64::from(ls[j].chance);
+                p = p * if on {
+                    W::ratio(c, 100)
+                } else {
+                    W::ratio(100 - c, 100)
+                };
+                ls[j].exists = on;
+                ls[j].chance = 100;
+            }
+            let (one, _) = both(n, &ls, external);
+            for (cause, w) in one.aborts {
+                add_to(&mut sum.aborts, cause, p * w);
+            }
+            sum.fail += p * one.fail;
+            for c in one.classes {
+                let pos: Vec<Vec<W>> = c
+                    .pos
+                    .iter()
+                    .map(|r| r.iter().map(|&w| p * w).collect())
+                    .collect();
+                match sum.classes.iter_mut().find(|x| x.key == c.key) {
+                    Some(x) => {
+                        x.p += p * c.p;
+                        for (row, add) in x.pos.iter_mut().zip(&pos) {
+                            let dense: Vec<W> = (0..add.len()).map(|l| row[l] + add[l]).collect();
+                            *row = Row::from_dense(&dense);
+                        }
+                        for (e, &f) in x.empty.iter_mut().zip(&c.empty) {
+                            *e += p * f;
+                        }
+                        x.empty_possible |= c.empty_possible;
+                    }
+                    None => sum.classes.push(Class {
+                        key: c.key,
+                        p: p * c.p,
+                        pos: pos.iter().map(|r| Row::from_dense(r)).collect(),
+                        empty: c.empty.iter().map(|&f| p * f).collect(),
+                        empty_possible: c.empty_possible,
+                    }),
+                }
+            }
+        }
+        sum.classes.sort_by(|a, b| a.key.cmp(&b.key));
+        sum
+    }
+
+    #[test]
+    fn mixed_rolls_of_a_tail_weigh_its_levels() {
+        // Gehennom in small: two fixed levels, then four optional levels
+        // over two ranges with room to spare.
+        let mut levels = vec![lvl(1, 0), lvl(2, 3)];
+        for (base, chance) in [(2, 25), (-8, 50), (2, 75), (-8, 50)] {
+            let mut l = lvl(base, 7);
+            l.chance = chance;
+            levels.push(l);
+        }
+        for n in 8..=11 {
+            let input = Input {
+                n,
+                start: 3,
+                levels: &levels,
+                external: &[],
+            };
+            let mixed = place(&input, 1_000_000, &Stop::default()).unwrap();
+            same_placement(&mixed, &enumerated(n, &levels, &[]))
+                .unwrap_or_else(|e| panic!("n {n}: {e}"));
+        }
+        // Whether the search succeeds depends on the rolls: not mixed.
+        let input = Input {
+            n: 4,
+            start: 0,
+            levels: &[lvl(1, 2), lvl(2, 2), {
+                let mut l = lvl(2, 2);
+                l.chance = 50;
+                l
+            }],
+            external: &[],
+        };
+        assert!(
+            place(&input, 1_000_000, &Stop::default())
+                .unwrap_err()
+                .mixed
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        /// Mixing the rolls of a tail's levels gives the rolls enumerated,
+        /// weighed by their chances, whenever it is allowed.
+        #[test]
+        fn mixed_rolls_are_the_rolls_enumerated(
+            n in 1i32..13,
+            spec in proptest::collection::vec(arb_level(7), 1..7),
+            chances in proptest::collection::vec(prop_oneof![Just(100u8), 1u8..100], 7),
+            ext in -1i32..6,
+        ) {
+            let levels: Vec<PLevel> = spec
+                .iter()
+                .enumerate()
+                .map(|(j, &(base, rand, chain, keep, exists))| PLevel {
+                    exists,
+                    base,
+                    rand,
+                    chain: if chain < 0 { -1 } else { chain.min(3 + j as i32) },
+                    keep,
+                    filter: None,
+                    chance: 100,
+                })
+                .collect();
+            let input = Input { n, start: 3, levels: &levels, external: &[(1, ext)] };
+            let start = tail_start(&input);
+            let mut levels = levels.clone();
+            for (j, l) in levels.iter_mut().enumerate() {
+                if j >= start && !l.keep {
+                    l.chance = chances[j];
+                }
+            }
+            let input = Input { n, start: 3, levels: &levels, external: &[(1, ext)] };
+            match place(&input, 1_000_000, &Stop::default()) {
+                Ok(mixed) => {
+                    let sum = enumerated(n, &levels, &[(1, ext)]);
+                    prop_assert!(same_placement(&mixed, &sum).is_ok(), "{:?}", same_placement(&mixed, &sum));
+                }
+                Err(e) => prop_assert!(e.mixed),
+            }
         }
     }
 

@@ -20,6 +20,14 @@
 //! placement or never does, so `place_level()`'s retries amount to a
 //! uniform choice among the candidates whose sub-search succeeds
 //! ([`crate::place`]'s `F_v` with every `pf` 0 or 1).
+//!
+//! A level of the tail whose chance roll is not enumerated (a *mixed*
+//! level: the roll is made before the search, so each outcome of the rolls
+//! is a search of its own) is a chance node here, which is exact as long
+//! as whether a sub-search succeeds does not depend on the rolls: then
+//! every candidate is tried and kept alike whatever the rolls, and each
+//! roll's outcome only weighs the levels' chances. When it does depend on
+//! them, [`Status::Mixed`] says so and the caller enumerates the rolls.
 
 use super::fxhash::FxHashMap;
 use super::weight::W;
@@ -29,26 +37,38 @@ struct Shape {
     /// Each atom's levels, and how many.
     atoms: Vec<u64>,
     sizes: Vec<u8>,
+    /// Per level of the run: its chance of existing, in percent.
+    chances: Vec<u8>,
     /// Per level of the run: the atoms in its range (bit per atom).
     range_atoms: Vec<u64>,
     memo: FxHashMap<(u8, Vec<u8>), u32>,
     nodes: Vec<TNode>,
 }
 
+/// Whether a sub-search succeeds, over the outcomes of the mixed levels'
+/// rolls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Always,
+    Never,
+    /// For some outcomes and not others.
+    Mixed,
+}
+
 /// The search from level `i` of the run with some counts taken per atom.
 struct TNode {
-    succ: bool,
+    status: Status,
     /// Atoms that may end with a free level (bit per atom).
     not_full: u64,
     /// Per level `i..` of the run, per atom: the chance that the level
-    /// ends in the atom (given success, which is certain when `succ`).
+    /// exists and ends in the atom (given success, when it is certain).
     marg: Vec<W>,
 }
 
 /// One solved start of a run: whether it succeeds, and per level of the
 /// run the chance of each level of the dungeon.
 pub struct Solved {
-    pub succ: bool,
+    pub status: Status,
     /// `(run index, level, chance)`.
     pub at: Vec<(u16, u8, W)>,
     /// Levels that may be left free by the run (of those its ranges
@@ -61,7 +81,7 @@ pub struct Solved {
 /// Memoises runs by their ranges, and their sub-searches by counts.
 #[derive(Default)]
 pub struct Tails {
-    shapes: FxHashMap<Vec<(i32, i32)>, u32>,
+    shapes: FxHashMap<Vec<(i32, i32, u8)>, u32>,
     all: Vec<Shape>,
 }
 
@@ -77,10 +97,11 @@ fn mask(start: i32, count: i32) -> u64 {
 }
 
 impl Tails {
-    /// Solves the run of levels with `ranges` (`(start, count)` each, in
-    /// order, every one in `1..=63`) from the levels `taken` before it;
-    /// `None` when the run has too many atoms.
-    pub fn solve(&mut self, ranges: &[(i32, i32)], taken: u64) -> Option<Solved> {
+    /// Solves the run of levels with `ranges` (`(start, count, chance)`
+    /// each, in order, every range in `1..=63`; chance 100 for a level
+    /// that exists, else its chance roll's, mixed) from the levels `taken`
+    /// before it; `None` when the run has too many atoms.
+    pub fn solve(&mut self, ranges: &[(i32, i32, u8)], taken: u64) -> Option<Solved> {
         let id = match self.shapes.get(ranges) {
             Some(&id) => id,
             None => {
@@ -102,7 +123,7 @@ impl Tails {
         let node = &shape.nodes[root as usize];
         let mut at = Vec::new();
         let mut always_full = 0u64;
-        if node.succ {
+        if node.status == Status::Always {
             let na = shape.atoms.len();
             for i in 0..ranges.len() {
                 for (a, &atom) in shape.atoms.iter().enumerate() {
@@ -127,7 +148,7 @@ impl Tails {
             }
         }
         Some(Solved {
-            succ: node.succ,
+            status: node.status,
             at,
             may_be_free: !always_full,
             nodes: shape.nodes.len() - before,
@@ -136,11 +157,11 @@ impl Tails {
 }
 
 impl Shape {
-    fn new(ranges: &[(i32, i32)]) -> Option<Shape> {
+    fn new(ranges: &[(i32, i32, u8)]) -> Option<Shape> {
         if ranges.len() > 63 {
             return None;
         }
-        let level_masks: Vec<u64> = ranges.iter().map(|&(s, c)| mask(s, c)).collect();
+        let level_masks: Vec<u64> = ranges.iter().map(|&(s, c, _)| mask(s, c)).collect();
         // Levels by the run's ranges they lie in.
         let mut by_sig: Vec<(u64, u64)> = Vec::new();
         for l in 0..64u32 {
@@ -170,6 +191,7 @@ impl Shape {
             })
             .collect();
         Some(Shape {
+            chances: ranges.iter().map(|&(_, _, c)| c).collect(),
             sizes: by_sig.iter().map(|(_, m)| m.count_ones() as u8).collect(),
             atoms: by_sig.into_iter().map(|(_, m)| m).collect(),
             range_atoms,
@@ -189,50 +211,93 @@ impl Shape {
                 .filter(|&a| counts[a] < self.sizes[a])
                 .fold(0u64, |m, a| m | (1u64 << a));
             TNode {
-                succ: true,
+                status: Status::Always,
                 not_full,
                 marg: Vec::new(),
             }
         } else {
-            // Each atom of the range with a free level: its free levels
-            // and the sub-search after taking one of them.
-            let mut kids: Vec<(usize, u64, u32)> = Vec::new();
-            let mut ra = self.range_atoms[i];
-            while ra != 0 {
-                let a = ra.trailing_zeros() as usize;
-                ra &= ra - 1;
-                let free = self.sizes[a] - counts[a];
-                if free == 0 {
-                    continue;
+            let present = self.present(i, &counts);
+            match self.chances[i] {
+                c if c >= 100 => present,
+                c => {
+                    let absent_id = self.node(i + 1, counts.clone());
+                    let absent = &self.nodes[absent_id as usize];
+                    let status = if absent.status == present.status {
+                        present.status
+                    } else {
+                        Status::Mixed
+                    };
+                    let (pc, pa) = (
+                        W::ratio(u64::from(c), 100),
+                        W::ratio(100 - u64::from(c), 100),
+                    );
+                    let mut marg: Vec<W> = present.marg.iter().map(|&x| pc * x).collect();
+                    for (x, &y) in marg[na..].iter_mut().zip(&absent.marg) {
+                        *x += pa * y;
+                    }
+                    TNode {
+                        status,
+                        not_full: present.not_full | absent.not_full,
+                        marg,
+                    }
                 }
-                let mut next = counts.clone();
-                next[a] += 1;
-                let child = self.node(i + 1, next);
-                if self.nodes[child as usize].succ {
-                    kids.push((a, u64::from(free), child));
-                }
-            }
-            let good: u64 = kids.iter().map(|&(_, f, _)| f).sum();
-            let mut marg = vec![W::ZERO; left * na];
-            let mut not_full = 0u64;
-            for &(a, free, child) in &kids {
-                let pick = W::ratio(free, good);
-                marg[a] += pick;
-                let c = &self.nodes[child as usize];
-                not_full |= c.not_full;
-                for (x, &y) in marg[na..].iter_mut().zip(&c.marg) {
-                    *x += pick * y;
-                }
-            }
-            TNode {
-                succ: good > 0,
-                not_full,
-                marg,
             }
         };
         let id = self.nodes.len() as u32;
         self.nodes.push(node);
         self.memo.insert((i as u8, counts), id);
         id
+    }
+
+    /// The search from level `i` of the run when it exists: a uniform
+    /// choice among the free levels whose sub-search succeeds.
+    fn present(&mut self, i: usize, counts: &[u8]) -> TNode {
+        let na = self.atoms.len();
+        let left = self.range_atoms.len() - i;
+        // Each atom of the range with a free level: its free levels and
+        // the sub-search after taking one of them.
+        let mut kids: Vec<(usize, u64, u32)> = Vec::new();
+        let mut mixed = false;
+        let mut ra = self.range_atoms[i];
+        while ra != 0 {
+            let a = ra.trailing_zeros() as usize;
+            ra &= ra - 1;
+            let free = self.sizes[a] - counts[a];
+            if free == 0 {
+                continue;
+            }
+            let mut next = counts.to_vec();
+            next[a] += 1;
+            let child = self.node(i + 1, next);
+            match self.nodes[child as usize].status {
+                Status::Always => kids.push((a, u64::from(free), child)),
+                Status::Never => {}
+                Status::Mixed => mixed = true,
+            }
+        }
+        let good: u64 = kids.iter().map(|&(_, f, _)| f).sum();
+        let mut marg = vec![W::ZERO; left * na];
+        let mut not_full = 0u64;
+        for &(a, free, child) in &kids {
+            let pick = W::ratio(free, good);
+            marg[a] += pick;
+            let c = &self.nodes[child as usize];
+            not_full |= c.not_full;
+            for (x, &y) in marg[na..].iter_mut().zip(&c.marg) {
+                *x += pick * y;
+            }
+        }
+        let status = if mixed {
+            Status::Mixed
+        } else if good > 0 {
+            Status::Always
+        } else {
+            Status::Never
+        };
+        TNode {
+            status,
+            not_full,
+            marg,
+        }
     }
 }
