@@ -6,7 +6,7 @@
 
 use crate::analysis;
 use crate::config::Config;
-use crate::state::{file_path, State};
+use crate::state::{Access, State};
 use dgnkit::stats::diff::{self, Described, Diff};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -20,11 +20,14 @@ use tower_lsp_server::ls_types::{
 pub const COMMAND: &str = "dgnkit.compareWithHead";
 /// The code action's title.
 pub const TITLE: &str = "dgnkit: compare with the last committed version";
+/// The refusal of a sandboxed server, which runs no process.
+pub const SANDBOXED: &str = "dgnkit.compareWithHead is not available here: it reads a file and runs git, which this server does not do for its clients (use dgn diff, or the editor's own language server)";
 
 /// The code action that runs the command on `uri`, for a document that is
-/// a file on disk (an unsaved one has no committed version).
-pub fn code_action(uri: &Uri) -> Option<CodeActionOrCommand> {
-    file_path(uri)?;
+/// a file on disk (an unsaved one has no committed version) on a server
+/// that may run git.
+pub fn code_action(access: Access, uri: &Uri) -> Option<CodeActionOrCommand> {
+    access.file_path(uri)?;
     Some(CodeActionOrCommand::CodeAction(CodeAction {
         title: TITLE.to_string(),
         kind: Some(CodeActionKind::SOURCE),
@@ -61,13 +64,16 @@ pub struct Request {
 
 impl Request {
     pub fn of(state: &State, uri: &Uri) -> Result<Request, String> {
+        if state.access().is_sandboxed() {
+            return Err(SANDBOXED.to_string());
+        }
         let view = state.doc(uri).ok_or_else(|| {
             format!(
                 "{} is not open: open it first to compare it with its last committed version",
                 uri.as_str()
             )
         })?;
-        let path = file_path(uri).ok_or_else(|| {
+        let path = state.access().file_path(uri).ok_or_else(|| {
             format!(
                 "{} is not a file on disk: save it in a git repository to compare it with its last committed version",
                 uri.as_str()

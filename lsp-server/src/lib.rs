@@ -22,6 +22,7 @@ pub mod transport;
 pub mod vocabulary;
 
 pub use server::{service, Backend};
+pub use state::Access;
 
 /// Serves LSP over standard input and output until the client exits or the
 /// input ends. Malformed messages are answered with errors (see
@@ -31,15 +32,25 @@ pub async fn serve_stdio() -> bool {
     serve(tokio::io::stdin(), tokio::io::stdout()).await
 }
 
-/// Serves LSP over any byte streams; returns whether the client asked to
-/// shut down.
+/// Serves LSP over any byte streams for an editor on this machine (see
+/// [`Access::Local`]); returns whether the client asked to shut down.
 pub async fn serve<I, O>(input: I, output: O) -> bool
 where
     I: tokio::io::AsyncRead + Unpin,
     O: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
+    serve_with(input, output, Access::Local).await
+}
+
+/// As [`serve`], for a server with `access`: [`Access::Sandboxed`] for a
+/// client that is not trusted.
+pub async fn serve_with<I, O>(input: I, output: O, access: Access) -> bool
+where
+    I: tokio::io::AsyncRead + Unpin,
+    O: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
     let shut_down = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let (service, socket) = server::service_with_flag(shut_down.clone());
+    let (service, socket) = server::service_with(shut_down.clone(), access);
     let (to_server, from_guard) = tokio::io::duplex(1 << 16);
     let server = tower_lsp_server::Server::new(from_guard, output, socket).serve(service);
     tokio::select! {

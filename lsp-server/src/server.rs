@@ -9,7 +9,7 @@ use crate::features::{
     completion, diagnostics, formatting, hover, inlay, navigation, semantic_tokens, symbols,
 };
 use crate::odds;
-use crate::state::{DocView, State};
+use crate::state::{Access, DocView, State};
 use crate::statistics;
 use crate::transport;
 use serde_json::Value;
@@ -33,6 +33,7 @@ pub struct Backend {
     inlay_refresh: Arc<AtomicBool>,
     /// Set by `shutdown`: an `exit` after it is a clean exit.
     shut_down: Arc<AtomicBool>,
+    access: Access,
 }
 
 /// The service and the socket that carries the server's own messages.
@@ -44,8 +45,18 @@ pub fn service() -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
 pub fn service_with_flag(
     shut_down: Arc<AtomicBool>,
 ) -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
+    service_with(shut_down, Access::Local)
+}
+
+/// As [`service_with_flag`], for a server with `access`.
+pub fn service_with(
+    shut_down: Arc<AtomicBool>,
+    access: Access,
+) -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
     LspService::build(|client| Backend {
         shut_down,
+        state: Arc::new(Mutex::new(State::with_access(Config::default(), access))),
+        access,
         ..Backend::new(client)
     })
     .custom_method(transport::MALFORMED_METHOD, Backend::malformed)
@@ -64,7 +75,7 @@ fn with_state_in<T>(state: &Mutex<State>, f: impl FnOnce(&mut State) -> T) -> Re
         Err(_) => {
             let rebuilt = catch_unwind(AssertUnwindSafe(|| {
                 let config = guard.config();
-                State::restore(config, guard.snapshot())
+                State::restore(config, guard.access(), guard.snapshot())
             }));
             *guard = rebuilt.unwrap_or_default();
             Err(Error::internal_error())
@@ -156,6 +167,7 @@ impl Backend {
             state: Arc::default(),
             inlay_refresh: Arc::default(),
             shut_down: Arc::default(),
+            access: Access::Local,
         }
     }
 
@@ -255,7 +267,22 @@ impl Backend {
     }
 }
 
+/// The capabilities of an editor's own server.
 pub fn capabilities() -> ServerCapabilities {
+    capabilities_for(Access::Local)
+}
+
+/// The capabilities of a server with `access`: a sandboxed one offers no
+/// command (its only command reads a file and runs git).
+pub fn capabilities_for(access: Access) -> ServerCapabilities {
+    let commands = if access.is_sandboxed() {
+        None
+    } else {
+        Some(ExecuteCommandOptions {
+            commands: vec![compare::COMMAND.to_string()],
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })
+    };
     ServerCapabilities {
         position_encoding: Some(PositionEncodingKind::UTF16),
         text_document_sync: Some(TextDocumentSyncCapability::Options(
@@ -297,10 +324,7 @@ pub fn capabilities() -> ServerCapabilities {
             },
         )),
         inlay_hint_provider: Some(OneOf::Left(true)),
-        execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![compare::COMMAND.to_string()],
-            work_done_progress_options: WorkDoneProgressOptions::default(),
-        }),
+        execute_command_provider: commands,
         ..ServerCapabilities::default()
     }
 }
@@ -319,7 +343,7 @@ impl LanguageServer for Backend {
             self.apply_settings(options).await;
         }
         Ok(InitializeResult {
-            capabilities: capabilities(),
+            capabilities: capabilities_for(self.access),
             server_info: Some(ServerInfo {
                 name: "dgn-lsp".into(),
                 version: Some(env!("CARGO_PKG_VERSION").into()),
@@ -336,7 +360,19 @@ impl LanguageServer for Backend {
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let doc = params.text_document;
         let uri = doc.uri.clone();
-        let _ = self.with_state(|state| state.open(doc.uri, doc.version, doc.text));
+        let refused = self
+            .with_state(|state| match state.refuse_open(&doc.uri) {
+                Some(why) => Some(why),
+                None => {
+                    state.open(doc.uri, doc.version, doc.text);
+                    None
+                }
+            })
+            .unwrap_or(None);
+        if let Some(why) = refused {
+            self.client.show_message(MessageType::WARNING, why).await;
+            return;
+        }
         self.publish(vec![uri]).await;
     }
 
@@ -447,7 +483,7 @@ impl LanguageServer for Backend {
         let actions = self.with_doc(uri, |view| {
             let mut actions = diagnostics::code_actions(view, params.range);
             if source {
-                actions.extend(compare::code_action(uri));
+                actions.extend(compare::code_action(self.access, uri));
             }
             actions
         })?;
@@ -455,6 +491,16 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        if self.access.is_sandboxed() {
+            return Err(if params.command == compare::COMMAND {
+                failed(compare::SANDBOXED)
+            } else {
+                Error::invalid_params(format!(
+                    "unknown command `{}` (this server runs no commands)",
+                    params.command
+                ))
+            });
+        }
         if params.command != compare::COMMAND {
             return Err(Error::invalid_params(format!(
                 "unknown command `{}` (dgn-lsp runs {})",

@@ -22,6 +22,37 @@ pub struct State {
     closed: BTreeMap<Uri, SourceFile>,
     pub stats: statistics::Cache,
     pub odds: odds::Cache,
+    access: Access,
+}
+
+/// What the server may reach beyond the texts its client sends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Access {
+    /// An editor's own server (`dgn-lsp` on standard input/output): a
+    /// `file:` document is also the file on disk (its path names its game,
+    /// its bytes are read when the editor's text is their lossy decoding)
+    /// and `dgnkit.compareWithHead` runs git on it.
+    #[default]
+    Local,
+    /// A server for clients that are not trusted (`dgn serve`'s page over a
+    /// WebSocket): a document is its text alone, whatever its URI; no
+    /// request reads a file or runs a process; at most `documents` are open
+    /// at once.
+    Sandboxed { documents: usize },
+}
+
+impl Access {
+    /// The path on disk a document stands for: none when sandboxed.
+    pub fn file_path(self, uri: &Uri) -> Option<std::path::PathBuf> {
+        match self {
+            Access::Local => file_path(uri),
+            Access::Sandboxed { .. } => None,
+        }
+    }
+
+    pub fn is_sandboxed(self) -> bool {
+        matches!(self, Access::Sandboxed { .. })
+    }
 }
 
 impl Default for State {
@@ -32,12 +63,38 @@ impl Default for State {
 
 impl State {
     pub fn new(config: Config) -> Self {
+        State::with_access(config, Access::Local)
+    }
+
+    pub fn with_access(config: Config, access: Access) -> Self {
         State {
             db: Database::new(config),
             docs: BTreeMap::new(),
             closed: BTreeMap::new(),
             stats: statistics::Cache::default(),
             odds: odds::Cache::default(),
+            access,
+        }
+    }
+
+    pub fn access(&self) -> Access {
+        self.access
+    }
+
+    /// Why `uri` may not be opened now: a sandboxed server holds at most
+    /// its number of documents (each can keep a statistics job busy).
+    pub fn refuse_open(&self, uri: &Uri) -> Option<String> {
+        match self.access {
+            Access::Sandboxed { documents }
+                if self.docs.len() >= documents && !self.docs.contains_key(uri) =>
+            {
+                Some(format!(
+                    "{} was not opened: this server holds at most {documents} document{} open at once; close one first",
+                    uri.as_str(),
+                    if documents == 1 { "" } else { "s" }
+                ))
+            }
+            _ => None,
         }
     }
 
@@ -45,7 +102,11 @@ impl State {
     /// disk is not UTF-8 and the text is its lossy decoding, the real bytes
     /// are kept so that names and offsets are those of the file.
     pub fn open(&mut self, uri: Uri, version: i32, text: String) {
-        let bytes = disk_bytes_behind(&uri, &text).unwrap_or_else(|| text.into_bytes());
+        let bytes = match self.access {
+            Access::Local => disk_bytes_behind(&uri, &text),
+            Access::Sandboxed { .. } => None,
+        }
+        .unwrap_or_else(|| text.into_bytes());
         match self.docs.get_mut(&uri) {
             Some(doc) => {
                 doc.version = version;
@@ -58,7 +119,10 @@ impl State {
                         self.db.set_text(file, bytes);
                         file
                     }
-                    None => self.db.new_file(bytes, is_lua(&uri), file_path(&uri)),
+                    None => {
+                        let path = self.access.file_path(&uri);
+                        self.db.new_file(bytes, is_lua(&uri), path)
+                    }
                 };
                 self.docs.insert(uri, Document { file, version });
             }
@@ -203,10 +267,12 @@ impl State {
     }
 
     /// Rebuilds the state after a failure; statistics are recomputed.
-    pub fn restore(config: Config, docs: Vec<(Uri, i32, Vec<u8>)>) -> State {
-        let mut state = State::new(config);
+    pub fn restore(config: Config, access: Access, docs: Vec<(Uri, i32, Vec<u8>)>) -> State {
+        let mut state = State::with_access(config, access);
         for (uri, version, bytes) in docs {
-            let file = state.db.new_file(bytes, is_lua(&uri), file_path(&uri));
+            let file = state
+                .db
+                .new_file(bytes, is_lua(&uri), access.file_path(&uri));
             state.docs.insert(uri, Document { file, version });
         }
         state
@@ -220,7 +286,8 @@ pub fn is_lua(uri: &Uri) -> bool {
     uri.path().as_str().ends_with(".lua")
 }
 
-/// The path of a `file:` document (an unsaved one has none).
+/// The path of a `file:` document (an unsaved one has none), whatever the
+/// server's [`Access`]: ask the access for the path a server may use.
 pub fn file_path(uri: &Uri) -> Option<std::path::PathBuf> {
     if uri.scheme().as_str() != "file" {
         return None;

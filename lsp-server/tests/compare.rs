@@ -126,6 +126,37 @@ async fn the_table_names_the_level_the_edit_moved() {
 }
 
 #[tokio::test]
+async fn a_sandboxed_server_neither_offers_nor_runs_it() {
+    let tmp = TempDir::new("sandboxed");
+    let text = builtin();
+    let file = tmp.0.join("dungeon.def");
+    std::fs::write(&file, &text).unwrap();
+    git(&tmp.0, &["init", "-q"]);
+    git(&tmp.0, &["add", "dungeon.def"]);
+    git(&tmp.0, &["commit", "-q", "-m", "dungeon"]);
+
+    let sandboxed = dgnkit_lsp::Access::Sandboxed { documents: 4 };
+    let caps = dgnkit_lsp::server::capabilities_for(sandboxed);
+    assert!(caps.execute_command_provider.is_none());
+    let mut c = Client::start_with(json!({"dgnkit": {"statistics": "inline"}}), sandboxed).await;
+    let uri = uri_of(&file);
+    c.open(&uri, &text.replace(ORACLE, MOVED)).await;
+    let answer = compare(&mut c, &uri).await;
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("not available"), "{answer}");
+    let actions = c
+        .call(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": []}}),
+        )
+        .await;
+    assert!(
+        !actions.to_string().contains("dgnkit.compareWithHead"),
+        "{actions}"
+    );
+}
+
+#[tokio::test]
 async fn the_code_action_runs_the_command() {
     let mut c = Client::start(json!({"dgnkit": {"statistics": "inline"}})).await;
     let uri = "file:///nowhere/dungeon.def";

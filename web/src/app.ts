@@ -1,10 +1,13 @@
 // The page `dgn serve` serves: five views over dgnkit's HTTP API, each with
 // a URL that can be shared (`/?view=dungeon&game=nethack-3.7&seed=42&role=Wiz`).
-// Everything it shows is what the API answers, which is what `dgn` prints.
-import { EditorState } from '@codemirror/state';
+// Everything it shows is what the API answers, which is what `dgn` prints,
+// or, in the Edit view, what dgnkit's language server answers (`lsp.ts`).
+import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from '@codemirror/view';
 import { defaultKeymap, history as undoHistory, historyKeymap } from '@codemirror/commands';
 import { forceLinting, linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { formatDocument, type LSPClient } from '@codemirror/lsp-client';
+import { client, connect, settings } from './lsp';
 
 /** Every `--target` (`dgn layout --help`). */
 export const TARGETS = [
@@ -136,6 +139,8 @@ function flagOf(name: string): boolean {
 // ---- views ----------------------------------------------------------------
 
 type View = (root: HTMLElement) => void;
+/** What the view shown must let go of before another is shown (the Edit view's connection). */
+let leaveView: (() => void) | null = null;
 const VIEWS: Record<string, View> = { dungeon: dungeonView, edit: editView, odds: oddsView, xlog: xlogView, diff: diffView };
 let current = VIEWS[query.get('view') ?? ''] ? query.get('view')! : 'dungeon';
 
@@ -219,11 +224,13 @@ function editView(root: HTMLElement): void {
   const f = gameForm();
   const kind = select('kind', ['dungeon.def', 'dungeon.lua'], query.get('name') ?? 'dungeon.def');
   f.form.prepend(field('File', kind));
-  const status = el('span', { class: 'status', id: 'edit-status', text: '' });
-  f.form.append(status);
+  const format = el('button', { type: 'button', id: 'format', text: 'Format', title: "Format the file as dgn fmt does (Shift-Alt-F)" });
+  format.disabled = true;
+  const status = el('span', { class: 'status', id: 'edit-status', text: 'Starting the language server…' });
+  f.form.append(format, status);
   const editorBox = el('div', { class: 'editor', id: 'editor' });
   const preview = el('div', { class: 'preview', id: 'preview' });
-  root.append(el('p', { class: 'intro', text: "A dungeon.def or NetHack 3.7 dungeon.lua with dgn check's diagnostics as you type, and its layout for the seed." }), f.form,
+  root.append(el('p', { class: 'intro', text: "A dungeon.def or NetHack 3.7 dungeon.lua with dgnkit's language server: diagnostics as you type, hovers with each level's depths and bones, formatting; and its layout for the seed." }), f.form,
     el('div', { class: 'split' }, el('section', {}, editorBox), el('section', {}, el('h2', { text: 'Layout' }), preview)));
 
   let previewTimer = 0;
@@ -235,9 +242,16 @@ function editView(root: HTMLElement): void {
     }, 400);
   };
 
+  const showCounts = (severities: ('error' | 'other')[]) => {
+    const errors = severities.filter((s) => s === 'error').length;
+    status.textContent = `${errors} error${errors === 1 ? '' : 's'}, ${severities.length - errors} other`;
+    status.dataset.errors = String(errors);
+  };
+
+  // Without the language server (it is busy, or the connection failed or
+  // closed), `dgn check` through the API gives the diagnostics.
   const checkSource = linter(async (view) => {
     const text = view.state.doc.toString();
-    refreshPreview(text);
     const a = await api('check', { text, name: kind.value, target: f.target.value, format: 'json' });
     if (!a.ok) { status.textContent = a.error ?? 'check failed'; return []; }
     const files = JSON.parse(a.text).files as { diagnostics: { start: number; end: number; severity: string; message: string; code: string }[] }[];
@@ -248,23 +262,72 @@ function editView(root: HTMLElement): void {
       const to = Math.max(from, toChar(d.end));
       diags.push({ from, to, severity: d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info', message: `${d.code}: ${d.message}` });
     }
-    const errors = diags.filter((d) => d.severity === 'error').length;
-    status.textContent = `${errors} error${errors === 1 ? '' : 's'}, ${diags.length - errors} other`;
-    status.dataset.errors = String(errors);
+    showCounts(diags.map((d) => (d.severity === 'error' ? 'error' : 'other')));
     return diags;
   }, { delay: 300 });
 
+  // The language server's plugin, or the API's linter: never both.
+  const diagnosticsSource = new Compartment();
   const view = new EditorView({
     parent: editorBox,
     state: EditorState.create({
       doc: kind.value === 'dungeon.lua' ? SAMPLE_LUA : SAMPLE_DEF,
-      extensions: [lineNumbers(), undoHistory(), drawSelection(), highlightActiveLine(), keymap.of([...defaultKeymap, ...historyKeymap]), lintGutter(), checkSource, EditorView.lineWrapping],
+      extensions: [lineNumbers(), undoHistory(), drawSelection(), highlightActiveLine(), keymap.of([...defaultKeymap, ...historyKeymap]), lintGutter(), diagnosticsSource.of([]), EditorView.lineWrapping,
+        EditorView.updateListener.of((u) => { if (u.docChanged) refreshPreview(u.state.doc.toString()); })],
     }),
   });
   (window as unknown as { dgnEditor: EditorView }).dgnEditor = view;
+  refreshPreview(view.state.doc.toString());
+
+  let server: LSPClient | null = null;
+  let socket: WebSocket | null = null;
+  let uri = '';
+  const uriOf = () => `untitled:${kind.value}`;
+  const useServer = (c: LSPClient) => {
+    uri = uriOf();
+    view.dispatch({ effects: diagnosticsSource.reconfigure(c.plugin(uri)) });
+  };
+  const useApi = (why: string) => {
+    server = null;
+    status.dataset.source = 'api';
+    format.disabled = true;
+    format.title = `Formatting needs the language server (${why})`;
+    view.dispatch({ effects: diagnosticsSource.reconfigure(checkSource) });
+  };
+  void connect(5000).then((c) => {
+    if (!view.dom.isConnected) { if (!('failed' in c)) c.socket.close(); return; }
+    if ('failed' in c) { useApi(c.failed); return; }
+    socket = c.socket;
+    const s = client(c.transport, f.target.value, (u, diags) => {
+      if (u === uri) showCounts(diags.map((d) => ((d.severity ?? 1) === 1 ? 'error' : 'other')));
+    });
+    server = s;
+    const fail = (why: string) => {
+      if (server !== s) return;
+      s.disconnect();
+      c.socket.close();
+      useApi(why);
+    };
+    c.socket.addEventListener('close', () => fail('the connection closed'));
+    s.initializing.catch(() => fail('the language server did not start'));
+    status.dataset.source = 'lsp';
+    status.textContent = 'Checking…';
+    format.disabled = false;
+    useServer(s);
+  });
+  format.addEventListener('click', () => { formatDocument(view); view.focus(); });
+  leaveView = () => {
+    server = null;
+    socket?.close();
+    view.destroy();
+  };
+
   const again = () => {
     setQuery({ name: kind.value, game: f.target.value, seed: f.seed.value, role: f.role.value, wizard: f.wizard.checked });
-    forceLinting(view);
+    if (server) {
+      server.notification('workspace/didChangeConfiguration', { settings: settings(f.target.value) });
+      if (uriOf() !== uri) useServer(server);
+    } else if (status.dataset.source === 'api') forceLinting(view);
     refreshPreview(view.state.doc.toString());
   };
   // Choosing the other kind of file starts from its sample while the text is
@@ -411,6 +474,8 @@ function start(): void {
   }
   const render = () => {
     for (const a of document.querySelectorAll<HTMLAnchorElement>('#tabs a')) a.classList.toggle('current', a.dataset.view === current);
+    leaveView?.();
+    leaveView = null;
     main.replaceChildren();
     const root = el('div', { class: `view view-${current}`, id: `view-${current}` });
     main.append(root);

@@ -4,7 +4,7 @@
 // DGNKIT_SCREENSHOTS=1 writes docs/images/serve-*.png (the README's).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,7 +93,7 @@ test('dungeon: a seed shows its map, overview and bones, and the URL says so', a
   await threeSeven.p.close();
 });
 
-test('edit: an error typed in the editor is underlined with its diagnostic', async () => {
+test('edit: diagnostics as you type, a level\'s hover with its depths and bones, and Format', async () => {
   const { p, errors } = await page('?view=edit&seed=3');
   await p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '0', null, { timeout: 20000 });
   await mapShown(p);
@@ -110,13 +110,83 @@ test('edit: an error typed in the editor is underlined with its diagnostic', asy
   await p.locator('.cm-tooltip-lint').waitFor();
   assert.match(await p.locator('.cm-tooltip-lint').textContent(), /E\d{4}/);
   await p.screenshot({ path: path.join(shots, 'serve-edit.png') });
+  // The diagnostics are the language server's, shown once.
+  assert.equal(await p.locator('#edit-status').getAttribute('data-source'), 'lsp');
+  assert.equal(await p.locator('.cm-tooltip-lint .cm-diagnostic').count(), 1);
+  await p.mouse.move(0, 0);
+  // Without the error again, a level's hover: its depths (with their odds
+  // once the statistics are computed) and its bones.
+  await p.evaluate(() => {
+    const v = window.dgnEditor;
+    const text = v.state.doc.toString();
+    const at = text.lastIndexOf('\nLEVEL: "extra"');
+    v.dispatch({ changes: { from: at, to: text.length } });
+  });
+  await p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '0', null, { timeout: 20000 });
+  const oracle = await p.evaluate(() => {
+    const v = window.dgnEditor;
+    const at = v.state.doc.toString().indexOf('"oracle" "O" @ (5, 5)') + 3;
+    v.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+    return at;
+  });
+  let hover = '';
+  for (let i = 0; i < 20 && !/bones: eligible/.test(hover); i++) {
+    await p.mouse.move(0, 0);
+    await p.locator('.cm-lsp-hover-tooltip').waitFor({ state: 'detached', timeout: 5000 });
+    const at = await p.evaluate((pos) => { const r = window.dgnEditor.coordsAtPos(pos); return { x: r.left + 2, y: (r.top + r.bottom) / 2 }; }, oracle);
+    await p.mouse.move(at.x, at.y, { steps: 2 });
+    await p.locator('.cm-lsp-hover-tooltip').waitFor({ timeout: 10000 });
+    hover = await p.locator('.cm-lsp-hover-tooltip').textContent();
+  }
+  assert.match(hover, /"oracle".*depth: 5 \(20%\)/s);
+  assert.match(hover, /bones: eligible/);
+  // Format: the language server's edits make the text `dgn fmt`'s.
+  const messy = await p.evaluate(() => {
+    const v = window.dgnEditor;
+    const text = v.state.doc.toString();
+    const at = text.indexOf('LEVEL:       "oracle" "O" @ (5, 5)');
+    v.dispatch({ changes: { from: at, to: at + 'LEVEL:       "oracle" "O" @ (5, 5)'.length, insert: 'LEVEL:"oracle"   "O"  @(5,5)' } });
+    return v.state.doc.toString();
+  });
+  const formatted = spawnSync(dgn, ['fmt', '-'], { input: messy, encoding: 'utf8' }).stdout;
+  assert.match(formatted, /LEVEL:\s+"oracle" "O" @ \(5, 5\)/);
+  await p.click('#format');
+  await p.waitForFunction((want) => window.dgnEditor.state.doc.toString() === want, formatted, { timeout: 10000 });
   // A dungeon.lua is checked as NetHack 3.7's, its layout drawn.
   const lua = await page('?view=edit&name=dungeon.lua&game=nethack-3.7');
   await lua.p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '0', null, { timeout: 20000 });
+  assert.equal(await lua.p.locator('#edit-status').getAttribute('data-source'), 'lsp');
   assert.match(await lua.p.locator('.cm-content').textContent(), /dungeon = /);
   await mapShown(lua.p);
+  // The other kind of file is another document for the language server.
+  await lua.p.selectOption('select[name=kind]', 'dungeon.def');
+  await lua.p.waitForFunction(() => window.dgnEditor.state.doc.toString().includes('DUNGEON:'));
+  await lua.p.evaluate(() => {
+    const v = window.dgnEditor;
+    v.dispatch({ changes: { from: v.state.doc.length, insert: '\nLEVEL: "extra" "X" @ (99, 1)\n' } });
+  });
+  await lua.p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '1', null, { timeout: 20000 });
+  assert.equal(await lua.p.locator('select[name=game]').inputValue(), 'nethack-3.6');
   await lua.p.close();
   assert.deepEqual(errors.concat(lua.errors), []);
+  await p.close();
+});
+
+test('edit: without the language server, dgn check through the API gives the diagnostics', async () => {
+  const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await p.routeWebSocket(/\/lsp$/, (ws) => ws.close({ code: 1013, reason: 'busy' }));
+  await p.goto(base + '?view=edit');
+  await p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '0', null, { timeout: 20000 });
+  assert.equal(await p.locator('#edit-status').getAttribute('data-source'), 'api');
+  assert.ok(await p.locator('#format').isDisabled());
+  await p.evaluate(() => {
+    const v = window.dgnEditor;
+    v.dispatch({ changes: { from: v.state.doc.length, insert: '\nLEVEL: "extra" "X" @ (99, 1)\n' } });
+  });
+  await p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '1', null, { timeout: 20000 });
+  assert.deepEqual(errors, []);
   await p.close();
 });
 

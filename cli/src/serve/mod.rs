@@ -1,17 +1,20 @@
 //! `dgn serve`: the page and the HTTP API, a thin shell over the same
 //! command code as `dgn` (see `api.rs`): routes and limits here, each
 //! endpoint's command line in `api.rs`, the page built into the binary in
-//! `assets.rs`.
+//! `assets.rs`, and the language server for the page's editor over a
+//! WebSocket in `lsp_ws.rs`.
 //!
 //! Untrusted input: bodies are capped (413), every command runs on a
-//! blocking thread under a time budget (503 when it runs out; a search is
-//! stopped, and a command still running keeps its place in the limit until
-//! it ends), at most `workers` commands run at once (a request that waits
-//! longer than `queue_wait` for one is answered 503), a panic is a 500, and
+//! blocking thread under a time budget (503 when it runs out; a search and
+//! the statistics are stopped, and a command still running keeps its place
+//! in the limit until it ends), at most `workers` commands run at once (a
+//! request that waits longer than `queue_wait` for one is answered 503), a panic is a 500, and
 //! no request reads or writes a path of its choosing or runs a process.
+//! The language server's own limits are in `lsp_ws.rs`.
 
 pub mod api;
 pub mod assets;
+pub mod lsp_ws;
 
 use crate::EXIT_USAGE;
 use axum::body::Bytes;
@@ -73,6 +76,11 @@ pub struct Limits {
     pub in_flight: usize,
     /// What a request may ask for.
     pub bounds: api::Bounds,
+    /// Language server sessions (`/lsp`) at once before new ones are
+    /// answered 503.
+    pub lsp_sessions: usize,
+    /// Documents one language server session holds open at once.
+    pub lsp_documents: usize,
 }
 
 impl Default for Limits {
@@ -84,6 +92,8 @@ impl Default for Limits {
             queue_wait: Duration::from_secs(5),
             in_flight: 1024,
             bounds: api::Bounds::default(),
+            lsp_sessions: 16,
+            lsp_documents: 8,
         }
     }
 }
@@ -95,6 +105,7 @@ struct Shared {
     /// The folder of `--given-overview`'s files (the server's own).
     scratch: std::path::PathBuf,
     next_file: AtomicUsize,
+    lsp_sessions: AtomicUsize,
 }
 
 /// The page and the API.
@@ -105,6 +116,7 @@ pub fn router(limits: Limits) -> Router {
         in_flight: AtomicUsize::new(0),
         scratch,
         next_file: AtomicUsize::new(0),
+        lsp_sessions: AtomicUsize::new(0),
         limits: limits.clone(),
     });
     Router::new()
@@ -114,6 +126,7 @@ pub fn router(limits: Limits) -> Router {
         .route("/api", get(assets::openapi))
         .route("/api/", get(assets::openapi))
         .route("/api/{endpoint}", get(api_get).post(api_post))
+        .route("/lsp", get(lsp_ws::lsp))
         .fallback(not_found)
         .layer(tower_http::limit::RequestBodyLimitLayer::new(
             limits.body_bytes,
@@ -238,7 +251,7 @@ pub fn error(status: StatusCode, message: &str, exit: Option<u8>) -> Response {
 async fn not_found() -> Response {
     error(
         StatusCode::NOT_FOUND,
-        "no such page: the page is at /, the API at /api/ENDPOINT (GET /api describes it)",
+        "no such page: the page is at /, the API at /api/ENDPOINT (GET /api describes it), the language server at /lsp (a WebSocket)",
         None,
     )
 }
@@ -411,10 +424,11 @@ async fn answer(shared: Arc<Shared>, endpoint: String, params: api::Params) -> R
     let time = shared.limits.time;
     let (code, out, err) = match tokio::time::timeout(time, job).await {
         Err(_) => {
-            // A search stops at once; other commands cannot be stopped
-            // midway and end on their own, keeping their worker till then.
+            // A search and the statistics stop within milliseconds; the
+            // other commands are bounded by their parameters and end on
+            // their own, keeping their worker till then.
             interrupted.store(true, std::sync::atomic::Ordering::Relaxed);
-            let what = if endpoint == "find" {
+            let what = if matches!(endpoint.as_str(), "find" | "stats" | "diff" | "bones") {
                 "was stopped"
             } else {
                 "was abandoned"

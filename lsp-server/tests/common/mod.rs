@@ -36,7 +36,12 @@ pub const URI: &str = "file:///work/dungeon.def";
 impl Client {
     /// A server that has been initialized with `options`.
     pub async fn start(options: Value) -> Client {
-        let (service, socket) = LspService::new(Backend::new);
+        Client::start_with(options, dgnkit_lsp::Access::Local).await
+    }
+
+    /// A server with `access` that has been initialized with `options`.
+    pub async fn start_with(options: Value, access: dgnkit_lsp::Access) -> Client {
+        let (service, socket) = dgnkit_lsp::server::service_with(Default::default(), access);
         let (tx, incoming) = mpsc::unbounded();
         tokio::spawn(async move {
             let mut socket = socket;
