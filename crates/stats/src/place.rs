@@ -200,6 +200,10 @@ struct Node {
     tail: Vec<(u16, u8, W)>,
 }
 
+/// A tail whose estimated states ([`Search::cheapest_start`]) exceed this
+/// may start later.
+const TAIL_STATES: f64 = 1e6;
+
 /// Ranges are `(start, count)` in `1..=n`, or an abort.
 type RangeResult = Result<(i32, i32), Abort>;
 
@@ -404,11 +408,76 @@ impl<'a> Search<'a> {
             }
             start = j;
         }
+        let start = self.cheapest_start(start);
         let existing: Vec<usize> = (start..m).filter(|&j| levels[j].exists).collect();
         if existing.len() >= 2 {
             self.tail = Some((self.next_existing(start), existing));
         }
         self
+    }
+
+    /// Where the tail is best started, from `first` on: the tail's states
+    /// grow with the number of its atoms and the search's before it with
+    /// the levels it places in the tail's ranges, so the start that makes
+    /// the larger of the two estimates smallest (never after a mixed
+    /// level, which must lie in the tail). Both estimates read the ranges
+    /// alone, so the engine's question ([`tail_start`]) and the placement
+    /// with mixed levels agree.
+    fn cheapest_start(&self, first: usize) -> usize {
+        let levels = self.input.levels;
+        let m = levels.len();
+        let range = |j: usize| match self.fixed[j] {
+            Some(Ok((s, c))) => range_mask(s, c),
+            _ => 0,
+        };
+        // Upper bound on the states of a tail from `t`: per atom, the
+        // counts it may hold.
+        let tail_cost = |t: usize| -> f64 {
+            let masks: Vec<u64> = (t..m).filter(|&j| levels[j].exists).map(range).collect();
+            let mut atoms: Vec<(u64, u32)> = Vec::new();
+            for l in 0..64u32 {
+                let sig = masks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &r)| r & (1u64 << l) != 0)
+                    .fold(0u64, |a, (i, _)| a | (1u64 << i));
+                if sig == 0 {
+                    continue;
+                }
+                match atoms.iter_mut().find(|(g, _)| *g == sig) {
+                    Some((_, n)) => *n += 1,
+                    None => atoms.push((sig, 1)),
+                }
+            }
+            atoms
+                .iter()
+                .map(|&(sig, size)| f64::from(size.min(sig.count_ones())) + 1.0)
+                .product::<f64>()
+                * (m - t) as f64
+        };
+        // Upper bound on the sets the search before the tail takes within
+        // it.
+        let head_cost = |t: usize| -> f64 {
+            (first..t)
+                .filter(|&j| levels[j].exists)
+                .map(|j| f64::from(range(j).count_ones().max(1)))
+                .product()
+        };
+        // The earliest start is best unless its tail is large (its
+        // estimate is a loose bound: most count vectors are unreachable).
+        if tail_cost(first) <= TAIL_STATES {
+            return first;
+        }
+        let last = (first..m)
+            .find(|&j| levels[j].exists && levels[j].chance < 100)
+            .unwrap_or(m);
+        (first..=last)
+            .min_by(|&a, &b| {
+                let ca = tail_cost(a).max(head_cost(a));
+                let cb = tail_cost(b).max(head_cost(b));
+                ca.total_cmp(&cb)
+            })
+            .unwrap_or(first)
     }
 
     /// Whether every mixed level ([`PLevel::chance`]) lies in the tail.
