@@ -1,7 +1,8 @@
 //! Exact layout statistics on NetHack 3.6's dungeon description (the
-//! built-in file), for both loaders, and the bones verdicts they feed; and
-//! the same given what a player has seen (`dgn stats --given`, whose target
-//! is within 3x of the plain statistics).
+//! built-in file), for both loaders, and the bones verdicts they feed; the
+//! same given what a player has seen (`dgn stats --given`, whose target
+//! is within 3x of the plain statistics); and each variant family's
+//! largest built-in description in its own game (`stats/families`).
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use dgnkit::frontend::{analyze_fast, CheckOptions};
@@ -66,11 +67,74 @@ fn exact(c: &mut Criterion) {
     g.finish();
 }
 
+/// Each family's largest built-in description (`corpus/`), exact in its
+/// own game: the files whose size the enumeration has to factor.
+fn families(c: &mut Criterion) {
+    let mut g = c.benchmark_group("stats/families");
+    g.sample_size(10).sampling_mode(SamplingMode::Flat);
+    let files: [(&str, &[u8], Target); 7] = [
+        (
+            "dnethack-3.23",
+            include_bytes!("../../../corpus/dnethack-3.23.def"),
+            Target::DNetHack,
+        ),
+        (
+            "unnethack-5",
+            include_bytes!("../../../corpus/unnethack-5.def"),
+            Target::UnNetHack,
+        ),
+        (
+            "slashem-0.0.8",
+            include_bytes!("../../../corpus/slashem-0.0.8.def"),
+            Target::SlashEm,
+        ),
+        (
+            "evilhack-0.9",
+            include_bytes!("../../../corpus/evilhack-0.9.def"),
+            Target::EvilHack,
+        ),
+        (
+            "gnollhack-4",
+            include_bytes!("../../../corpus/gnollhack-4.def"),
+            Target::GnollHack,
+        ),
+        (
+            "dynahack-0.0.1",
+            include_bytes!("../../../corpus/dynahack-0.0.1.def"),
+            Target::DynaHack,
+        ),
+        (
+            "xnethack-9.1",
+            include_bytes!("../../../corpus/xnethack-9.1.lua"),
+            Target::XNetHack,
+        ),
+    ];
+    for (name, src, target) in files {
+        let opts = CheckOptions {
+            target,
+            dialect: target.game().dialect,
+            ..CheckOptions::default()
+        };
+        let script = analyze_fast(src, &opts)
+            .script
+            .expect("the built-in file compiles");
+        let opts = StatsOptions {
+            game: target.game().loader_game(),
+            bones: target.game().bones_options(),
+            ..StatsOptions::default()
+        };
+        g.bench_function(name, |b| {
+            b.iter(|| stats::exact(black_box(&script), &opts).expect("the file enumerates"))
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = exact
+    targets = exact, families
 }
 criterion_main!(benches);
