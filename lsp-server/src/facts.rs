@@ -9,7 +9,7 @@ use dgnkit::check::geometry::{depth_starts, Positions, Sizes};
 use dgnkit::check::Ctx;
 use dgnkit::model::{BranchInfo, DungeonId, LevelId, Model};
 use dgnkit::script::Script;
-use dgnkit::stats::{self, Dist, Stats, StatsOptions};
+use dgnkit::stats::{self, Budget, Dist, Stats, StatsOptions};
 
 /// An inclusive range, when known.
 pub type Interval = Option<(i64, i64)>;
@@ -76,14 +76,32 @@ pub fn geometry(canonical: &[u8], semantic: &Semantic, config: &Config) -> Geome
     geo
 }
 
+/// What the server's exact statistics may take before it samples instead.
+/// An editor holds the server for hours beside everything else, so it
+/// stays under 300 MB: loader states and outcomes cost about a kilobyte
+/// each while the enumeration runs, and a dungeon's placement-search
+/// states about half that while it is searched. Every corpus file
+/// enumerates within these but the dNetHack family's largest (300,000 to
+/// 900,000 loader states, 0.7 to 1.5 GB) and the three SLASH'EM files
+/// whose placements take 650,000 to 960,000 search states, which are
+/// sampled as `dgn stats --sample` samples them; their hovers say so.
+pub const BUDGET: Budget = Budget {
+    states: 20_000,
+    edges: 200_000,
+    placement_nodes: 200_000,
+    optional_levels: 12,
+};
+
 /// The statistics of a script, as `dgn stats` and `dgn bones` compute them
-/// for the same target: the game's loader and bones rules, exact when the
-/// enumeration fits its budget and the game's rules are modelled, else
-/// sampled (the method says which).
+/// for the same target (the game's loader and bones rules), exact when the
+/// enumeration fits the server's [`BUDGET`] and the game's rules are
+/// modelled, else sampled as `dgn stats --sample` does (the method says
+/// which).
 pub fn stats(script: &Script, config: &Config) -> Stats {
     let opts = StatsOptions {
         game: config.target.game().loader_game(),
         bones: config.target.game().bones_options(),
+        budget: BUDGET,
         ..StatsOptions::default()
     };
     stats::compute(script, &opts)
