@@ -485,20 +485,12 @@ fn exact_statistics_match_the_frequencies_of_nethacks_layouts() {
     }
     eprintln!("compared {compared} files; too large to enumerate, sampled instead: {sampled:?}");
     assert!(compared >= 190, "only {compared} layout files compared");
-    // Only the UnNetHack family is too large: its Gehennom has eight extra
-    // special levels with overlapping ranges 17 levels wide.
-    let known = [
-        "UnNetHack__UnNetHack.",
-        "dplusplus__junnethack-unmanaged-patch",
-        "matkoniecz__UnNetHackPlus.",
-    ];
-    let unexpected: Vec<&String> = sampled
-        .iter()
-        .filter(|f| !known.iter().any(|k| f.starts_with(k)))
-        .collect();
+    // None is too large: the UnNetHack family's Gehennom (eight extra
+    // special levels with overlapping ranges 17 levels wide, seven of them
+    // optional) is placed over counts with its rolls mixed (`tail.rs`).
     assert!(
-        unexpected.is_empty(),
-        "files unexpectedly too large to enumerate: {unexpected:?}"
+        sampled.is_empty(),
+        "files unexpectedly too large to enumerate: {sampled:?}"
     );
     fam.judge("expected layouts");
 }
