@@ -5,6 +5,9 @@
 //! or panicking, and a few hundred concurrent requests of every kind stay
 //! correct with the memory bounded.
 
+mod common;
+
+use common::{repo, Server};
 use dgnkit_cli::serve::{self, Limits};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -14,57 +17,6 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const DGN: &str = env!("CARGO_BIN_EXE_dgn");
-
-fn repo(path: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-/// A server on 127.0.0.1:0 on its own runtime; dropped, it stops.
-struct Server {
-    addr: SocketAddr,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Server {
-    fn start(limits: Limits) -> Server {
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                addr_tx.send(listener.local_addr().unwrap()).unwrap();
-                serve::serve(listener, limits, async {
-                    let _ = stopped.await;
-                })
-                .await
-                .unwrap();
-            });
-        });
-        Server {
-            addr: addr_rx.recv().unwrap(),
-            stop: Some(stop),
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(s) = self.stop.take() {
-            let _ = s.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
 
 /// An answer: status, headers (lower-case names), body.
 #[derive(Debug)]

@@ -1220,6 +1220,27 @@ mod tests {
         assert_eq!(fast.fail, W::ONE);
     }
 
+    /// Levels from [`arb_level`]'s: slots 0..3 are an earlier dungeon's
+    /// (slot 1 holds the test's `ext`), 3.. this one's.
+    fn levels_of(spec: &[(i32, i32, i32, bool, bool)]) -> Vec<PLevel> {
+        spec.iter()
+            .enumerate()
+            .map(|(j, &(base, rand, chain, keep, exists))| PLevel {
+                exists,
+                base,
+                rand,
+                chain: if chain < 0 {
+                    -1
+                } else {
+                    chain.min(3 + j as i32)
+                },
+                keep,
+                filter: None,
+                chance: 100,
+            })
+            .collect()
+    }
+
     fn arb_level(m: usize) -> impl Strategy<Value = (i32, i32, i32, bool, bool)> {
         (
             -6i32..9,
@@ -1242,21 +1263,7 @@ mod tests {
             spec in proptest::collection::vec(arb_level(7), 1..8),
             ext in -1i32..6,
         ) {
-            let levels: Vec<PLevel> = spec
-                .iter()
-                .enumerate()
-                .map(|(j, &(base, rand, chain, keep, exists))| PLevel {
-                    exists,
-                    base,
-                    rand,
-                    // Slots 0..3 are an earlier dungeon's (slot 1 holds
-                    // `ext`), 3.. this one's.
-                    chain: if chain < 0 { -1 } else { chain.min(3 + j as i32) },
-                    keep,
-                    filter: None,
-                    chance: 100,
-                })
-                .collect();
+            let levels = levels_of(&spec);
             let (fast, plain) = both(n, &levels, &[(1, ext)]);
             prop_assert!(same_placement(&fast, &plain).is_ok(), "{:?}", same_placement(&fast, &plain));
         }
@@ -1375,19 +1382,7 @@ mod tests {
             chances in proptest::collection::vec(prop_oneof![Just(100u8), 1u8..100], 7),
             ext in -1i32..6,
         ) {
-            let levels: Vec<PLevel> = spec
-                .iter()
-                .enumerate()
-                .map(|(j, &(base, rand, chain, keep, exists))| PLevel {
-                    exists,
-                    base,
-                    rand,
-                    chain: if chain < 0 { -1 } else { chain.min(3 + j as i32) },
-                    keep,
-                    filter: None,
-                    chance: 100,
-                })
-                .collect();
+            let levels = levels_of(&spec);
             let input = Input { n, start: 3, levels: &levels, external: &[(1, ext)] };
             let start = tail_start(&input);
             let mut levels = levels.clone();
