@@ -523,21 +523,40 @@ fn dnethack_alternates_match_the_loader() {
     let random = dnethack_rules(GameInputs::default());
     check(&script, random.clone(), false);
     check(&script, random, true);
-    // The chaos_quest option decides in wizard mode or in June (after the
-    // draw); otherwise the draws do.
-    for chaosvar in 1..=3 {
-        let forced = GameInputs {
-            chaosvar,
-            ..GameInputs::default()
-        };
-        check(&script, dnethack_rules(forced), true);
-        check(&script, dnethack_rules(forced), false);
-        let june = GameInputs {
-            is_june: true,
-            ..forced
-        };
-        check(&script, dnethack_rules(june), false);
-    }
+}
+
+/// The chaos_quest option decides in wizard mode or in June (after the
+/// draw); otherwise the draws do. One test per value, so that the
+/// exhaustive comparisons (seconds each) run side by side.
+fn dnethack_chaos_quest_option_matches_the_loader(chaosvar: u8) {
+    use crate::loader::GameInputs;
+    let script = mini_alternates();
+    let forced = GameInputs {
+        chaosvar,
+        ..GameInputs::default()
+    };
+    check(&script, dnethack_rules(forced), true);
+    check(&script, dnethack_rules(forced), false);
+    let june = GameInputs {
+        is_june: true,
+        ..forced
+    };
+    check(&script, dnethack_rules(june), false);
+}
+
+#[test]
+fn dnethack_chaos_quest_temple_matches_the_loader() {
+    dnethack_chaos_quest_option_matches_the_loader(1);
+}
+
+#[test]
+fn dnethack_chaos_quest_mithardir_matches_the_loader() {
+    dnethack_chaos_quest_option_matches_the_loader(2);
+}
+
+#[test]
+fn dnethack_chaos_quest_mordor_matches_the_loader() {
+    dnethack_chaos_quest_option_matches_the_loader(3);
 }
 
 /// `mini()` with dNetHack's Quest: 5-7 levels, its locate level the record
