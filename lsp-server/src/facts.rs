@@ -82,8 +82,8 @@ pub fn geometry(canonical: &[u8], semantic: &Semantic, config: &Config) -> Geome
 /// each while the enumeration runs, and a dungeon's placement-search
 /// states about half that while it is searched. Every corpus file
 /// enumerates within these but the dNetHack family's largest (300,000 to
-/// 900,000 loader states, 0.7 to 1.5 GB) and the three SLASH'EM files
-/// whose placements take 650,000 to 960,000 search states, which are
+/// 900,000 loader states, 0.7 to 1.5 GB) and the two SLASH'EM files whose
+/// placements take 330,000 search states (SlashTNG, OZslashem), which are
 /// sampled as `dgn stats --sample` samples them; their hovers say so.
 pub const BUDGET: Budget = Budget {
     states: 20_000,

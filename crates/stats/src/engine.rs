@@ -44,6 +44,7 @@
 use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
 use super::fxhash::FxHashMap;
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
+use super::tail::Tails;
 use super::weight::W;
 use super::{Budget, Stop, STOPPED};
 use crate::bones::names::QUEST_DUNGEON;
@@ -402,6 +403,8 @@ pub struct Engine<'a> {
     /// Per dungeon record: a placement found its levels' rolls unmixable
     /// ([`Engine::mixable`]).
     no_mix: Vec<bool>,
+    /// The placements' tails ([`crate::tail`]), shared by all of them.
+    tails: Tails,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -642,6 +645,7 @@ impl<'a> Engine<'a> {
             spread_memo: FxHashMap::default(),
             stop: Stop::default(),
             no_mix: vec![false; res.dungeons.len()],
+            tails: Tails::default(),
             skip_dungeon_chance,
             skip_level_chance,
             budget,
@@ -1485,7 +1489,7 @@ impl<'a> Engine<'a> {
             .budget
             .placement_nodes
             .saturating_sub(self.placement_nodes);
-        let result = match place::place(&input, left, &self.stop) {
+        let result = match place::place(&input, left, &self.stop, &mut self.tails) {
             Err(e) if e.mixed => return Ok(None),
             r => r,
         };

@@ -284,13 +284,15 @@ struct Search<'a> {
     /// Where the tail starts and its existing levels
     /// ([`Search::find_tail`]), when it has at least two.
     tail: Option<(usize, Vec<usize>)>,
-    tails: Tails,
+    /// Memoised across the placements of one enumeration: tails of the
+    /// same ranges recur in every outcome of the rolls before them.
+    tails: &'a mut Tails,
     /// Memo entries the tails made.
     tail_nodes: usize,
 }
 
 impl<'a> Search<'a> {
-    fn new(input: &'a Input<'a>, budget: usize, stop: &'a Stop) -> Self {
+    fn new(input: &'a Input<'a>, budget: usize, stop: &'a Stop, tails: &'a mut Tails) -> Self {
         let m = input.levels.len();
         let chain_to: Vec<ChainTo> = input
             .levels
@@ -371,7 +373,7 @@ impl<'a> Search<'a> {
             budget,
             stop,
             tail: None,
-            tails: Tails::default(),
+            tails,
             tail_nodes: 0,
         }
         .with_tail()
@@ -862,29 +864,39 @@ fn first_non_false(pf: &[W], v: usize) -> W {
 /// the number of levels when it has no tail.
 pub fn tail_start(input: &Input<'_>) -> usize {
     let stop = Stop::default();
-    let search = Search::new(input, 0, &stop);
+    let mut tails = Tails::default();
+    let search = Search::new(input, 0, &stop, &mut tails);
     search
         .tail
         .as_ref()
         .map_or(input.levels.len(), |(start, _)| *start)
 }
 
-/// Places a dungeon's levels: every outcome, with its chance.
-pub fn place(input: &Input<'_>, budget: usize, stop: &Stop) -> Result<Placement, TooLarge> {
-    place_with(input, budget, stop, true)
+/// Places a dungeon's levels: every outcome, with its chance. `tails`
+/// holds the tails solved so far (shared by the placements of one
+/// enumeration); the nodes it adds count as this placement's.
+pub fn place(
+    input: &Input<'_>,
+    budget: usize,
+    stop: &Stop,
+    tails: &mut Tails,
+) -> Result<Placement, TooLarge> {
+    place_with(input, budget, stop, Some(tails))
 }
 
-/// [`place`], with the tail solved over counts or (`tails` false, to
-/// prove that against) searched level by level.
+/// [`place`], with the tail solved over counts or (`tails` none, to prove
+/// that against) searched level by level.
 fn place_with(
     input: &Input<'_>,
     budget: usize,
     stop: &Stop,
-    tails: bool,
+    tails: Option<&mut Tails>,
 ) -> Result<Placement, TooLarge> {
     let m = input.levels.len();
-    let mut search = Search::new(input, budget, stop);
-    if !tails {
+    let mut own = Tails::default();
+    let level_by_level = tails.is_none();
+    let mut search = Search::new(input, budget, stop, tails.unwrap_or(&mut own));
+    if level_by_level {
         search.tail = None;
     }
     if !search.mixed_in_tail() {
@@ -1002,6 +1014,7 @@ mod tests {
             },
             1_000_000,
             &Stop::default(),
+            &mut Tails::default(),
         )
         .unwrap()
     }
@@ -1182,8 +1195,8 @@ mod tests {
         };
         let stop = Stop::default();
         (
-            place_with(&input, 1_000_000, &stop, true).unwrap(),
-            place_with(&input, 1_000_000, &stop, false).unwrap(),
+            place_with(&input, 1_000_000, &stop, Some(&mut Tails::default())).unwrap(),
+            place_with(&input, 1_000_000, &stop, None).unwrap(),
         )
     }
 
@@ -1349,7 +1362,7 @@ mod tests {
                 levels: &levels,
                 external: &[],
             };
-            let mixed = place(&input, 1_000_000, &Stop::default()).unwrap();
+            let mixed = place(&input, 1_000_000, &Stop::default(), &mut Tails::default()).unwrap();
             same_placement(&mixed, &enumerated(n, &levels, &[]))
                 .unwrap_or_else(|e| panic!("n {n}: {e}"));
         }
@@ -1365,7 +1378,7 @@ mod tests {
             external: &[],
         };
         assert!(
-            place(&input, 1_000_000, &Stop::default())
+            place(&input, 1_000_000, &Stop::default(), &mut Tails::default())
                 .unwrap_err()
                 .mixed
         );
@@ -1392,7 +1405,7 @@ mod tests {
                 }
             }
             let input = Input { n, start: 3, levels: &levels, external: &[(1, ext)] };
-            match place(&input, 1_000_000, &Stop::default()) {
+            match place(&input, 1_000_000, &Stop::default(), &mut Tails::default()) {
                 Ok(mixed) => {
                     let sum = enumerated(n, &levels, &[(1, ext)]);
                     prop_assert!(same_placement(&mixed, &sum).is_ok(), "{:?}", same_placement(&mixed, &sum));
