@@ -1226,6 +1226,31 @@ mod tests {
                 plain.nodes
             );
         }
+        // Tails shared by several placements (as the engine shares them)
+        // give what fresh ones give, and the second time cost no new node.
+        let mut shared = Tails::default();
+        let stop = Stop::default();
+        for round in 0..2 {
+            for n in 8..=11 {
+                let input = Input {
+                    n,
+                    start: 3,
+                    levels: &levels,
+                    external: &[],
+                };
+                let again = place(&input, 1_000_000, &stop, &mut shared).unwrap();
+                let fresh = place(&input, 1_000_000, &stop, &mut Tails::default()).unwrap();
+                same_placement(&again, &fresh).unwrap_or_else(|e| panic!("n {n}: {e}"));
+                if round == 1 {
+                    assert!(
+                        again.nodes < fresh.nodes,
+                        "{} vs {}",
+                        again.nodes,
+                        fresh.nodes
+                    );
+                }
+            }
+        }
         // No room: the tail fails from every start, and the search too.
         let crowded = [lvl(1, 2), lvl(2, 2), lvl(2, 2), lvl(2, 2)];
         let (fast, plain) = both(5, &crowded, &[]);
