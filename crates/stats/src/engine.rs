@@ -405,6 +405,10 @@ pub struct Engine<'a> {
     no_mix: Vec<bool>,
     /// The placements' tails ([`crate::tail`]), shared by all of them.
     tails: Tails,
+    /// [`place::tail_start`] by record, size, first slot, kept levels and
+    /// the external chains.
+    #[allow(clippy::type_complexity)]
+    tail_starts: FxHashMap<(u32, i32, i32, Vec<bool>, Vec<(i32, i32)>), usize>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -646,6 +650,7 @@ impl<'a> Engine<'a> {
             stop: Stop::default(),
             no_mix: vec![false; res.dungeons.len()],
             tails: Tails::default(),
+            tail_starts: FxHashMap::default(),
             skip_dungeon_chance,
             skip_level_chance,
             budget,
@@ -1424,7 +1429,7 @@ impl<'a> Engine<'a> {
     /// of this record found its rolls unmixable.
     #[allow(clippy::too_many_arguments)]
     fn mixable(
-        &self,
+        &mut self,
         s: &State,
         rec: usize,
         num: i32,
@@ -1445,14 +1450,24 @@ impl<'a> Engine<'a> {
         {
             return Vec::new();
         }
-        let levels = self.plevels(rec, possible, keep, 0, &[], &[]);
         let external = self.external(s, rec, possible, n_slots);
-        let start = place::tail_start(&place::Input {
-            n: num,
-            start: n_slots,
-            levels: &levels,
-            external: &external,
-        });
+        // Every state that loads this record asks again: the answer
+        // depends on these alone.
+        let key = (rec as u32, num, n_slots, keep.to_vec(), external);
+        let start = match self.tail_starts.get(&key) {
+            Some(&start) => start,
+            None => {
+                let levels = self.plevels(rec, possible, keep, 0, &[], &[]);
+                let start = place::tail_start(&place::Input {
+                    n: num,
+                    start: n_slots,
+                    levels: &levels,
+                    external: &key.4,
+                });
+                self.tail_starts.insert(key, start);
+                start
+            }
+        };
         optional
             .iter()
             .copied()
