@@ -271,6 +271,14 @@ impl<'p> Argv<'p> {
         Ok(Some((file_name(self.endpoint, &name)?, text.into_bytes())))
     }
 
+    /// The request's text as the command's file argument, when it gave
+    /// one (else the command reads its built-in description).
+    fn file(&mut self, file: &Option<(String, Vec<u8>)>) {
+        if let Some((name, _)) = file {
+            self.argv.push(name.clone());
+        }
+    }
+
     fn parse<A>(
         self,
         parse: impl FnOnce(Vec<String>) -> Result<A, clap::Error>,
@@ -381,9 +389,7 @@ pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call,
             let json = if many { JSON_LINES } else { JSON };
             let ct = a.format(&[("json", json), ("svg", SVG), ("overview", TEXT)])?;
             let file = a.text("text", "name", "-")?;
-            if let Some((name, _)) = &file {
-                a.argv.push(name.clone());
-            }
+            a.file(&file);
             let args = a.parse(layout::parse_args)?;
             Ok(call(
                 Command::Layout(Box::new(args)),
@@ -420,9 +426,7 @@ pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call,
             let file = a.text("text", "name", "-")?;
             a.argv.push("--".into());
             a.argv.push(query);
-            if let Some((name, _)) = &file {
-                a.argv.push(name.clone());
-            }
+            a.file(&file);
             let args = a.parse(find::parse_args)?;
             Ok(call(
                 Command::Find(Box::new(args)),
@@ -476,9 +480,7 @@ pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call,
                 a.opt("seed", "--seed")?;
                 a.format(&[("json", JSON), ("human", TEXT)])?
             };
-            if let Some((name, _)) = &file {
-                a.argv.push(name.clone());
-            }
+            a.file(&file);
             let command = if stats {
                 Command::Stats(Box::new(a.parse(stats::parse_args)?))
             } else {

@@ -145,30 +145,22 @@ fn constraint(q: &Query, res: &Resolver, n: &Node) -> Result<Constraint, String>
             allowed: Allowed::Values(allowed),
         })
     };
-    match n {
-        Node::Fact(f) => {
-            let (subject, prop, _) = subject(res, fact(*f))?;
-            if prop != Prop::Exists {
-                return Err("it is not a condition".into());
-            }
-            Ok(Constraint {
-                subject,
-                prop,
-                allowed: Allowed::Exists(true),
-            })
+    // A bare fact is an existence condition, `not` of one its absence.
+    let exists = |f: &u16, yes: bool| -> Result<Constraint, String> {
+        let (subject, prop, _) = subject(res, fact(*f))?;
+        if prop != Prop::Exists {
+            return Err("it is not a condition".into());
         }
+        Ok(Constraint {
+            subject,
+            prop,
+            allowed: Allowed::Exists(yes),
+        })
+    };
+    match n {
+        Node::Fact(f) => exists(f, true),
         Node::Not(inner) => match &**inner {
-            Node::Fact(f) => {
-                let (subject, prop, _) = subject(res, fact(*f))?;
-                if prop != Prop::Exists {
-                    return Err("it is not a condition".into());
-                }
-                Ok(Constraint {
-                    subject,
-                    prop,
-                    allowed: Allowed::Exists(false),
-                })
-            }
+            Node::Fact(f) => exists(f, false),
             _ => Err("`not` of a comparison holds where the thing is missing too".into()),
         },
         Node::Cmp {
