@@ -30,7 +30,9 @@
 //! from the joint chances of the whole run ([`RunDist`]). That is exact
 //! because the run's levels change nothing else: a child's own outcomes do
 //! not depend on where its branch leaves, and the state after the run
-//! forgets those levels anyway.
+//! forgets those levels anyway. [`crate::runs`] says which records form a
+//! run: a member may float (Fort Ludios) or lead on to subs, whose depths
+//! follow its spread level.
 //!
 //! Statistics given evidence ([`crate::evidence`]) need no second
 //! enumeration: each fact the evidence reads is settled by one outcome of
@@ -44,6 +46,7 @@
 use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
 use super::fxhash::FxHashMap;
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
+use super::runs::{self, bit, probe, RunDist, RunPos};
 use super::tail::Tails;
 use super::weight::W;
 use super::{Budget, Stop, STOPPED};
@@ -75,6 +78,10 @@ pub struct Live {
     /// Branches of a deferred run (see the module's notes) placed into this
     /// dungeon, whose levels `avoid` leaves out.
     pub pending: u8,
+    /// A member of a deferred run: the [`Spread`] of the level it leaves
+    /// its parent from. Its depths are those of the spread's first level;
+    /// its subs' depths are spread with it.
+    pub spread: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -140,9 +147,15 @@ pub struct BranchInfo {
 /// The levels a branch of a deferred run may leave from, given the state.
 #[derive(Clone, Debug)]
 pub struct Spread {
-    /// [`Engine::dists`] index and the branch's place in its run.
+    /// [`Engine::dists`] index and the branch's place in its run: a
+    /// member's, or for a sub, the members placed before it (0: all).
     pub dist: u32,
     pub pos: u8,
+    /// The run's parent record.
+    pub owner: u32,
+    /// A member's own level; else a sub's depths, which follow its
+    /// member's level (the sub's branch level is the same in each).
+    pub member: bool,
     /// By level.
     pub at: Vec<SpreadAt>,
 }
@@ -157,29 +170,9 @@ pub struct SpreadAt {
     pub depth_start: i32,
 }
 
-/// The joint chances of a deferred run's levels from one set of taken
-/// levels: per branch of the run, the chance of each level, and the chance
-/// that it is the first branch of the run to end there.
-#[derive(Clone, Debug)]
-pub struct RunDist {
-    pub marg: Vec<Vec<(i32, W)>>,
-    pub first: Vec<Vec<(i32, W)>>,
-    /// Every level a branch of the run may take.
-    pub span: u64,
-}
-
-/// Where a dungeon record stands in a run of leaf branches of one parent
-/// (see the module's notes).
-#[derive(Clone, Copy, Debug)]
-struct RunPos {
-    /// The run's first record and its length.
-    first: u32,
-    len: u8,
-    pos: u8,
-}
-
-/// Deferred runs whose levels are enumerated at most, in sequences.
-const MAX_RUN_SEQUENCES: u64 = 1 << 20;
+/// Deferred runs' sequences of draws at most: their counts convert to
+/// chances exactly (and cannot overflow).
+const MAX_RUN_SEQUENCES: u64 = 1 << 53;
 
 /// A dungeon that exists in an outcome.
 #[derive(Clone, Debug)]
@@ -390,15 +383,20 @@ pub struct Engine<'a> {
     placement_nodes: usize,
     /// Per dungeon record: its place in a run that may be deferred.
     runs: Vec<Option<RunPos>>,
+    /// Per run, by its first record: its members.
+    run_members: FxHashMap<u32, Vec<u32>>,
     /// The evidence the statistics are conditional on, if any.
     checks: Option<Checks>,
     /// Joint chances of deferred runs, by (first record, taken levels in
-    /// the run's span, parent size).
+    /// the run's span, parent size, floating levels seen before it).
     dists: Vec<RunDist>,
-    dist_memo: FxHashMap<(u32, u64, i32), u32>,
+    dist_memo: FxHashMap<(u32, u64, i32, u8), u32>,
     spreads: Vec<Spread>,
     /// By (dist, pos, the parent's two depth starts, step, entry).
     spread_memo: FxHashMap<(u32, u8, i32, i32, i32, i32), u32>,
+    /// A sub's spread, by (its member's spread, the sub's branch level,
+    /// step, entry, members placed).
+    shift_memo: FxHashMap<(u32, i32, i32, i32, u8), u32>,
     stop: Stop,
     /// Per dungeon record: a placement found its levels' rolls unmixable
     /// ([`Engine::mixable`]).
@@ -432,78 +430,6 @@ struct PlaceKey {
     chances: Vec<u8>,
 }
 
-/// The runs of consecutive dungeon records whose branches may be deferred
-/// (see the module's notes): each record the only one of a dungeon that
-/// always exists, entered by a single unchained branch from the same
-/// earlier parent, leading nowhere further, with no floating or `dummy`
-/// level (whose fix-ups read the branch) and not unconnected; at least two
-/// in a row. Whether a run is deferred is decided per state
-/// ([`Engine::defers`]).
-fn find_runs(res: &Resolver, live_until: &[i64], skip_dungeon_chance: bool) -> Vec<Option<RunPos>> {
-    let nd = res.dungeons.len();
-    let owner = |r: usize| -> Option<u32> {
-        let d = &res.dungeons[r];
-        let &[(b, owner)] = d.incoming.as_slice() else {
-            return None;
-        };
-        // Without a chance (0) the dungeon is made without a roll, or with
-        // a roll of 100.
-        let sure = skip_dungeon_chance || d.chance == 0 || d.chance >= 100;
-        let lv = &res.levels[d.levels.0 as usize..d.levels.1 as usize];
-        let leaf = live_until[r] <= r as i64;
-        (r > 0
-            && (owner as usize) < r
-            && res.rules.avoid_branch_levels
-            && res.branches[b as usize].chain < 0
-            && leaf
-            && sure
-            && !(res.rules.alternates && d.alternates > 0)
-            && !(res.rules.unconnected && d.unconnected)
-            && lv.iter().all(|l| l.floating.is_none() && !l.is_dummy))
-        .then_some(owner)
-    };
-    let mut runs = vec![None; nd];
-    let mut r = 0;
-    while r < nd {
-        let Some(p) = owner(r) else {
-            r += 1;
-            continue;
-        };
-        let mut end = r + 1;
-        while end < nd && end - r < usize::from(u8::MAX) && owner(end) == Some(p) {
-            end += 1;
-        }
-        if end - r >= 2 {
-            for (pos, run) in runs[r..end].iter_mut().enumerate() {
-                *run = Some(RunPos {
-                    first: r as u32,
-                    len: (end - r) as u8,
-                    pos: pos as u8,
-                });
-            }
-        }
-        r = end;
-    }
-    runs
-}
-
-/// The level a branch over `count` levels from `base` takes for draw `j`,
-/// skipping levels in `avoid` (3.6's `parent_dlevel`, `dungeon.c`): the
-/// first free one after the drawn one, round the range, or the drawn one.
-fn probe(avoid: u64, base: i32, count: i32, j: i32) -> i32 {
-    let mut k = j;
-    loop {
-        k += 1;
-        if k >= count {
-            k = 0;
-        }
-        if avoid & bit(base + k) == 0 || k == j {
-            break;
-        }
-    }
-    base + k
-}
-
 /// Dungeon sizes enumerated at most (the random part of a size).
 const MAX_SIZES: i32 = 1024;
 
@@ -511,14 +437,6 @@ const MAX_SIZES: i32 = 1024;
 /// floating levels of mask `mask`.
 fn floats_in(floating: Option<u8>, mask: u8) -> bool {
     floating.is_some_and(|f| mask & (1 << f) != 0)
-}
-
-fn bit(level: i32) -> u64 {
-    if (1..64).contains(&level) {
-        1u64 << level
-    } else {
-        0
-    }
 }
 
 fn span_mask(start: i32, count: i32) -> u64 {
@@ -638,10 +556,12 @@ impl<'a> Engine<'a> {
                     .unwrap_or(r) as u16
             })
             .collect();
-        let runs = find_runs(res, &live_until, skip_dungeon_chance);
+        let runs = runs::find_runs(res, &live_until, skip_dungeon_chance, skip_level_chance);
         Engine {
             res,
-            runs,
+            runs: runs.pos,
+            run_members: runs.members,
+            shift_memo: FxHashMap::default(),
             checks: None,
             dists: Vec::new(),
             dist_memo: FxHashMap::default(),
@@ -879,9 +799,13 @@ impl<'a> Engine<'a> {
     /// whose branch levels it reads is followed branch by branch.
     pub fn with_evidence(mut self, evidence: &Evidence) -> Self {
         let checks = Checks::new(evidence, self.res);
-        let touched: Vec<u32> = (0..self.runs.len())
-            .filter(|&r| checks.reads_branch_level[r])
-            .filter_map(|r| self.runs[r].map(|rp| rp.first))
+        // A run's subs' depths are spread too.
+        let touched: Vec<u32> = self
+            .runs
+            .iter()
+            .flatten()
+            .filter(|rp| (rp.first..rp.end).any(|r| checks.reads_branch_level[r as usize]))
+            .map(|rp| rp.first)
             .collect();
         for run in &mut self.runs {
             if run.is_some_and(|rp| touched.contains(&rp.first)) {
@@ -1236,10 +1160,10 @@ impl<'a> Engine<'a> {
         if parent.pending != rp.pos {
             return None;
         }
-        let dist = self.run_dist(parent, rp)?;
+        let dist = self.run_dist(parent, rp, s.knox_done)?;
         if rp.pos == 0 {
-            let after = rp.first as usize + usize::from(rp.len);
-            let later = self.future_mask(parent, after, &s.slots, self.n_slots(&s.loaded));
+            let later =
+                self.future_mask(parent, rp.end as usize, &s.slots, self.n_slots(&s.loaded));
             if later & self.dists[dist as usize].span != 0 {
                 return None;
             }
@@ -1255,21 +1179,16 @@ impl<'a> Engine<'a> {
         if let Some(&id) = self.spread_memo.get(&key) {
             return Some(id);
         }
-        let fields = &self.res.rules.fields;
         let at: Vec<SpreadAt> = self.dists[dist as usize].marg[usize::from(rp.pos)]
             .iter()
             .map(|&(level, p)| {
-                let from_depth =
-                    fields.depth(parent.depth_start.wrapping_add(level.wrapping_sub(1)));
+                let (depth, depth_start) =
+                    self.branch_depths(parent.depth_start, parent.depth_final, level, step, entry);
                 SpreadAt {
                     p,
                     level,
-                    depth: parent.depth_final.wrapping_add(level.wrapping_sub(1)),
-                    depth_start: fields.start(
-                        from_depth
-                            .wrapping_add(step)
-                            .wrapping_sub(entry.wrapping_sub(1)),
-                    ),
+                    depth,
+                    depth_start,
                 }
             })
             .collect();
@@ -1280,22 +1199,84 @@ impl<'a> Engine<'a> {
         self.spreads.push(Spread {
             dist,
             pos: rp.pos,
+            owner: self.res.dungeons[rec].incoming[0].1,
+            member: true,
             at,
         });
         self.spread_memo.insert(key, id);
         Some(id)
     }
 
+    /// A branch's parent-end depth in the final layout and the raw depth
+    /// start of the dungeon it leads to, from its parent's two depth
+    /// starts and its level.
+    fn branch_depths(
+        &self,
+        depth_start: i32,
+        depth_final: i32,
+        level: i32,
+        step: i32,
+        entry: i32,
+    ) -> (i32, i32) {
+        let fields = &self.res.rules.fields;
+        let from_depth = fields.depth(depth_start.wrapping_add(level.wrapping_sub(1)));
+        (
+            depth_final.wrapping_add(level.wrapping_sub(1)),
+            fields.start(
+                from_depth
+                    .wrapping_add(step)
+                    .wrapping_sub(entry.wrapping_sub(1)),
+            ),
+        )
+    }
+
+    /// The spread of a sub's depths (see [`crate::runs`]): its branch
+    /// leaves level `level` of a member whose own level is spread
+    /// (`member`), in a run of which `placed` members are placed (0: all).
+    fn sub_spread(&mut self, member: u32, level: i32, step: i32, entry: i32, placed: u8) -> u32 {
+        let key = (member, level, step, entry, placed);
+        if let Some(&id) = self.shift_memo.get(&key) {
+            return id;
+        }
+        let m = &self.spreads[member as usize];
+        let (dist, owner) = (m.dist, m.owner);
+        // A member has no `dummy` level: its two depth starts are one.
+        let at: Vec<SpreadAt> =
+            m.at.iter()
+                .map(|x| {
+                    let (depth, depth_start) =
+                        self.branch_depths(x.depth_start, x.depth_start, level, step, entry);
+                    SpreadAt {
+                        p: x.p,
+                        level,
+                        depth,
+                        depth_start,
+                    }
+                })
+                .collect();
+        let id = self.spreads.len() as u32;
+        self.spreads.push(Spread {
+            dist,
+            pos: placed,
+            owner,
+            member: false,
+            at,
+        });
+        self.shift_memo.insert(key, id);
+        id
+    }
+
     /// The joint chances of the levels of the run `rp` into `parent`, from
-    /// the levels it has taken before the run (memoised); `None` when a
-    /// branch's range fails on its size (the run is then followed level by
-    /// level) or the sequences are too many.
-    fn run_dist(&mut self, parent: &Live, rp: RunPos) -> Option<u32> {
+    /// the levels it has taken before the run and the floating levels seen
+    /// (memoised); `None` when a branch's range fails on its size (the run
+    /// is then followed level by level) or the sequences are too many.
+    fn run_dist(&mut self, parent: &Live, rp: RunPos, knox_done: u8) -> Option<u32> {
         let res = self.res;
-        let first = rp.first as usize;
-        let ranges: Vec<(i32, i32)> = (first..first + usize::from(rp.len))
-            .map(|r| {
-                let (b, _) = res.dungeons[r].incoming[0];
+        let members = self.run_members.get(&rp.first)?;
+        let ranges: Vec<(i32, i32)> = members
+            .iter()
+            .map(|&r| {
+                let (b, _) = res.dungeons[r as usize].incoming[0];
                 let b = &res.branches[b as usize];
                 // A negative count is followed level by level.
                 level_range(parent.n, b.range.base, b.range.rand, None)
@@ -1303,6 +1284,23 @@ impl<'a> Engine<'a> {
                     .filter(|&(_, count)| count >= 1)
             })
             .collect::<Option<_>>()?;
+        // A member with a floating level floats when it is the first of
+        // its name (its one level is its entry).
+        let mut seen = knox_done;
+        let floats: Vec<bool> = members
+            .iter()
+            .map(|&r| {
+                let (l0, l1) = res.dungeons[r as usize].levels;
+                let here = (l0..l1)
+                    .filter_map(|l| res.levels[l as usize].floating)
+                    .fold(0u8, |m, f| m | (1 << f));
+                let floats = here & !seen != 0;
+                seen |= here;
+                floats
+            })
+            .collect();
+        // The floats follow from the run's floating levels seen before it.
+        let floats_key = knox_done & seen;
         let mut span = 0u64;
         let mut sequences = 1u64;
         for &(base, count) in &ranges {
@@ -1314,50 +1312,13 @@ impl<'a> Engine<'a> {
         if sequences > MAX_RUN_SEQUENCES {
             return None;
         }
-        let key = (rp.first, parent.avoid & span, parent.n);
+        let key = (rp.first, parent.avoid & span, parent.n, floats_key);
         if let Some(&id) = self.dist_memo.get(&key) {
             return Some(id);
         }
-        let k = ranges.len();
-        let mut marg = vec![FxHashMap::<i32, u64>::default(); k];
-        let mut firsts = vec![FxHashMap::<i32, u64>::default(); k];
-        // Depth-first over the draws; a level at position `i` stands for
-        // every sequence below it.
-        let below: Vec<u64> = (0..k)
-            .map(|i| ranges[i + 1..].iter().map(|&(_, c)| c as u64).product())
-            .collect();
-        let mut stack: Vec<(usize, u64, u64)> = vec![(0, parent.avoid, 0)];
-        while let Some((i, avoid, taken)) = stack.pop() {
-            let (base, count) = ranges[i];
-            for j in 0..count {
-                let level = self.count(probe(avoid, base, count, j));
-                *marg[i].entry(level).or_default() += below[i];
-                if taken & bit(level) == 0 {
-                    *firsts[i].entry(level).or_default() += below[i];
-                }
-                if i + 1 < k {
-                    stack.push((i + 1, avoid | bit(level), taken | bit(level)));
-                }
-            }
-        }
-        let as_chances = |m: Vec<FxHashMap<i32, u64>>| -> Vec<Vec<(i32, W)>> {
-            m.into_iter()
-                .map(|m| {
-                    let mut v: Vec<(i32, W)> = m
-                        .into_iter()
-                        .map(|(l, c)| (l, W::ratio(c, sequences)))
-                        .collect();
-                    v.sort_unstable_by_key(|&(l, _)| l);
-                    v
-                })
-                .collect()
-        };
+        let dist = runs::run_dist(&ranges, sequences, parent.avoid, &floats, |v| self.count(v))?;
         let id = self.dists.len() as u32;
-        self.dists.push(RunDist {
-            marg: as_chances(marg),
-            first: as_chances(firsts),
-            span,
-        });
+        self.dists.push(dist);
         self.dist_memo.insert(key, id);
         Some(id)
     }
@@ -1763,22 +1724,21 @@ impl<'a> Engine<'a> {
                             continue;
                         };
                         let level = self.count(level);
-                        let fields = &self.res.rules.fields;
-                        let from_depth =
-                            fields.depth(parent.depth_start.wrapping_add(level.wrapping_sub(1)));
+                        let (depth, ds) = self.branch_depths(
+                            parent.depth_start,
+                            parent.depth_final,
+                            level,
+                            step,
+                            entry,
+                        );
                         let info = BranchInfo {
                             parent: owner,
                             level,
-                            depth: parent.depth_final.wrapping_add(level.wrapping_sub(1)),
+                            depth,
                             floated: false,
                             other: self.incoming_class(owner),
                             spread: None,
                         };
-                        let ds = fields.start(
-                            from_depth
-                                .wrapping_add(step)
-                                .wrapping_sub(entry.wrapping_sub(1)),
-                        );
                         draws.push((p * pl, Some(info), ds));
                     }
                 }
@@ -1806,17 +1766,13 @@ impl<'a> Engine<'a> {
                         base + j
                     };
                     let level = self.count(level);
-                    let from_depth = self
-                        .res
-                        .rules
-                        .fields
-                        .depth(parent.depth_start.wrapping_add(level.wrapping_sub(1)));
-                    let ds = self.res.rules.fields.start(
-                        from_depth
-                            .wrapping_add(step)
-                            .wrapping_sub(entry.wrapping_sub(1)),
+                    let (depth, ds) = self.branch_depths(
+                        parent.depth_start,
+                        parent.depth_final,
+                        level,
+                        step,
+                        entry,
                     );
-                    let depth = parent.depth_final.wrapping_add(level.wrapping_sub(1));
                     let info = BranchInfo {
                         parent: owner,
                         level,
@@ -1826,6 +1782,24 @@ impl<'a> Engine<'a> {
                         spread: None,
                     };
                     draws.push((p * W::ratio(1, count as u64), Some(info), ds));
+                }
+                // A sub of a deferred run: its depths follow its member's
+                // level.
+                if let Some(member) = parent.spread {
+                    let owner = self.spreads[member as usize].owner;
+                    let placed = s
+                        .live
+                        .iter()
+                        .find(|l| u32::from(l.record) == owner)
+                        .map_or(0, |l| l.pending);
+                    for (_, info, ds) in &mut draws {
+                        let Some(b) = info else { continue };
+                        let id = self.sub_spread(member, b.level, step, entry, placed);
+                        let first = self.spreads[id as usize].at[0];
+                        b.depth = first.depth;
+                        b.spread = Some(id);
+                        *ds = first.depth_start;
+                    }
                 }
             } else {
                 draws.push((p, None, 1));
@@ -2101,7 +2075,7 @@ impl<'a> Engine<'a> {
                     .find(|l| u32::from(l.record) == b.parent)
                 {
                     match (b.spread, self.runs[rec]) {
-                        (Some(_), Some(rp)) => {
+                        (Some(id), Some(rp)) if self.spreads[id as usize].member => {
                             parent.pending = if rp.pos + 1 == rp.len { 0 } else { rp.pos + 1 };
                         }
                         _ => parent.avoid |= bit(b.level),
@@ -2116,6 +2090,7 @@ impl<'a> Engine<'a> {
                     depth_final: ds_adj,
                     avoid: if index > 0 { bit(entry) } else { 0 },
                     pending: 0,
+                    spread: branch.and_then(|b| b.spread),
                 });
                 next.live.sort_by_key(|l| l.record);
             }
@@ -2314,9 +2289,10 @@ fn forward(layers: &[Layer], all: bool) -> Vec<Vec<W>> {
 
 /// The branch end an edge adds to its parent that counts for bones (a
 /// deferred run's are judged at the run's start, [`Runs`]).
-fn added_end(e: &Edge) -> Option<(u32, i32)> {
+fn added_end(e: &Edge, runs: &Runs<'_>) -> Option<(u32, i32)> {
     let b = e.info.as_ref()?.branch?;
-    (!b.floated && b.spread.is_none()).then_some((b.parent, b.level))
+    let member = runs.of(e).is_some_and(|sp| sp.member);
+    (!b.floated && !member).then_some((b.parent, b.level))
 }
 
 /// The deferred runs, for the backward pass.
@@ -2326,10 +2302,10 @@ struct Runs<'r> {
 }
 
 impl Runs<'_> {
-    /// The spread of an edge's branch, with its parent record.
-    fn of(&self, e: &Edge) -> Option<(&Spread, u32)> {
+    /// The spread of an edge's branch.
+    fn of(&self, e: &Edge) -> Option<&Spread> {
         let b = e.info.as_ref()?.branch?;
-        Some((&self.spreads[b.spread? as usize], b.parent))
+        Some(&self.spreads[b.spread? as usize])
     }
 
     /// The backward values of the levels a run from state `b` may take,
@@ -2403,8 +2379,8 @@ fn backward(
         // values (see `Back::ends`): not kept.
         let mut deferred = vec![None; layer.states.len()];
         for e in &layer.edges {
-            if let Some((sp, parent)) = runs.of(e).filter(|(sp, _)| sp.pos > 0) {
-                deferred[e.from as usize] = Some((parent, runs.dists[sp.dist as usize].span));
+            if let Some(sp) = runs.of(e).filter(|sp| sp.pos > 0) {
+                deferred[e.from as usize] = Some((sp.owner, runs.dists[sp.dist as usize].span));
             }
         }
         for (si, s) in layer.states.iter().enumerate() {
@@ -2429,21 +2405,29 @@ fn backward(
             let from = e.from as usize;
             let succ = nxt[t].succ;
             cur[from].succ += e.p * succ;
-            if let Some((sp, parent)) = runs.of(e) {
+            // A sub after the run's last member reads nothing of it.
+            if let Some(sp) = runs.of(e).filter(|sp| sp.member || sp.pos > 0) {
                 let dist = &runs.dists[sp.dist as usize];
                 let pos = usize::from(sp.pos);
                 let run = &mut cur[from].run;
                 if run.is_empty() {
                     *run = vec![[W::ZERO; ENDS]; dist.marg.len()];
                     if pos == 0 {
-                        starts.push((from, sp.dist, parent));
+                        starts.push((from, sp.dist, sp.owner));
                     }
                 }
-                let c = classes(i, e);
-                for (k, c) in c.iter().enumerate() {
-                    run[pos][k] += e.p * *c * succ;
-                }
-                for (j, acc) in run.iter_mut().enumerate().skip(pos + 1) {
+                // A member's entry brings its class to its level; a sub's
+                // state passes the members after it on.
+                let later_from = if sp.member {
+                    let c = classes(i, e);
+                    for (k, c) in c.iter().enumerate() {
+                        run[pos][k] += e.p * *c * succ;
+                    }
+                    pos + 1
+                } else {
+                    pos
+                };
+                for (j, acc) in run.iter_mut().enumerate().skip(later_from) {
                     let later = nxt[t].run.get(j).copied().unwrap_or([W::ZERO; ENDS]);
                     for (a, g) in acc.iter_mut().zip(later) {
                         *a += e.p * g;
@@ -2451,7 +2435,7 @@ fn backward(
                 }
             }
             let s = &layer.states[from];
-            let added = added_end(e);
+            let added = added_end(e, runs);
             let to_state = &layers[i + 1].states[t];
             for (li, live) in s.live.iter().enumerate() {
                 let pos = to_state.live.iter().position(|l| l.record == live.record);

@@ -444,7 +444,7 @@ fn describe(res: &Resolver, run: &Run, rec: usize, e: &Edge) -> String {
 fn entered_from(res: &Resolver, run: &Run, b: &BranchInfo) -> String {
     let parent = &res.dungeons[b.parent as usize].name;
     match b.spread.and_then(|id| run.spreads.get(id as usize)) {
-        Some(sp) if sp.at.len() > 1 => {
+        Some(sp) if sp.member && sp.at.len() > 1 => {
             let (lo, hi) = sp.at.iter().fold((i32::MAX, i32::MIN), |(lo, hi), x| {
                 (lo.min(x.level), hi.max(x.level))
             });

@@ -37,6 +37,7 @@ mod exact;
 mod fxhash;
 mod mix;
 mod place;
+mod runs;
 mod sample;
 mod tail;
 pub mod verdict;

@@ -711,6 +711,69 @@ fn deferred_runs_of_leaf_branches_match_the_loader() {
     }
 }
 
+/// `mini_run` with Fort Ludios' shape first in the run (one level, the
+/// floating `knox`: its branch takes a level the others avoid, then floats
+/// off) and a sub under "A" (the sub's depths follow A's level).
+fn mini_run_floating_and_sub(last: (i32, i32)) -> Script {
+    let mut script = mini_run(last);
+    let top = &mut script.dungeons[0];
+    top.branches.insert(2, branch("K", 2, 3));
+    // Without bones, with dNetHack's rules its parent level would follow
+    // (rule 12) if its branch did not float.
+    let mut k = dungeon("K", b'K', 1, 0);
+    k.levels.push(level("knox", 0, -1, 0));
+    let a = &mut script.dungeons[3];
+    a.size = Range { base: 2, rand: 0 };
+    let mut sub_branch = branch("Q", 2, 0);
+    sub_branch.up = true;
+    a.branches.push(sub_branch);
+    let mut q = dungeon("Q", b'Q', 2, 0);
+    q.levels.push(level("q1", b'1', 2, 0));
+    script.dungeons.insert(3, k);
+    script.dungeons.insert(5, q);
+    script
+}
+
+#[test]
+fn deferred_runs_with_a_floating_member_and_a_sub_match_the_loader() {
+    use crate::bones::LevelOneRule;
+    use crate::loader::GameInputs;
+    let dnethack = dgnkit::options::Target::DNetHack.game().bones_options();
+    for (last, deferred) in [((-1, 0), true), ((4, 2), false)] {
+        let script = mini_run_floating_and_sub(last);
+        for wizard in [false, true] {
+            let res = Resolver::with_rules(&script, Rules::nethack_36()).expect("resolver");
+            let run = engine::Engine::new(&res, wizard, Budget::default())
+                .run()
+                .expect("enumerable");
+            let members = run.spreads.iter().filter(|sp| sp.member).map(|sp| sp.pos);
+            assert_eq!(
+                members.max(),
+                (deferred || wizard).then_some(if wizard { 4 } else { 3 }),
+                "{last:?}, wizard {wizard}"
+            );
+            assert_eq!(
+                run.spreads.iter().any(|sp| !sp.member),
+                deferred || wizard,
+                "{last:?}, wizard {wizard}: the sub's depths are spread"
+            );
+            check(&script, Rules::nethack_36(), wizard);
+            check_bones(
+                &script,
+                dnethack_rules(GameInputs::default()),
+                wizard,
+                &dnethack,
+            );
+        }
+        check_bones(
+            &script,
+            Rules::nethack_36(),
+            false,
+            &game_bones(LevelOneRule::EveryDungeon),
+        );
+    }
+}
+
 #[test]
 fn level_one_and_event_rules_match_the_loader() {
     // "valley" is level 1 of a hellish dungeon and a branch level; "a"

@@ -1,0 +1,344 @@
+//! Runs of side branches whose levels the enumeration defers
+//! ([`crate::engine`]'s notes): which dungeon records form one, and the
+//! joint chances of the levels its branches take.
+//!
+//! A run's *members* each hang off the same earlier parent by one
+//! unchained branch. Between them may come *subs*: leaf dungeons entered
+//! from a member (notdNetHack's Sacristy, under The Void). A sub's own
+//! outcomes do not depend on where its member leaves the parent, only its
+//! depths do, shifted with its member's; so the member's level can stay
+//! spread over its chances while the sub is loaded. A member whose
+//! dungeon's one level holds a floating level (Fort Ludios' `knox`)
+//! takes a level of the parent while the game loads (later branches probe
+//! around it) but the game moves that end off the map afterwards
+//! (`init_dungeons`' knox kludge, dNAO `src/dungeon.c:1062-1077`), so it
+//! counts for the probes and not as a branch level.
+
+use super::fxhash::FxHashMap;
+use super::weight::W;
+use crate::loader::Resolver;
+
+/// Where a dungeon record stands in a run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunPos {
+    /// The run's first record, its number of members, and the record after
+    /// its last one (members and subs).
+    pub first: u32,
+    pub len: u8,
+    pub end: u32,
+    /// The member's place among the members.
+    pub pos: u8,
+}
+
+/// The joint chances of a deferred run's levels from one set of taken
+/// levels: per member, the chance of each level, and the chance that it
+/// is the first member of the run to end there (floating members end
+/// nowhere).
+#[derive(Clone, Debug)]
+pub struct RunDist {
+    pub marg: Vec<Vec<(i32, W)>>,
+    pub first: Vec<Vec<(i32, W)>>,
+    /// Every level a member may take (with a chance above zero: a level
+    /// taken before the run is taken again only when its range is full).
+    pub span: u64,
+}
+
+/// The runs of a file: per dungeon record, its place in a run if it is a
+/// member, and per run (by its first record) its members in order.
+pub(crate) struct Runs {
+    pub pos: Vec<Option<RunPos>>,
+    pub members: FxHashMap<u32, Vec<u32>>,
+}
+
+/// Whether every level of dungeon record `d` is its first and its entry:
+/// always one level, entered at it.
+fn one_level(res: &Resolver, d: usize) -> bool {
+    let d = &res.dungeons[d];
+    // The entry is clamped to the size; a Quest may be made larger.
+    d.size.base == 1 && d.size.rand == 0 && !d.is_quest
+}
+
+/// The runs whose branches may be deferred: members are records that are
+/// the only one of a dungeon that always exists, entered by a single
+/// unchained branch from the same earlier parent, with no `dummy` level
+/// (whose fix-up reads the depth), not unconnected and without
+/// alternates, and either with no floating level or of one level that
+/// always exists; a member may lead on only to subs. Subs are leaf records
+/// entered by a single branch from a member, that always exist, with no
+/// floating or `dummy` level and not alternates. At least two members.
+/// Whether a run is deferred is decided per state.
+pub(crate) fn find_runs(
+    res: &Resolver,
+    live_until: &[i64],
+    skip_dungeon_chance: bool,
+    skip_level_chance: bool,
+) -> Runs {
+    let nd = res.dungeons.len();
+    let single = |r: usize| -> Option<(u32, u32)> {
+        let d = &res.dungeons[r];
+        let &[(b, owner)] = d.incoming.as_slice() else {
+            return None;
+        };
+        // Without a chance (0) the dungeon is made without a roll, or with
+        // a roll of 100.
+        let sure = skip_dungeon_chance || d.chance == 0 || d.chance >= 100;
+        (r > 0
+            && (owner as usize) < r
+            && sure
+            && !(res.rules.alternates && d.alternates > 0)
+            && !(res.rules.unconnected && d.unconnected))
+            .then_some((b, owner))
+    };
+    let levels = |r: usize| {
+        let d = &res.dungeons[r];
+        &res.levels[d.levels.0 as usize..d.levels.1 as usize]
+    };
+    let member_of = |r: usize| -> Option<u32> {
+        let (b, owner) = single(r)?;
+        let lv = levels(r);
+        let floats_ok = lv.iter().all(|l| l.floating.is_none())
+            || (one_level(res, r)
+                && lv
+                    .iter()
+                    .filter(|l| l.floating.is_some())
+                    .all(|l| skip_level_chance || l.chance >= 100));
+        (res.rules.avoid_branch_levels
+            && res.branches[b as usize].chain < 0
+            && floats_ok
+            && lv.iter().all(|l| !l.is_dummy))
+        .then_some(owner)
+    };
+    let sub_of = |r: usize| -> Option<u32> {
+        let (_, owner) = single(r)?;
+        let leaf = live_until[r] <= r as i64;
+        (leaf
+            && levels(r)
+                .iter()
+                .all(|l| l.floating.is_none() && !l.is_dummy))
+        .then_some(owner)
+    };
+    let mut runs = Runs {
+        pos: vec![None; nd],
+        members: FxHashMap::default(),
+    };
+    let mut r = 0;
+    while r < nd {
+        let Some(p) = member_of(r) else {
+            r += 1;
+            continue;
+        };
+        let mut members = vec![r];
+        let mut end = r + 1;
+        while end < nd && members.len() < usize::from(u8::MAX) {
+            if member_of(end) == Some(p) {
+                members.push(end);
+            } else if !sub_of(end).is_some_and(|o| members.contains(&(o as usize))) {
+                break;
+            }
+            end += 1;
+        }
+        // A member whose dungeon leads on past the run ends it before it.
+        while let Some(cut) = members.iter().position(|&m| live_until[m] >= end as i64) {
+            end = members[cut];
+            members.truncate(cut);
+        }
+        if members.len() >= 2 {
+            for (pos, &m) in members.iter().enumerate() {
+                runs.pos[m] = Some(RunPos {
+                    first: r as u32,
+                    len: members.len() as u8,
+                    end: end as u32,
+                    pos: pos as u8,
+                });
+            }
+            runs.members
+                .insert(r as u32, members.iter().map(|&m| m as u32).collect());
+            r = end;
+        } else {
+            r += 1;
+        }
+    }
+    runs
+}
+
+/// The level a branch over `count` levels from `base` takes for draw `j`,
+/// skipping levels in `avoid` (3.6's `parent_dlevel`, `dungeon.c`): the
+/// first free one after the drawn one, round the range, or the drawn one.
+pub(crate) fn probe(avoid: u64, base: i32, count: i32, j: i32) -> i32 {
+    let mut k = j;
+    loop {
+        k += 1;
+        if k >= count {
+            k = 0;
+        }
+        if avoid & bit(base + k) == 0 || k == j {
+            break;
+        }
+    }
+    base + k
+}
+
+pub(crate) fn bit(level: i32) -> u64 {
+    if (1..64).contains(&level) {
+        1u64 << level
+    } else {
+        0
+    }
+}
+
+/// Sets of taken levels followed at most, per member, by [`run_dist`].
+const MAX_RUN_SETS: usize = 1 << 16;
+
+/// The joint chances of a run's levels: `ranges` per member (`(base,
+/// count)`, counts at least 1, `sequences` their product), the parent's
+/// taken levels `avoid`, and per member whether it floats (`floats`).
+/// `count` narrows a level as the game's field does. Forward over the
+/// members, merging sequences that leave the same levels taken (and the
+/// same of them ends); `None` past [`MAX_RUN_SETS`] such sets.
+pub(crate) fn run_dist(
+    ranges: &[(i32, i32)],
+    sequences: u64,
+    avoid: u64,
+    floats: &[bool],
+    count: impl Fn(i32) -> i32,
+) -> Option<RunDist> {
+    let k = ranges.len();
+    let mut marg = vec![FxHashMap::<i32, u64>::default(); k];
+    let mut firsts = vec![FxHashMap::<i32, u64>::default(); k];
+    // A set stands for its number of sequences of the draws so far, and
+    // each of those for every sequence of the later draws.
+    let below: Vec<u64> = (0..k)
+        .map(|i| ranges[i + 1..].iter().map(|&(_, c)| c as u64).product())
+        .collect();
+    let mut sets: FxHashMap<(u64, u64), u64> = FxHashMap::default();
+    sets.insert((avoid, 0), 1);
+    for (i, &(base, n)) in ranges.iter().enumerate() {
+        let mut next: FxHashMap<(u64, u64), u64> = FxHashMap::default();
+        let ends = !floats[i];
+        for (&(avoid, taken), &w) in &sets {
+            for j in 0..n {
+                let level = count(probe(avoid, base, n, j));
+                *marg[i].entry(level).or_default() += w * below[i];
+                if ends && taken & bit(level) == 0 {
+                    *firsts[i].entry(level).or_default() += w * below[i];
+                }
+                if i + 1 < k {
+                    let taken = if ends { taken | bit(level) } else { taken };
+                    *next.entry((avoid | bit(level), taken)).or_default() += w;
+                }
+            }
+        }
+        if next.len() > MAX_RUN_SETS {
+            return None;
+        }
+        sets = next;
+    }
+    let as_chances = |m: Vec<FxHashMap<i32, u64>>| -> Vec<Vec<(i32, W)>> {
+        m.into_iter()
+            .map(|m| {
+                let mut v: Vec<(i32, W)> = m
+                    .into_iter()
+                    .map(|(l, c)| (l, W::ratio(c, sequences)))
+                    .collect();
+                v.sort_unstable_by_key(|&(l, _)| l);
+                v
+            })
+            .collect()
+    };
+    let span = marg
+        .iter()
+        .flat_map(|m| m.keys())
+        .fold(0, |s, &l| s | bit(l));
+    Some(RunDist {
+        marg: as_chances(marg),
+        first: as_chances(firsts),
+        span,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The joint chances by every sequence of draws, one by one.
+    fn by_sequences(ranges: &[(i32, i32)], avoid: u64, floats: &[bool]) -> RunDist {
+        let k = ranges.len();
+        let sequences: u64 = ranges.iter().map(|&(_, c)| c as u64).product();
+        let mut marg = vec![FxHashMap::<i32, u64>::default(); k];
+        let mut firsts = vec![FxHashMap::<i32, u64>::default(); k];
+        let mut draws = vec![0i32; k];
+        'all: loop {
+            let (mut avoid, mut taken) = (avoid, 0u64);
+            for (i, (&(base, n), &j)) in ranges.iter().zip(&draws).enumerate() {
+                let level = probe(avoid, base, n, j);
+                *marg[i].entry(level).or_default() += 1;
+                if !floats[i] && taken & bit(level) == 0 {
+                    *firsts[i].entry(level).or_default() += 1;
+                }
+                avoid |= bit(level);
+                if !floats[i] {
+                    taken |= bit(level);
+                }
+            }
+            for i in (0..k).rev() {
+                draws[i] += 1;
+                if draws[i] < ranges[i].1 {
+                    continue 'all;
+                }
+                draws[i] = 0;
+            }
+            break;
+        }
+        let as_chances = |m: Vec<FxHashMap<i32, u64>>| -> Vec<Vec<(i32, W)>> {
+            m.into_iter()
+                .map(|m| {
+                    let mut v: Vec<(i32, W)> = m
+                        .into_iter()
+                        .map(|(l, c)| (l, W::ratio(c, sequences)))
+                        .collect();
+                    v.sort_unstable_by_key(|&(l, _)| l);
+                    v
+                })
+                .collect()
+        };
+        RunDist {
+            marg: as_chances(marg),
+            first: as_chances(firsts),
+            span: 0,
+        }
+    }
+
+    fn same(a: &[Vec<(i32, W)>], b: &[Vec<(i32, W)>]) -> bool {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| {
+                x.len() == y.len()
+                    && x.iter()
+                        .zip(y)
+                        .all(|(p, q)| p.0 == q.0 && (p.1.v - q.1.v).abs() < 1e-12)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// Merging sequences by the levels they leave taken gives what
+        /// every sequence gives, floating members and full ranges included.
+        #[test]
+        fn merged_sets_give_every_sequence_s_chances(
+            members in proptest::collection::vec((1i32..8, 1i32..5, proptest::bool::weighted(0.3)), 1..5),
+            avoid in 0u64..(1 << 12),
+        ) {
+            let ranges: Vec<(i32, i32)> = members.iter().map(|&(b, c, _)| (b, c)).collect();
+            let floats: Vec<bool> = members.iter().map(|&(_, _, f)| f).collect();
+            let avoid = avoid << 1;
+            let sequences = ranges.iter().map(|&(_, c)| c as u64).product();
+            let dist = run_dist(&ranges, sequences, avoid, &floats, |v| v).expect("small");
+            let want = by_sequences(&ranges, avoid, &floats);
+            prop_assert!(same(&dist.marg, &want.marg), "{:?} vs {:?}", dist.marg, want.marg);
+            prop_assert!(same(&dist.first, &want.first), "{:?} vs {:?}", dist.first, want.first);
+            let span = want.marg.iter().flatten().fold(0, |s, &(l, _)| s | bit(l));
+            prop_assert_eq!(dist.span, span);
+        }
+    }
+}
