@@ -383,8 +383,9 @@ pub struct Engine<'a> {
     placement_nodes: usize,
     /// Per dungeon record: its place in a run that may be deferred.
     runs: Vec<Option<RunPos>>,
-    /// Per run, by its first record: its members.
+    /// Per run, by its first record: its members, and its subs.
     run_members: FxHashMap<u32, Vec<u32>>,
+    run_subs: FxHashMap<u32, Vec<u32>>,
     /// The evidence the statistics are conditional on, if any.
     checks: Option<Checks>,
     /// Joint chances of deferred runs, by (first record, taken levels in
@@ -561,6 +562,7 @@ impl<'a> Engine<'a> {
             res,
             runs: runs.pos,
             run_members: runs.members,
+            run_subs: runs.subs,
             shift_memo: FxHashMap::default(),
             checks: None,
             dists: Vec::new(),
@@ -801,11 +803,15 @@ impl<'a> Engine<'a> {
         let checks = Checks::new(evidence, self.res);
         // A run's subs' depths are spread too.
         let touched: Vec<u32> = self
-            .runs
+            .run_members
             .iter()
-            .flatten()
-            .filter(|rp| (rp.first..rp.end).any(|r| checks.reads_branch_level[r as usize]))
-            .map(|rp| rp.first)
+            .filter(|&(first, members)| {
+                members
+                    .iter()
+                    .chain(self.run_subs.get(first).into_iter().flatten())
+                    .any(|&r| checks.reads_branch_level[r as usize])
+            })
+            .map(|(&first, _)| first)
             .collect();
         for run in &mut self.runs {
             if run.is_some_and(|rp| touched.contains(&rp.first)) {

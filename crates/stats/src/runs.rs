@@ -3,11 +3,14 @@
 //! joint chances of the levels its branches take.
 //!
 //! A run's *members* each hang off the same earlier parent by one
-//! unchained branch. Between them may come *subs*: leaf dungeons entered
-//! from a member (notdNetHack's Sacristy, under The Void). A sub's own
-//! outcomes do not depend on where its member leaves the parent, only its
-//! depths do, shifted with its member's; so the member's level can stay
-//! spread over its chances while the sub is loaded. A member whose
+//! unchained branch, one after another. A member may lead on to *subs*:
+//! leaf dungeons entered from it, between the members or later
+//! (notdNetHack's Sacristy under The Void, the Gnomish Mines' Vlad's
+//! Tower). A sub's own outcomes do not depend on where its member leaves
+//! the parent, only its depths do, shifted with its member's; so the
+//! member's level can stay spread over its chances, and its dungeon's
+//! state holds one depth instead of one per level (the Mines' three). A
+//! single member is a run when it has subs. A member whose
 //! dungeon's one level holds a floating level (Fort Ludios' `knox`)
 //! takes a level of the parent while the game loads (later branches probe
 //! around it) but the game moves that end off the map afterwards
@@ -22,7 +25,7 @@ use crate::loader::Resolver;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RunPos {
     /// The run's first record, its number of members, and the record after
-    /// its last one (members and subs).
+    /// its last member.
     pub first: u32,
     pub len: u8,
     pub end: u32,
@@ -44,10 +47,12 @@ pub struct RunDist {
 }
 
 /// The runs of a file: per dungeon record, its place in a run if it is a
-/// member, and per run (by its first record) its members in order.
+/// member, and per run (by its first record) its members in order and its
+/// subs.
 pub(crate) struct Runs {
     pub pos: Vec<Option<RunPos>>,
     pub members: FxHashMap<u32, Vec<u32>>,
+    pub subs: FxHashMap<u32, Vec<u32>>,
 }
 
 /// Whether every level of dungeon record `d` is its first and its entry:
@@ -62,11 +67,11 @@ fn one_level(res: &Resolver, d: usize) -> bool {
 /// the only one of a dungeon that always exists, entered by a single
 /// unchained branch from the same earlier parent, with no `dummy` level
 /// (whose fix-up reads the depth), not unconnected and without
-/// alternates, and either with no floating level or of one level that
-/// always exists; a member may lead on only to subs. Subs are leaf records
-/// entered by a single branch from a member, that always exist, with no
-/// floating or `dummy` level and not alternates. At least two members.
-/// Whether a run is deferred is decided per state.
+/// alternates, either with no floating level or of one level that always
+/// exists, and leading on only to subs. Subs are leaf records entered by a
+/// single branch from a member, that always exist, with no floating or
+/// `dummy` level and without alternates. Whether a run is deferred is
+/// decided per state.
 pub(crate) fn find_runs(
     res: &Resolver,
     live_until: &[i64],
@@ -93,6 +98,26 @@ pub(crate) fn find_runs(
         let d = &res.dungeons[r];
         &res.levels[d.levels.0 as usize..d.levels.1 as usize]
     };
+    let sub_of = |r: usize| -> Option<u32> {
+        let (_, owner) = single(r)?;
+        let leaf = live_until[r] <= r as i64;
+        (leaf
+            && levels(r)
+                .iter()
+                .all(|l| l.floating.is_none() && !l.is_dummy))
+        .then_some(owner)
+    };
+    // Per record: the records entered from it, when all are subs.
+    let mut children: Vec<Option<Vec<u32>>> = vec![Some(Vec::new()); nd];
+    for (c, d) in res.dungeons.iter().enumerate() {
+        for &(_, owner) in &d.incoming {
+            let slot = &mut children[owner as usize];
+            match (sub_of(c), slot.as_mut()) {
+                (Some(o), Some(v)) if o == owner => v.push(c as u32),
+                _ => *slot = None,
+            }
+        }
+    }
     let member_of = |r: usize| -> Option<u32> {
         let (b, owner) = single(r)?;
         let lv = levels(r);
@@ -105,44 +130,40 @@ pub(crate) fn find_runs(
         (res.rules.avoid_branch_levels
             && res.branches[b as usize].chain < 0
             && floats_ok
+            && children[r].is_some()
             && lv.iter().all(|l| !l.is_dummy))
-        .then_some(owner)
-    };
-    let sub_of = |r: usize| -> Option<u32> {
-        let (_, owner) = single(r)?;
-        let leaf = live_until[r] <= r as i64;
-        (leaf
-            && levels(r)
-                .iter()
-                .all(|l| l.floating.is_none() && !l.is_dummy))
         .then_some(owner)
     };
     let mut runs = Runs {
         pos: vec![None; nd],
         members: FxHashMap::default(),
+        subs: FxHashMap::default(),
     };
+    // A sub of one run is not a member of another (its depths are its
+    // member's spread, not its own).
+    let mut claimed = vec![false; nd];
     let mut r = 0;
     while r < nd {
-        let Some(p) = member_of(r) else {
+        let Some(p) = member_of(r).filter(|_| !claimed[r]) else {
             r += 1;
             continue;
         };
         let mut members = vec![r];
-        let mut end = r + 1;
-        while end < nd && members.len() < usize::from(u8::MAX) {
-            if member_of(end) == Some(p) {
-                members.push(end);
-            } else if !sub_of(end).is_some_and(|o| members.contains(&(o as usize))) {
+        let mut next = r + 1;
+        while next < nd && members.len() < usize::from(u8::MAX) {
+            if member_of(next) == Some(p) {
+                members.push(next);
+            } else if !sub_of(next).is_some_and(|o| members.contains(&(o as usize))) {
                 break;
             }
-            end += 1;
+            next += 1;
         }
-        // A member whose dungeon leads on past the run ends it before it.
-        while let Some(cut) = members.iter().position(|&m| live_until[m] >= end as i64) {
-            end = members[cut];
-            members.truncate(cut);
-        }
-        if members.len() >= 2 {
+        let end = members[members.len() - 1] + 1;
+        let subs: Vec<u32> = members
+            .iter()
+            .flat_map(|&m| children[m].iter().flatten().copied())
+            .collect();
+        if members.len() >= 2 || !subs.is_empty() {
             for (pos, &m) in members.iter().enumerate() {
                 runs.pos[m] = Some(RunPos {
                     first: r as u32,
@@ -151,12 +172,14 @@ pub(crate) fn find_runs(
                     pos: pos as u8,
                 });
             }
+            for &c in &subs {
+                claimed[c as usize] = true;
+            }
             runs.members
                 .insert(r as u32, members.iter().map(|&m| m as u32).collect());
-            r = end;
-        } else {
-            r += 1;
+            runs.subs.insert(r as u32, subs);
         }
+        r = end;
     }
     runs
 }

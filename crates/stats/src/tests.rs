@@ -1019,24 +1019,41 @@ proptest! {
     }
 }
 
-/// A random small script with a run of two or three one-level dungeons
-/// hanging off one of its dungeons at the end (deferred when nothing after
-/// them lands in their levels, [`engine`]).
+/// A random small script with a run of one to three dungeons hanging off
+/// one of its dungeons at the end (deferred when nothing after them lands
+/// in their levels, [`engine`]); some of them of two levels with a sub, a
+/// one-level dungeon entered from one of them, right after it or after the
+/// run.
 fn arb_run_script() -> impl Strategy<Value = Script> {
     (
         arb_script(),
         0usize..4,
-        prop::collection::vec((1i32..4, 0i32..4, 0u8..2), 2..4),
+        prop::collection::vec((1i32..4, 0i32..4, 0u8..2, 0u8..3, 0i32..2), 1..4),
     )
         .prop_map(|(mut script, parent, run)| {
             let p = parent % script.dungeons.len();
-            for (k, (base, rand, none)) in run.into_iter().enumerate() {
+            let mut later = Vec::new();
+            for (k, (base, rand, none, sub, sub_base)) in run.into_iter().enumerate() {
                 let name = format!("R{k}");
                 script.dungeons[p].branches.push(branch(&name, base, rand));
-                script
-                    .dungeons
-                    .push(dungeon(&name, if none == 0 { b'r' } else { 0 }, 1, 0));
+                let mut d = dungeon(&name, if none == 0 { b'r' } else { 0 }, 1, 0);
+                if sub == 0 {
+                    script.dungeons.push(d);
+                    continue;
+                }
+                let sub_name = format!("S{k}");
+                d.size = Range { base: 2, rand: 0 };
+                d.branches
+                    .push(branch(&sub_name, 1 + sub_base, 1 - sub_base));
+                script.dungeons.push(d);
+                let s = dungeon(&sub_name, b's', 2, 0);
+                if sub == 1 {
+                    script.dungeons.push(s);
+                } else {
+                    later.push(s);
+                }
             }
+            script.dungeons.extend(later);
             script
         })
 }
@@ -1047,7 +1064,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_runs_of_leaf_branches_match_the_loader(script in arb_run_script(), wizard in any::<bool>(), dnethack in any::<bool>()) {
+    fn random_runs_with_subs_match_the_loader(script in arb_run_script(), wizard in any::<bool>(), dnethack in any::<bool>()) {
         let bones = if dnethack {
             dgnkit::options::Target::DNetHack.game().bones_options()
         } else {
