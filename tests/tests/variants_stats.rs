@@ -191,8 +191,13 @@ fn slashem_exact_statistics_match_its_own_layouts() {
 /// dNAO's own file (its README: byte-identical to the fixtures' source);
 /// `config.h:341` defines REINCARNATION.
 fn dnethack_script() -> Option<Script> {
+    dnethack_family_script("Chris-plus-alphanumericgibberish__dNAO@HEAD")
+}
+
+/// A dNetHack family file of the corpus, REINCARNATION defined as dNAO's.
+fn dnethack_family_script(dir: &str) -> Option<Script> {
     let shared = dgnkit_tests::shared_dir()?;
-    let path = shared.join("corpus/Chris-plus-alphanumericgibberish__dNAO@HEAD/dungeon.def");
+    let path = shared.join("corpus").join(dir).join("dungeon.def");
     let src = std::fs::read(path).expect("source");
     let opts = CheckOptions {
         target: Target::Native,
@@ -222,6 +227,37 @@ fn dnethack_own_file_is_exact_and_matches_its_loader() {
         let sampled = stats::sampled(&script, &dnethack_options(setup, Approach::Sampled, &bones));
         compare(&exact, &sampled, 20_000.0, setup.what);
     }
+}
+
+/// notdNetHack's file: Fort Ludios, The Void with its Sacristy, and the
+/// three branches `@ (5, 25)` form one deferred run (Ludios floats, the
+/// Sacristy's depths follow The Void's level); the Gnomish Mines and Vlad's
+/// Tower another. Exact with the default budget, and the same as 20,000
+/// layouts of the loader. Its game names Sokoban "Lokoban", which dNAO's
+/// loader (dgnkit's `dnethack`) would miss in every layout: the check
+/// requires no dungeon, so that the statistics have layouts to describe.
+#[test]
+fn notdnethack_file_is_exact_and_matches_its_loader() {
+    let Some(script) = dnethack_family_script("k21971__notdNetHack") else {
+        return;
+    };
+    let bones = Target::DNetHack.game().bones_options();
+    let setup = &DNETHACK_SETUPS[0];
+    let options = |approach| {
+        let mut o = dnethack_options(setup, approach, &bones);
+        o.game.rules.required_dungeons = &[];
+        o
+    };
+    let exact = stats::exact(&script, &options(Approach::Exact))
+        .unwrap_or_else(|e| panic!("notdNetHack: {}", e.what));
+    assert!(
+        matches!(exact.method, Method::Exact { .. }),
+        "{:?}",
+        exact.method
+    );
+    assert_eq!(exact.failure, 0.0);
+    let sampled = stats::sampled(&script, &options(Approach::Sampled));
+    compare(&exact, &sampled, 20_000.0, "notdNetHack");
 }
 
 /// dNAO's file with the three branches `@ (5, 25)` of the main dungeon
