@@ -118,18 +118,16 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
                             // A deferred run's branch: each level it may
                             // leave from, with its chance.
                             Some((b, id)) => {
+                                let mut moved = info.clone();
                                 for x in &run.spreads[id as usize].at {
-                                    let info = Present {
-                                        depth_start: x.depth_start,
-                                        branch: Some(BranchInfo {
-                                            level: x.level,
-                                            depth: x.depth,
-                                            ..b
-                                        }),
-                                        ..info.clone()
-                                    };
+                                    moved.depth_start = x.depth_start;
+                                    moved.branch = Some(BranchInfo {
+                                        level: x.level,
+                                        depth: x.depth,
+                                        ..b
+                                    });
                                     let at = Outcome {
-                                        info: &info,
+                                        info: &moved,
                                         a: a * x.p,
                                         ..at
                                     };
