@@ -672,8 +672,8 @@ impl<'a> Engine<'a> {
 
     /// [`Run::core`], forward: a dungeon's levels get their chance when it
     /// is created, and carry it along every later edge. Once a layer's
-    /// successor is done, only the dungeons its own record branches from
-    /// are kept ([`Run::core_at`] reads no other).
+    /// successor is done, only the levels its own record's branches leave
+    /// from are kept ([`Run::core_at`] reads no other).
     fn core_mass(
         &self,
         layers: &[Layer],
@@ -700,7 +700,7 @@ impl<'a> Engine<'a> {
         for i in 0..layers.len().saturating_sub(1) {
             mass.push(layer_mass(i + 1));
             if i > 0 {
-                self.keep_parents(i - 1, &layers[i - 1], &mut mass[i - 1]);
+                self.keep_parents(&layers[i - 1], &mut mass[i - 1]);
             }
             let (cur, rest) = mass.split_at_mut(i + 1);
             let (cur, nxt) = (&cur[i], &mut rest[0]);
@@ -742,22 +742,50 @@ impl<'a> Engine<'a> {
         }
         let n = mass.len();
         for i in n.saturating_sub(2)..n.saturating_sub(1) {
-            self.keep_parents(i, &layers[i], &mut mass[i]);
+            self.keep_parents(&layers[i], &mut mass[i]);
         }
         mass
     }
 
-    /// Drops the masses of layer `i` but those of the dungeons record `i`
-    /// branches from.
-    fn keep_parents(&self, i: usize, layer: &Layer, mass: &mut [LevelMasses]) {
-        let Some(d) = self.res.dungeons.get(i) else {
-            return;
-        };
-        for (s, lives) in layer.states.iter().zip(mass.iter_mut()) {
+    /// Drops the masses of layer `i` but those of the levels its edges'
+    /// branches leave from, where the statistics judge the parent level
+    /// (`exact::present`: a plain other end, not floating).
+    fn keep_parents(&self, layer: &Layer, mass: &mut [LevelMasses]) {
+        let mut read: Vec<Vec<(u32, u64)>> = vec![Vec::new(); layer.states.len()];
+        for e in &layer.edges {
+            let Some(b) = e.info.as_ref().and_then(|info| info.branch) else {
+                continue;
+            };
+            if b.floated || b.other != END_PLAIN {
+                continue;
+            }
+            let levels = match b.spread {
+                Some(id) => self.spreads[id as usize]
+                    .at
+                    .iter()
+                    .fold(0, |m, x| m | bit(x.level)),
+                None => bit(b.level),
+            };
+            let r = &mut read[e.from as usize];
+            match r.iter_mut().find(|(p, _)| *p == b.parent) {
+                Some((_, m)) => *m |= levels,
+                None => r.push((b.parent, levels)),
+            }
+        }
+        for ((s, lives), read) in layer.states.iter().zip(mass.iter_mut()).zip(&read) {
             for (live, m) in s.live.iter().zip(lives.iter_mut()) {
-                if !d.incoming.iter().any(|&(_, o)| o == u32::from(live.record)) {
-                    *m = (0, Vec::new());
+                let keep = read
+                    .iter()
+                    .find(|(p, _)| *p == u32::from(live.record))
+                    .map_or(0, |&(_, l)| l & m.0);
+                let mut kept = Vec::with_capacity(keep.count_ones() as usize);
+                let mut levels = keep;
+                while levels != 0 {
+                    let l = levels.trailing_zeros();
+                    levels &= levels - 1;
+                    kept.push(m.1[(m.0 & ((1u64 << l) - 1)).count_ones() as usize]);
                 }
+                *m = (keep, kept);
             }
         }
     }
