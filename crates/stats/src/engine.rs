@@ -1264,6 +1264,29 @@ impl<'a> Engine<'a> {
         )
     }
 
+    /// The branch from `parent` (record `owner`) leaving level `level`, and
+    /// the raw depth start of the dungeon it leads to.
+    fn drawn_branch(
+        &self,
+        parent: &Live,
+        owner: u32,
+        level: i32,
+        step: i32,
+        entry: i32,
+    ) -> (BranchInfo, i32) {
+        let (depth, ds) =
+            self.branch_depths(parent.depth_start, parent.depth_final, level, step, entry);
+        let info = BranchInfo {
+            parent: owner,
+            level,
+            depth,
+            floated: false,
+            other: self.incoming_class(owner),
+            spread: None,
+        };
+        (info, ds)
+    }
+
     /// The spread of a sub's depths (see [`crate::runs`]): its branch
     /// leaves level `level` of a member whose own level is spread
     /// (`member`), in a run of which `placed` members are placed (0: all).
@@ -1757,22 +1780,8 @@ impl<'a> Engine<'a> {
                             ));
                             continue;
                         };
-                        let level = self.count(level);
-                        let (depth, ds) = self.branch_depths(
-                            parent.depth_start,
-                            parent.depth_final,
-                            level,
-                            step,
-                            entry,
-                        );
-                        let info = BranchInfo {
-                            parent: owner,
-                            level,
-                            depth,
-                            floated: false,
-                            other: self.incoming_class(owner),
-                            spread: None,
-                        };
+                        let (info, ds) =
+                            self.drawn_branch(parent, owner, self.count(level), step, entry);
                         draws.push((p * pl, Some(info), ds));
                     }
                 }
@@ -1799,22 +1808,8 @@ impl<'a> Engine<'a> {
                     } else {
                         base + j
                     };
-                    let level = self.count(level);
-                    let (depth, ds) = self.branch_depths(
-                        parent.depth_start,
-                        parent.depth_final,
-                        level,
-                        step,
-                        entry,
-                    );
-                    let info = BranchInfo {
-                        parent: owner,
-                        level,
-                        depth,
-                        floated: false,
-                        other: self.incoming_class(owner),
-                        spread: None,
-                    };
+                    let (info, ds) =
+                        self.drawn_branch(parent, owner, self.count(level), step, entry);
                     draws.push((p * W::ratio(1, count as u64), Some(info), ds));
                 }
                 // A sub of a deferred run: its depths follow its member's

@@ -256,27 +256,29 @@ pub(crate) fn run_dist(
         }
         sets = next;
     }
-    let as_chances = |m: Vec<FxHashMap<i32, u64>>| -> Vec<Vec<(i32, W)>> {
-        m.into_iter()
-            .map(|m| {
-                let mut v: Vec<(i32, W)> = m
-                    .into_iter()
-                    .map(|(l, c)| (l, W::ratio(c, sequences)))
-                    .collect();
-                v.sort_unstable_by_key(|&(l, _)| l);
-                v
-            })
-            .collect()
-    };
     let span = marg
         .iter()
         .flat_map(|m| m.keys())
         .fold(0, |s, &l| s | bit(l));
     Some(RunDist {
-        marg: as_chances(marg),
-        first: as_chances(firsts),
+        marg: as_chances(marg, sequences),
+        first: as_chances(firsts, sequences),
         span,
     })
+}
+
+/// Counts of sequences by level, per member, as chances in level order.
+fn as_chances(m: Vec<FxHashMap<i32, u64>>, sequences: u64) -> Vec<Vec<(i32, W)>> {
+    m.into_iter()
+        .map(|m| {
+            let mut v: Vec<(i32, W)> = m
+                .into_iter()
+                .map(|(l, c)| (l, W::ratio(c, sequences)))
+                .collect();
+            v.sort_unstable_by_key(|&(l, _)| l);
+            v
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -313,21 +315,9 @@ mod tests {
             }
             break;
         }
-        let as_chances = |m: Vec<FxHashMap<i32, u64>>| -> Vec<Vec<(i32, W)>> {
-            m.into_iter()
-                .map(|m| {
-                    let mut v: Vec<(i32, W)> = m
-                        .into_iter()
-                        .map(|(l, c)| (l, W::ratio(c, sequences)))
-                        .collect();
-                    v.sort_unstable_by_key(|&(l, _)| l);
-                    v
-                })
-                .collect()
-        };
         RunDist {
-            marg: as_chances(marg),
-            first: as_chances(firsts),
+            marg: as_chances(marg, sequences),
+            first: as_chances(firsts, sequences),
             span: 0,
         }
     }

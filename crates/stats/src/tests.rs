@@ -674,40 +674,54 @@ fn mini_run(last: (i32, i32)) -> Script {
     }
 }
 
-#[test]
-fn deferred_runs_of_leaf_branches_match_the_loader() {
+/// A run's script against the loader: NetHack 3.6's rules and dNetHack's
+/// bones rules, with and without chance rolls, and rule 9 for every
+/// dungeon.
+fn check_run(script: &Script) {
     use crate::bones::LevelOneRule;
     use crate::loader::GameInputs;
     let dnethack = dgnkit::options::Target::DNetHack.game().bones_options();
+    for wizard in [false, true] {
+        check(script, Rules::nethack_36(), wizard);
+        check_bones(
+            script,
+            dnethack_rules(GameInputs::default()),
+            wizard,
+            &dnethack,
+        );
+    }
+    check_bones(
+        script,
+        Rules::nethack_36(),
+        false,
+        &game_bones(LevelOneRule::EveryDungeon),
+    );
+}
+
+/// The run of `script` as the enumeration defers it, if it does.
+fn spreads_of(script: &Script, wizard: bool) -> Vec<engine::Spread> {
+    let res = Resolver::with_rules(script, Rules::nethack_36()).expect("resolver");
+    engine::Engine::new(&res, wizard, Budget::default())
+        .run()
+        .expect("enumerable")
+        .spreads
+}
+
+#[test]
+fn deferred_runs_of_leaf_branches_match_the_loader() {
     // "E" at the bottom lies outside the run's levels, so the run is
     // deferred; in its range it is not (and in wizard mode "E" is always
     // there, so it joins the run).
     for (last, deferred) in [((-1, 0), true), ((4, 2), false)] {
         let script = mini_run(last);
         for wizard in [false, true] {
-            let res = Resolver::with_rules(&script, Rules::nethack_36()).expect("resolver");
-            let run = engine::Engine::new(&res, wizard, Budget::default())
-                .run()
-                .expect("enumerable");
             assert_eq!(
-                !run.spreads.is_empty(),
+                !spreads_of(&script, wizard).is_empty(),
                 deferred || wizard,
                 "{last:?}, wizard {wizard}"
             );
-            check(&script, Rules::nethack_36(), wizard);
-            check_bones(
-                &script,
-                dnethack_rules(GameInputs::default()),
-                wizard,
-                &dnethack,
-            );
         }
-        check_bones(
-            &script,
-            Rules::nethack_36(),
-            false,
-            &game_bones(LevelOneRule::EveryDungeon),
-        );
+        check_run(&script);
     }
 }
 
@@ -736,41 +750,23 @@ fn mini_run_floating_and_sub(last: (i32, i32)) -> Script {
 
 #[test]
 fn deferred_runs_with_a_floating_member_and_a_sub_match_the_loader() {
-    use crate::bones::LevelOneRule;
-    use crate::loader::GameInputs;
-    let dnethack = dgnkit::options::Target::DNetHack.game().bones_options();
     for (last, deferred) in [((-1, 0), true), ((4, 2), false)] {
         let script = mini_run_floating_and_sub(last);
         for wizard in [false, true] {
-            let res = Resolver::with_rules(&script, Rules::nethack_36()).expect("resolver");
-            let run = engine::Engine::new(&res, wizard, Budget::default())
-                .run()
-                .expect("enumerable");
-            let members = run.spreads.iter().filter(|sp| sp.member).map(|sp| sp.pos);
+            let spreads = spreads_of(&script, wizard);
+            let members = spreads.iter().filter(|sp| sp.member).map(|sp| sp.pos);
             assert_eq!(
                 members.max(),
                 (deferred || wizard).then_some(if wizard { 4 } else { 3 }),
                 "{last:?}, wizard {wizard}"
             );
             assert_eq!(
-                run.spreads.iter().any(|sp| !sp.member),
+                spreads.iter().any(|sp| !sp.member),
                 deferred || wizard,
                 "{last:?}, wizard {wizard}: the sub's depths are spread"
             );
-            check(&script, Rules::nethack_36(), wizard);
-            check_bones(
-                &script,
-                dnethack_rules(GameInputs::default()),
-                wizard,
-                &dnethack,
-            );
         }
-        check_bones(
-            &script,
-            Rules::nethack_36(),
-            false,
-            &game_bones(LevelOneRule::EveryDungeon),
-        );
+        check_run(&script);
     }
 }
 
