@@ -700,7 +700,7 @@ impl<'a> Engine<'a> {
         for i in 0..layers.len().saturating_sub(1) {
             mass.push(layer_mass(i + 1));
             if i > 0 {
-                self.keep_parents(&layers[i - 1], &mut mass[i - 1]);
+                self.keep_read(&layers[i - 1], &mut mass[i - 1]);
             }
             let (cur, rest) = mass.split_at_mut(i + 1);
             let (cur, nxt) = (&cur[i], &mut rest[0]);
@@ -742,15 +742,15 @@ impl<'a> Engine<'a> {
         }
         let n = mass.len();
         for i in n.saturating_sub(2)..n.saturating_sub(1) {
-            self.keep_parents(&layers[i], &mut mass[i]);
+            self.keep_read(&layers[i], &mut mass[i]);
         }
         mass
     }
 
-    /// Drops the masses of layer `i` but those of the levels its edges'
+    /// Drops the masses of a layer but those of the levels its edges'
     /// branches leave from, where the statistics judge the parent level
     /// (`exact::present`: a plain other end, not floating).
-    fn keep_parents(&self, layer: &Layer, mass: &mut [LevelMasses]) {
+    fn keep_read(&self, layer: &Layer, mass: &mut [LevelMasses]) {
         let mut read: Vec<Vec<(u32, u64)>> = vec![Vec::new(); layer.states.len()];
         for e in &layer.edges {
             let Some(b) = e.info.as_ref().and_then(|info| info.branch) else {
