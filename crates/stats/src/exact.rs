@@ -312,23 +312,24 @@ fn present(
             la.bones.add(x, k, &statics(l as i32), s, &future(l), opts);
         }
     }
-    // Every level of the dungeon.
-    for l in 1..=info.n.clamp(0, LEVELS as i32 - 1) {
-        let lu = l as usize;
-        let mut k = Kinds::default();
-        let mut other = W::ZERO;
-        for (j, row) in class.pos.iter().enumerate() {
-            let p = row[lu];
-            if p.is_zero() {
-                continue;
-            }
+    // Every level of the dungeon: what lies there, from each level
+    // record's row (in record order, as a sum per level would take them).
+    let top = info.n.clamp(0, LEVELS as i32 - 1) as usize;
+    let mut here = vec![(Kinds::default(), W::ZERO); top + 1];
+    for (j, row) in class.pos.iter().enumerate() {
+        for (lu, p) in row.nonzero().filter(|&(lu, _)| (1..=top).contains(&lu)) {
+            let (k, other) = &mut here[lu];
             match kinds[j] {
                 Kind::None => k.none = k.none.plus(PW::of(base * p)),
                 Kind::Portal => k.portal = k.portal.plus(PW::of(base * p)),
                 Kind::Event => k.event = k.event.plus(PW::of(base * p)),
-                Kind::Other => other += p,
+                Kind::Other => *other += p,
             }
         }
+    }
+    for l in 1..=top as i32 {
+        let lu = l as usize;
+        let (mut k, other) = here[lu];
         let empty_possible = class.empty_possible & (1u64 << lu) != 0;
         let free = if empty_possible {
             other

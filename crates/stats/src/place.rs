@@ -142,6 +142,11 @@ impl Row {
         )
     }
 
+    /// The levels it may lie on, with their chances, in increasing order.
+    pub fn nonzero(&self) -> impl Iterator<Item = (usize, W)> + '_ {
+        self.at.iter().map(|&(l, w)| (usize::from(l), w))
+    }
+
     /// Every level's chance, `0..width`.
     pub fn iter(&self) -> impl Iterator<Item = &W> + '_ {
         (0..usize::from(self.width)).map(move |l| &self[l])
