@@ -278,10 +278,7 @@ fn present(
     // Special levels.
     for (j, row) in class.pos.iter().enumerate() {
         let la = &mut acc.levels[l0 as usize + j];
-        for (l, &p) in row.iter().enumerate() {
-            if p.is_zero() {
-                continue;
-            }
+        for (l, p) in row.nonzero() {
             let x = base * p;
             la.exists += x * s;
             bump(&mut la.level, l as i32, x * s);
