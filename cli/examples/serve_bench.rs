@@ -14,17 +14,28 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
+// The tests' own loopback server (its other helper is theirs only).
+#[allow(dead_code)]
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rate: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(500);
     let seconds: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10);
+    // Kept until the end: dropped, the in-process server stops.
+    let mut local = None;
     let addr: SocketAddr = match args.get(2) {
         Some(url) => url
             .trim_start_matches("http://")
             .trim_end_matches('/')
             .parse()
             .expect("URL: http://IP:PORT"),
-        None => start_server(),
+        None => {
+            local
+                .insert(common::Server::start(dgnkit_cli::serve::Limits::default()))
+                .addr
+        }
     };
     let total = rate * seconds;
     let interval = Duration::from_nanos(1_000_000_000 / rate);
@@ -76,29 +87,6 @@ fn main() {
         q(0.99).as_secs_f64() * 1e3,
         lat[lat.len() - 1].as_secs_f64() * 1e3
     );
-}
-
-fn start_server() -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            dgnkit_cli::serve::serve(
-                listener,
-                dgnkit_cli::serve::Limits::default(),
-                std::future::pending(),
-            )
-            .await
-            .unwrap();
-        });
-    });
-    rx.recv().unwrap()
 }
 
 /// One request on its own connection; whether it was answered 200.
