@@ -142,16 +142,17 @@ pub(crate) fn find_runs(
     // A sub of one run is not a member of another (its depths are its
     // member's spread, not its own).
     let mut claimed = vec![false; nd];
+    let free_member = |r: usize, claimed: &[bool]| member_of(r).filter(|_| !claimed[r]);
     let mut r = 0;
     while r < nd {
-        let Some(p) = member_of(r).filter(|_| !claimed[r]) else {
+        let Some(p) = free_member(r, &claimed) else {
             r += 1;
             continue;
         };
         let mut members = vec![r];
         let mut next = r + 1;
         while next < nd && members.len() < usize::from(u8::MAX) {
-            if member_of(next) == Some(p) {
+            if free_member(next, &claimed) == Some(p) {
                 members.push(next);
             } else if !sub_of(next).is_some_and(|o| members.contains(&(o as usize))) {
                 break;
