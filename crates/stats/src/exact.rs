@@ -230,6 +230,13 @@ fn present(
     // The branches ending on each level: the one into this dungeon at its
     // entry (first in the game's list), later ones as the backward pass has
     // them.
+    let later = |l: usize| match live {
+        Some(p) => back.ends_at(p, l),
+        None => Ends {
+            none: s,
+            branch: [W::ZERO; ENDS],
+        },
+    };
     let future = |l: usize| match info.branch {
         Some(b) if l as i32 == info.entry && b.other == END_PLAIN && !b.floated => {
             // The parent's level may be a no-bones level (rule 12 here).
@@ -238,21 +245,29 @@ fn present(
             ends.branch[END_NO_BONES] = s * q;
             ends
         }
+        // The floating marker moves the branch into this dungeon to the
+        // end of the game's list (`insert_branch` sorts on `end1`, now
+        // past every dungeon; dNAO `src/dungeon.c:1062-1077`): a later
+        // branch ending here comes first, and only without one is the
+        // entry judged by the floated branch, whose other end is off the
+        // map.
+        Some(b) if l as i32 == info.entry && b.floated => {
+            let mut ends = later(l);
+            ends.branch[END_PLAIN] += ends.none;
+            ends.none = W::ZERO;
+            ends
+        }
         Some(b) if l as i32 == info.entry => Ends::sure(s, b.other),
-        _ => match live {
-            Some(p) => back.ends_at(p, l),
-            None => Ends {
-                none: s,
-                branch: [W::ZERO; ENDS],
-            },
-        },
+        _ => later(l),
     };
     let (l0, _) = d.levels;
-    let hellish = opts.rules.invocation.applies(
-        d.flags & flags::HELLISH != 0,
-        (d.levels.0..d.levels.1)
-            .any(|l| res.levels[l as usize].name == crate::bones::rules::SANCTUM),
-    );
+    let hellish = opts
+        .rules
+        .invocation
+        .applies(d.flags & flags::HELLISH != 0, || {
+            (d.levels.0..d.levels.1)
+                .any(|l| res.levels[l as usize].name == crate::bones::rules::SANCTUM)
+        });
     // Rule 10: the level above the locate level (kept, so one level in
     // this class), when the start level exists too.
     let madman_home = madman.and_then(|(strt, loca)| {

@@ -5,7 +5,7 @@
 use super::acc::{bump, Acc};
 use super::engine::FailKey;
 use super::weight::W;
-use crate::bones::{decide, level_facts, BonesOptions, MAX_LEVEL_NUMBER};
+use crate::bones::{decide, level_facts_in, BonesOptions, Landmarks, MAX_LEVEL_NUMBER};
 use crate::layout::Layout;
 use crate::loader::{LoadError, Resolved, Resolver};
 
@@ -19,6 +19,7 @@ pub fn add_layout(
     opts: &BonesOptions,
 ) {
     acc.success += w;
+    let marks = Landmarks::of(layout, opts);
     let index_of = |rec: u32| resolved.dungeons.iter().position(|d| d.record == rec);
     for d in &resolved.dungeons {
         let a = &mut acc.dungeons[d.record as usize];
@@ -38,7 +39,7 @@ pub fn add_layout(
             d.depth_start.wrapping_add(l.level.wrapping_sub(1)),
             w,
         );
-        if let Some(f) = level_facts(layout, l.dungeon as usize, l.level, opts) {
+        if let Some(f) = level_facts_in(layout, &marks, l.dungeon as usize, l.level, opts) {
             a.bones.add_decided(w, &f, &decide(&opts.rules, &f));
         }
     }
@@ -73,7 +74,7 @@ pub fn add_layout(
     }
     for (di, d) in resolved.dungeons.iter().enumerate() {
         for level in 1..=d.num_levels.clamp(0, MAX_LEVEL_NUMBER) {
-            if let Some(f) = level_facts(layout, di, level, opts) {
+            if let Some(f) = level_facts_in(layout, &marks, di, level, opts) {
                 let decision = decide(&opts.rules, &f);
                 acc.cells
                     .entry((d.record, level))

@@ -1408,3 +1408,35 @@ fn a_stop_ends_the_enumeration_and_the_sampling() {
         }
     }
 }
+
+#[test]
+fn a_floating_level_on_its_dungeons_bottom_entry_matches_the_loader() {
+    // Found by the evidence proptest: `knox` may take the bottom level of
+    // a dungeon entered from its bottom, where a later branch leaves from:
+    // the floated branch into it moves to the end of the game's list, so
+    // under dNetHack's bones rules the later branch's other end judges it.
+    let mut top = dungeon("D0", b'a', 2, 2);
+    top.entry = -2;
+    top.levels.push(level("b", b'B', 1, 3));
+    top.levels.push(level("fakewiz1", b'A', 2, 1));
+    top.levels.push(level("c", 0, 2, 2));
+    top.branches.push(branch("D1", 1, 0));
+    let mut d1 = dungeon("D1", b'b', 2, 2);
+    d1.entry = -1;
+    d1.levels.push(level("b", b'A', 1, 2));
+    d1.levels.push(level("knox", b'A', 2, 2));
+    d1.branches.push(branch("D2", 2, 0));
+    let mut d2 = dungeon("D2", 0, 2, 2);
+    d2.entry = 2;
+    let mut x = level("x", b'A', 2, 1);
+    x.chance = 0;
+    d2.levels.push(x);
+    let script = Script {
+        prelude: None,
+        dungeons: vec![top, d1, d2],
+    };
+    let bones = dgnkit::options::Target::DNetHack.game().bones_options();
+    for wizard in [false, true] {
+        check_bones(&script, Rules::native(), wizard, &bones);
+    }
+}
