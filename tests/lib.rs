@@ -38,6 +38,34 @@ pub fn corpus_files(shared: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `f` of every item, in order, on every core. A test that walks the whole
+/// corpus is one test, which the test harness runs on one thread; the
+/// files are independent, so they share the machine's cores instead.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len().max(1));
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = f(item);
+                out.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+            });
+        }
+    });
+    out.into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|r| r.expect("every item was mapped"))
+        .collect()
+}
+
 /// The strings of a JSON array (a recorded draw log); none for anything
 /// else.
 pub fn json_strings(v: &serde_json::Value) -> Vec<String> {
@@ -246,14 +274,17 @@ pub mod variants {
 }
 
 /// The first dialect (vanilla first) in which `src` compiles for `target`,
-/// with its script: the dialect the corpus tests use for each file.
+/// with its script: the dialect the corpus tests use for each file. The
+/// layout odds are left out: they only warn (unless denied), so they never
+/// decide the script, and on the big variants they are the statistics
+/// engine's whole run (`check_corpus.rs` tests them).
 pub fn compile_any(
     src: &[u8],
     target: dgnkit::options::Target,
     flags: &[String],
 ) -> Option<(dgnkit::dialect::Dialect, dgnkit::script::Script)> {
     use dgnkit::dialect::Dialect;
-    use dgnkit::frontend::{analyze, CheckOptions};
+    use dgnkit::frontend::{analyze_fast, CheckOptions};
     let dialects = std::iter::once(Dialect::Vanilla)
         .chain(Dialect::ALL.into_iter().filter(|d| *d != Dialect::Vanilla));
     for dialect in dialects {
@@ -263,7 +294,7 @@ pub fn compile_any(
             defines: flags.to_vec(),
             ..CheckOptions::default()
         };
-        if let Some(script) = analyze(src, &opts).script {
+        if let Some(script) = analyze_fast(src, &opts).script {
             return Some((dialect, script));
         }
     }

@@ -4,7 +4,7 @@
 
 use dgnkit::binary::{self, WriteOptions};
 use dgnkit::decompile::decompile;
-use dgnkit::frontend::{analyze, CheckOptions};
+use dgnkit::frontend::{analyze, analyze_fast, CheckOptions};
 use dgnkit::options::Target;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -125,93 +125,34 @@ fn compile_decompile_compile_gives_the_same_bytes() {
     let flags: Vec<String> = vec!["REINCARNATION".into(), "MULDGN".into()];
     let files = dgnkit_tests::corpus_files(&shared);
     assert!(files.len() >= 100, "only {} corpus files", files.len());
+    // One job per target and file, on every core.
+    let jobs: Vec<(Target, &PathBuf)> = Target::ALL
+        .into_iter()
+        .flat_map(|t| files.iter().map(move |f| (t, f)))
+        .collect();
+    let outcomes = dgnkit_tests::par_map(&jobs, |&(target, path)| {
+        let shown = path
+            .strip_prefix(&shared)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        round_trip(&shown, path, target, &flags)
+    });
     let mut failures = Vec::new();
     let mut summary = Vec::new();
     for target in Target::ALL {
         let (mut compiled, mut skipped, mut unwritable) = (0, Vec::new(), 0);
-        for path in &files {
-            let shown = path
-                .strip_prefix(&shared)
-                .unwrap_or(path)
-                .display()
-                .to_string();
-            let src = std::fs::read(path).expect("read corpus file");
-            let Some((dialect, script)) = dgnkit_tests::compile_any(&src, target, &flags) else {
-                skipped.push(shown);
-                continue;
-            };
-            let wopts = WriteOptions {
-                header_from: None,
-                dialect: dialect.name(),
-            };
-            // Variant files checked against their own dialect's limits may
-            // not fit NetHack's layout (more records, variant flags): the
-            // writer refuses those, and there is nothing to round-trip.
-            let Ok(first) = binary::write_with(&script, target, &wopts) else {
-                assert!(target.is_nethack(), "{shown}: the native writer refused");
-                unwritable += 1;
-                continue;
-            };
-            compiled += 1;
-            // Decompile what the binary says, not the in-memory script.
-            let read = binary::read(&first, None)
-                .expect("our own output reads")
-                .script;
-            if read != script {
-                failures.push(format!(
-                    "{shown} ({}): reading our output gives another script",
-                    target.name()
-                ));
+        for ((t, _), outcome) in jobs.iter().zip(&outcomes) {
+            if *t != target {
                 continue;
             }
-            let text = match decompile(&read) {
-                Ok(t) => t,
-                Err(e) => {
-                    failures.push(format!("{shown} ({}): decompile: {e}", target.name()));
-                    continue;
+            match outcome {
+                RoundTrip::NotCompilable(shown) => skipped.push(shown.clone()),
+                RoundTrip::Unwritable => unwritable += 1,
+                RoundTrip::Compiled(f) => {
+                    compiled += 1;
+                    failures.extend(f.iter().cloned());
                 }
-            };
-            // The text is already in the formatter's style.
-            match dgnkit::grammar::format::format(&text, &dgnkit::grammar::ParseOptions::default())
-            {
-                Ok(formatted) if formatted == text => {}
-                Ok(_) => failures.push(format!(
-                    "{shown} ({}): `dgn fmt` would change the decompiled text",
-                    target.name()
-                )),
-                Err(d) => failures.push(format!(
-                    "{shown} ({}): `dgn fmt` refuses the decompiled text: {:?}",
-                    target.name(),
-                    d.first()
-                )),
-            }
-            let opts = CheckOptions {
-                target,
-                dialect,
-                ..CheckOptions::default()
-            };
-            let again = analyze(&text, &opts);
-            let Some(script2) = again.script else {
-                let first_err = again
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.is_error())
-                    .map(|d| format!("{}: {}", d.code, d.message));
-                failures.push(format!(
-                    "{shown} ({}, {}): decompiled text does not compile: {}",
-                    target.name(),
-                    dialect.name(),
-                    first_err.unwrap_or_default()
-                ));
-                continue;
-            };
-            match binary::write_with(&script2, target, &wopts) {
-                Ok(second) if second == first => {}
-                Ok(_) => failures.push(format!(
-                    "{shown} ({}): recompiled bytes differ",
-                    target.name()
-                )),
-                Err(e) => failures.push(format!("{shown} ({}): second write: {e}", target.name())),
             }
         }
         summary.push(format!(
@@ -228,4 +169,95 @@ fn compile_decompile_compile_gives_the_same_bytes() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// What one file's round trip for one target came to.
+enum RoundTrip {
+    /// No dialect compiles it (its shown name).
+    NotCompilable(String),
+    /// Compiled only under a variant's limits that the layout cannot hold.
+    Unwritable,
+    /// Round-tripped, with what failed on the way.
+    Compiled(Vec<String>),
+}
+
+/// compile -> binary -> read -> decompile -> format -> compile -> binary.
+fn round_trip(shown: &str, path: &Path, target: Target, flags: &[String]) -> RoundTrip {
+    let mut failures = Vec::new();
+    let src = std::fs::read(path).expect("read corpus file");
+    let Some((dialect, script)) = dgnkit_tests::compile_any(&src, target, flags) else {
+        return RoundTrip::NotCompilable(shown.to_string());
+    };
+    let wopts = WriteOptions {
+        header_from: None,
+        dialect: dialect.name(),
+    };
+    // Variant files checked against their own dialect's limits may
+    // not fit NetHack's layout (more records, variant flags): the
+    // writer refuses those, and there is nothing to round-trip.
+    let Ok(first) = binary::write_with(&script, target, &wopts) else {
+        assert!(target.is_nethack(), "{shown}: the native writer refused");
+        return RoundTrip::Unwritable;
+    };
+    // Decompile what the binary says, not the in-memory script.
+    let read = binary::read(&first, None)
+        .expect("our own output reads")
+        .script;
+    if read != script {
+        failures.push(format!(
+            "{shown} ({}): reading our output gives another script",
+            target.name()
+        ));
+        return RoundTrip::Compiled(failures);
+    }
+    let text = match decompile(&read) {
+        Ok(t) => t,
+        Err(e) => {
+            failures.push(format!("{shown} ({}): decompile: {e}", target.name()));
+            return RoundTrip::Compiled(failures);
+        }
+    };
+    // The text is already in the formatter's style.
+    match dgnkit::grammar::format::format(&text, &dgnkit::grammar::ParseOptions::default()) {
+        Ok(formatted) if formatted == text => {}
+        Ok(_) => failures.push(format!(
+            "{shown} ({}): `dgn fmt` would change the decompiled text",
+            target.name()
+        )),
+        Err(d) => failures.push(format!(
+            "{shown} ({}): `dgn fmt` refuses the decompiled text: {:?}",
+            target.name(),
+            d.first()
+        )),
+    }
+    let opts = CheckOptions {
+        target,
+        dialect,
+        ..CheckOptions::default()
+    };
+    // Without the layout odds, as `compile_any`: they never decide bytes.
+    let again = analyze_fast(&text, &opts);
+    let Some(script2) = again.script else {
+        let first_err = again
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .map(|d| format!("{}: {}", d.code, d.message));
+        failures.push(format!(
+            "{shown} ({}, {}): decompiled text does not compile: {}",
+            target.name(),
+            dialect.name(),
+            first_err.unwrap_or_default()
+        ));
+        return RoundTrip::Compiled(failures);
+    };
+    match binary::write_with(&script2, target, &wopts) {
+        Ok(second) if second == first => {}
+        Ok(_) => failures.push(format!(
+            "{shown} ({}): recompiled bytes differ",
+            target.name()
+        )),
+        Err(e) => failures.push(format!("{shown} ({}): second write: {e}", target.name())),
+    }
+    RoundTrip::Compiled(failures)
 }

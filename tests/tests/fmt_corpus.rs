@@ -63,14 +63,14 @@ fn formatting_never_changes_the_compiled_bytes() {
             undefines: vec!["REINCARNATION".into(), "MULDGN".into()],
         },
     ];
-    let (mut compared, mut failures) = (0, Vec::new());
-    for path in &files {
+    let per_file = dgnkit_tests::par_map(&files, |path| {
         let shown = path
             .strip_prefix(&shared)
             .unwrap_or(path)
             .display()
             .to_string();
         let src = std::fs::read(path).expect("read");
+        let (mut compared, mut failures) = (0, Vec::new());
         for flags in &option_sets {
             let formatted = match format(&src, flags) {
                 Ok(f) => f,
@@ -94,7 +94,10 @@ fn formatting_never_changes_the_compiled_bytes() {
                 }
             }
         }
-    }
+        (compared, failures)
+    });
+    let compared: usize = per_file.iter().map(|(n, _)| n).sum();
+    let failures: Vec<String> = per_file.into_iter().flat_map(|(_, f)| f).collect();
     assert!(compared >= 600, "only {compared} comparisons");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

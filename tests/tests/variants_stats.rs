@@ -222,11 +222,11 @@ fn dnethack_own_file_is_exact_and_matches_its_loader() {
         return;
     };
     let bones = Target::DNetHack.game().bones_options();
-    for setup in &DNETHACK_SETUPS[..2] {
+    dgnkit_tests::par_map(&DNETHACK_SETUPS[..2], |setup| {
         let exact = dnethack_exact(&script, setup, &bones);
         let sampled = stats::sampled(&script, &dnethack_options(setup, Approach::Sampled, &bones));
         compare(&exact, &sampled, 20_000.0, setup.what);
-    }
+    });
 }
 
 /// notdNetHack's file: Fort Ludios, The Void with its Sacristy, and the
@@ -374,7 +374,7 @@ fn dnethack_exact_statistics_match_its_loader() {
     };
     let script = narrow_side_branches(script);
     let bones = Target::DNetHack.game().bones_options();
-    for setup in DNETHACK_SETUPS {
+    dgnkit_tests::par_map(DNETHACK_SETUPS, |setup| {
         let exact = dnethack_exact(&script, setup, &bones);
         // Rule 12 decides somewhere (the Quest's portal level holds "qstlb",
         // marker "none": rule 1 comes before rule 11 there); the bottom
@@ -393,7 +393,7 @@ fn dnethack_exact_statistics_match_its_loader() {
             .all(|c| !c.bones.possible[Rule::Bottom.category()]));
         let sampled = stats::sampled(&script, &dnethack_options(setup, Approach::Sampled, &bones));
         compare(&exact, &sampled, 20_000.0, setup.what);
-    }
+    });
     // Rule 10 for a Madman: the Quest level above the locate level.
     let mut madman = Target::DNetHack.game().bones_options();
     madman.role = Some("Madman".into());

@@ -1,7 +1,9 @@
 //! Bones verdicts for one resolved layout: every level of every dungeon.
 
 use super::names::{file_name, role_part, with_infix, QUEST_DUNGEON};
-use super::rules::{decide, explain, no_bones_rule, BranchRule, Known, LevelFacts, OtherEnd, Rule};
+use super::rules::{
+    decide, explain, no_bones_rule, BranchRule, Invocation, Known, LevelFacts, OtherEnd, Rule,
+};
 use super::BonesOptions;
 use dgnkit_script::layout::{Layout, LayoutLevel};
 use serde::Serialize;
@@ -152,13 +154,56 @@ pub fn level_facts<S: LevelSource + ?Sized>(
     level: i32,
     opts: &BonesOptions,
 ) -> Option<LevelFacts> {
-    facts(src, dungeon, level, opts, true)
+    facts(src, &Landmarks::of(src, opts), dungeon, level, opts, true)
+}
+
+/// [`level_facts`] with the layout's [`Landmarks`] found once, for a caller
+/// that asks about every level of one layout.
+pub fn level_facts_in<S: LevelSource + ?Sized>(
+    src: &S,
+    marks: &Landmarks,
+    dungeon: usize,
+    level: i32,
+    opts: &BonesOptions,
+) -> Option<LevelFacts> {
+    facts(src, marks, dungeon, level, opts, true)
+}
+
+/// The special levels the rules look up by name anywhere in a layout, each
+/// found by a search of the whole layout; only those the options' rules
+/// read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Landmarks {
+    /// The first `*-strt` and `*-loca` levels (rule 10).
+    quest_start: Option<(usize, i32)>,
+    quest_locate: Option<(usize, i32)>,
+    /// The sanctum (xNetHack's invocation rule).
+    sanctum: Option<(usize, i32)>,
+}
+
+impl Landmarks {
+    pub fn of<S: LevelSource + ?Sized>(src: &S, opts: &BonesOptions) -> Landmarks {
+        let madman = opts.is_madman() != Known::No;
+        let sanctum = opts.rules.invocation == Invocation::SanctumDungeon;
+        Landmarks {
+            quest_start: madman
+                .then(|| src.find_special(&|n| n.ends_with("-strt")))
+                .flatten(),
+            quest_locate: madman
+                .then(|| src.find_special(&|n| n.ends_with("-loca")))
+                .flatten(),
+            sanctum: sanctum
+                .then(|| src.find_special(&|n| n == crate::rules::SANCTUM))
+                .flatten(),
+        }
+    }
 }
 
 /// `branches`: also the facts of the other end of a branch ending here
 /// (dNetHack's rules 11-12 look there, without looking further).
 fn facts<S: LevelSource + ?Sized>(
     src: &S,
+    marks: &Landmarks,
     dungeon: usize,
     level: i32,
     opts: &BonesOptions,
@@ -172,20 +217,14 @@ fn facts<S: LevelSource + ?Sized>(
     let rules = &opts.rules;
     // dNAO `bones.c:35`: the level above `qlocate_level` in the dungeon
     // of `qstart_level` (names from `X_START`/`X_LOCATE`, `dungeon.c:757-758`).
-    let madman_home = if rules.madman_home.is_some() {
-        let start = src.find_special(&|n| n.ends_with("-strt"));
-        let locate = src.find_special(&|n| n.ends_with("-loca"));
-        match (start, locate) {
-            (Some((sd, _)), Some((_, ll))) if sd == dungeon && ll == level + 1 => opts.is_madman(),
-            _ => Known::No,
-        }
-    } else {
-        Known::No
+    let madman_home = match (marks.quest_start, marks.quest_locate) {
+        (Some((sd, _)), Some((_, ll))) if sd == dungeon && ll == level + 1 => opts.is_madman(),
+        _ => Known::No,
     };
     let other_end = match (branches, rules.branch) {
         (true, BranchRule::OtherEnd) => other_end(src, dungeon, level).and_then(|(od, ol)| {
             let od = usize::try_from(od).ok()?;
-            let of = facts(src, od, ol, opts, false)?;
+            let of = facts(src, marks, od, ol, opts, false)?;
             Some(OtherEnd {
                 in_quest: src.dungeon(od)?.name == QUEST_DUNGEON,
                 no_bones: no_bones_rule(rules, &of, false),
@@ -202,11 +241,9 @@ fn facts<S: LevelSource + ?Sized>(
         // GnollHack's `main_dungeon_dnum` is `dname_to_dnum("The Dungeons
         // of Doom")` (src/dungeon.c:1012), not index 0.
         main_dungeon: d.name == crate::rules::MAIN_DUNGEON,
-        vibrating: rules.invocation.applies(
-            d.hellish,
-            src.find_special(&|n| n == crate::rules::SANCTUM)
-                .is_some_and(|(sd, _)| sd == dungeon),
-        ) && level == d.num_levels.wrapping_sub(1),
+        vibrating: rules.invocation.applies(d.hellish, || {
+            marks.sanctum.is_some_and(|(sd, _)| sd == dungeon)
+        }) && level == d.num_levels.wrapping_sub(1),
         portal: special.is_some_and(|(name, _)| opts.is_portal_level(name)),
         depth: d.depth_start.wrapping_add(level - 1),
         madman_home,
@@ -224,7 +261,17 @@ pub fn level_verdict(
     level: i32,
     opts: &BonesOptions,
 ) -> Option<Verdict> {
-    let facts = level_facts(layout, dungeon, level, opts)?;
+    verdict_in(layout, &Landmarks::of(layout, opts), dungeon, level, opts)
+}
+
+fn verdict_in(
+    layout: &Layout,
+    marks: &Landmarks,
+    dungeon: usize,
+    level: i32,
+    opts: &BonesOptions,
+) -> Option<Verdict> {
+    let facts = level_facts_in(layout, marks, dungeon, level, opts)?;
     let d = layout.dungeons.get(dungeon)?;
     let special = special_at(layout, dungeon, level);
     let decision = decide(&opts.rules, &facts);
@@ -283,10 +330,11 @@ fn branch_name_part(layout: &Layout, dungeon: usize, level: i32, opts: &BonesOpt
 
 /// Every level of every dungeon of a layout, in dungeon order.
 pub fn layout_verdicts(layout: &Layout, opts: &BonesOptions) -> Vec<LevelBones> {
+    let marks = Landmarks::of(layout, opts);
     let mut out = Vec::new();
     for (di, d) in layout.dungeons.iter().enumerate() {
         for level in 1..=d.num_levels.clamp(0, super::MAX_LEVEL_NUMBER) {
-            let Some(verdict) = level_verdict(layout, di, level, opts) else {
+            let Some(verdict) = verdict_in(layout, &marks, di, level, opts) else {
                 continue;
             };
             out.push(LevelBones {

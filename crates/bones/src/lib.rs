@@ -18,7 +18,9 @@ mod games {
     pub use dgnkit_loader::roles;
 }
 
-pub use layout::{layout_verdicts, level_facts, level_verdict, LevelBones, Verdict};
+pub use layout::{
+    layout_verdicts, level_facts, level_facts_in, level_verdict, Landmarks, LevelBones, Verdict,
+};
 pub use names::{file_name, with_infix};
 pub use rules::{
     decide, depth_chance, no_bones_rule, BonesPool, BonesRules, BranchRule, Decision,

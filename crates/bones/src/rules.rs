@@ -254,11 +254,12 @@ pub enum Invocation {
 
 impl Invocation {
     /// Whether a dungeon (hellish or not, holding the sanctum or not) has
-    /// the vibrating square's level above its bottom.
-    pub fn applies(self, hellish: bool, has_sanctum: bool) -> bool {
+    /// the vibrating square's level above its bottom (`has_sanctum` is
+    /// asked only when the rule reads it).
+    pub fn applies(self, hellish: bool, has_sanctum: impl FnOnce() -> bool) -> bool {
         match self {
             Invocation::Hellish => hellish,
-            Invocation::SanctumDungeon => has_sanctum,
+            Invocation::SanctumDungeon => has_sanctum(),
         }
     }
 }
