@@ -20,7 +20,7 @@
 //! Only when the target is this machine's GNU/Linux and the C compiler (the
 //! linker driver rustc uses, `cc`) knows a static libc; otherwise, or with
 //! `DGNKIT_DYNAMIC_DGN_COMP=1`, `dgn_comp` is linked like any other program.
-//! The binary tests (`cli/tests/binary_cli.rs`, `variants_cli.rs`) run
+//! The binary tests (`cli/tests/commands/binary_cli.rs`, `variants_cli.rs`) run
 //! whatever this produced.
 
 use std::path::{Path, PathBuf};

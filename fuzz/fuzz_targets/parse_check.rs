@@ -79,7 +79,7 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // A compiled file decompiles to text that compiles to the same bytes
-    // (the contract tests/tests/binary_compile.rs checks on the corpus).
+    // (the contract tests/tests/end_to_end/binary_compile.rs checks on the corpus).
     let Some(script) = &analysis.script else {
         return;
     };

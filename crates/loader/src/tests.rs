@@ -1,5 +1,5 @@
 //! Loader tests on hand-built scripts. Parity with NetHack's own layouts is
-//! tested end to end in `tests/tests/layout_parity.rs`.
+//! tested end to end in `tests/tests/end_to_end/layout_parity.rs`.
 
 use super::*;
 use crate::rng::{Draw, Site};

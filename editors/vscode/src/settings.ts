@@ -5,7 +5,7 @@ export const SECTION = 'dgnkit';
 
 /**
  * Every game dgn-lsp checks a .def against: NetHack's releases, dgnkit's own
- * format, and each variant family (`lsp-server/tests/editor_settings.rs` keeps
+ * format, and each variant family (`lsp-server/tests/server/editor_settings.rs` keeps
  * package.json's menu equal to what the server takes; the unit tests keep this
  * list equal to package.json's).
  */
@@ -26,7 +26,7 @@ export const DEFAULT_TARGET: Target = 'nethack-3.6';
 
 /**
  * What a dungeon.lua can be checked against: NetHack 3.7, dgnkit's own
- * format, and the games built on 3.7 (`lsp-server/tests/editor_settings.rs`
+ * format, and the games built on 3.7 (`lsp-server/tests/server/editor_settings.rs`
  * keeps package.json's menu equal to the server's games that read dungeon.lua).
  */
 export const LUA_TARGETS = ['nethack-3.7', 'native', 'xnethack', 'splicehack', 'nerfhack', 'crecellehack'] as const;

@@ -5,9 +5,7 @@
 //! definition, references and rename of chain levels and branch targets,
 //! and formatting that keeps the file's layout and comments.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dgnkit::frontend::SourceKind;
 use dgnkit_lsp::config::Config;
 use serde_json::{json, Value};

@@ -2,9 +2,7 @@
 //! edits that change a statement do. Counted by the database, checked
 //! against the library after every edit.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dgnkit_lsp::analysis::check_options;
 use dgnkit_lsp::config::Config;
 use dgnkit_lsp::state::State;

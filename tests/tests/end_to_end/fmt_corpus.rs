@@ -1,7 +1,7 @@
 //! `dgn fmt` on every real source: formatting never changes what the file
 //! compiles to (for each target, in the first dialect that compiles it,
 //! with and without the `%FLAG` options), and formatting twice changes
-//! nothing. The command line is tested in `cli/tests/fmt_cli.rs`.
+//! nothing. The command line is tested in `cli/tests/commands/fmt_cli.rs`.
 
 use dgnkit::binary::{self, WriteOptions};
 use dgnkit::dialect::Dialect;

@@ -3,8 +3,6 @@
 //! server answers from the earlier analysis; and every feature answers at
 //! every token without panicking.
 
-mod common;
-
 use dgnkit::dialect::Dialect;
 use dgnkit_lsp::analysis::check_options;
 use dgnkit_lsp::config::Config;
@@ -20,7 +18,7 @@ use tower_lsp_server::ls_types::{Position, Range, Uri};
 /// The shared corpus (real files) and our own example and test files.
 fn corpus_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    if let Some(dir) = common::corpus_dir() {
+    if let Some(dir) = crate::common::corpus_dir() {
         for entry in std::fs::read_dir(dir).expect("corpus readable").flatten() {
             for name in ["dungeon.def", "dungeon.pdf"] {
                 let p = entry.path().join(name);

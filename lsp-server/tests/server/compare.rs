@@ -4,9 +4,7 @@
 //! offers it; and the errors a client shows when there is nothing to
 //! compare with.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;

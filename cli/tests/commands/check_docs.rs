@@ -18,7 +18,7 @@ fn docs_diagnostics_md_matches_the_code_tables() {
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         on_disk == generated,
-        "docs/diagnostics.md is out of date: run `DGNKIT_BLESS=1 cargo test -p dgnkit --test check_docs`"
+        "docs/diagnostics.md is out of date: run `DGNKIT_BLESS=1 cargo test -p dgnkit-cli --test commands check_docs`"
     );
     for c in codes::all() {
         assert!(

@@ -3,9 +3,7 @@
 //! never fails, its text follows the client's, and its final diagnostics
 //! equal the library's on the final text.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 use std::str::FromStr;
 use tower_lsp_server::ls_types::Uri;

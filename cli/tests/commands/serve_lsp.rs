@@ -5,9 +5,7 @@
 //! frames close the session or are answered with errors, and the server
 //! serves on; the session and document caps hold.
 
-mod common;
-
-use common::{repo, Server};
+use crate::common::{repo, Server};
 use dgnkit_cli::serve::Limits;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};

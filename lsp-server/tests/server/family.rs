@@ -3,9 +3,7 @@
 //! for the editor (the setting to change); and hovers whose bones verdicts
 //! are those of `dgn bones --target F` for every variant family.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dgnkit::bones::StaticKind;
 use dgnkit::options::Target;
 use serde_json::{json, Value};

@@ -5,9 +5,7 @@
 //! or panicking, and a few hundred concurrent requests of every kind stay
 //! correct with the memory bounded.
 
-mod common;
-
-use common::{repo, Server};
+use crate::common::{repo, Server};
 use dgnkit_cli::serve::{self, Limits};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
