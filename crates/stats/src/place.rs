@@ -294,6 +294,12 @@ struct Search<'a> {
     tails: &'a mut Tails,
     /// Memo entries the tails made.
     tail_nodes: usize,
+    /// Per class id, its place in the lists [`Search::combine`] is
+    /// building (`u32::MAX`: not in them yet), so that merging the
+    /// children's lists is linear in their length: the largest files'
+    /// nodes hold thousands of classes.
+    beta_at: Vec<u32>,
+    empty_at: Vec<u32>,
 }
 
 impl<'a> Search<'a> {
@@ -380,6 +386,8 @@ impl<'a> Search<'a> {
             tail: None,
             tails,
             tail_nodes: 0,
+            beta_at: Vec::new(),
+            empty_at: Vec::new(),
         }
         .with_tail()
     }
@@ -752,7 +760,7 @@ impl<'a> Search<'a> {
         Ok(self.combine(ctx.k, &kids))
     }
 
-    fn combine(&self, k: u16, kids: &[(i32, u32)]) -> Node {
+    fn combine(&mut self, k: u16, kids: &[(i32, u32)]) -> Node {
         let n = kids.len();
         let abort_possible = kids
             .iter()
@@ -786,6 +794,11 @@ impl<'a> Search<'a> {
         let mut beta: Vec<(u32, W)> = Vec::new();
         let mut empty_ok: Vec<(u32, u64)> = Vec::new();
         let mut children = Vec::with_capacity(n);
+        let nclasses = self.class_keys.len();
+        let mut beta_at = std::mem::take(&mut self.beta_at);
+        let mut empty_at = std::mem::take(&mut self.empty_at);
+        beta_at.resize(nclasses, u32::MAX);
+        empty_at.resize(nclasses, u32::MAX);
         for (&(v, id), &f) in kids.iter().zip(&factors) {
             children.push((v, id, f));
             if f.is_zero() {
@@ -795,17 +808,35 @@ impl<'a> Search<'a> {
             for &(cause, p) in &child.aborts {
                 add_to(&mut aborts, cause, f * p);
             }
+            // As `add_to` would, in the same order (the sums bit for bit).
             for &(class, p) in &child.beta {
-                add_to(&mut beta, class, f * p);
+                let at = &mut beta_at[class as usize];
+                if *at == u32::MAX {
+                    *at = beta.len() as u32;
+                    beta.push((class, f * p));
+                } else {
+                    beta[*at as usize].1 += f * p;
+                }
             }
             for &(class, mask) in &child.empty_ok {
                 let m = mask & !(1u64 << v);
-                match empty_ok.iter_mut().find(|(c, _)| *c == class) {
-                    Some((_, e)) => *e |= m,
-                    None => empty_ok.push((class, m)),
+                let at = &mut empty_at[class as usize];
+                if *at == u32::MAX {
+                    *at = empty_ok.len() as u32;
+                    empty_ok.push((class, m));
+                } else {
+                    empty_ok[*at as usize].1 |= m;
                 }
             }
         }
+        for &(class, _) in &beta {
+            beta_at[class as usize] = u32::MAX;
+        }
+        for &(class, _) in &empty_ok {
+            empty_at[class as usize] = u32::MAX;
+        }
+        self.beta_at = beta_at;
+        self.empty_at = empty_at;
         let fail = if !abort_possible {
             if success_possible {
                 W::ZERO
@@ -959,14 +990,14 @@ fn place_with(
         }
     }
     let root_node = &search.nodes[root as usize];
+    let mut possible_of = vec![0u64; nclasses];
+    for &(class, m) in &root_node.empty_ok {
+        possible_of[class as usize] = m;
+    }
     let mut classes = Vec::new();
     for &(class, p) in &root_node.beta {
         let cpos = std::mem::take(&mut pos[class as usize]);
-        let possible = root_node
-            .empty_ok
-            .iter()
-            .find(|(c, _)| *c == class)
-            .map_or(0, |&(_, m)| m);
+        let possible = possible_of[class as usize];
         let mut empty = vec![W::ZERO; width];
         for (l, slot) in empty.iter_mut().enumerate().skip(1) {
             if possible & (1u64 << l) == 0 {
