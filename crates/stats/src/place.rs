@@ -808,25 +808,12 @@ impl<'a> Search<'a> {
             for &(cause, p) in &child.aborts {
                 add_to(&mut aborts, cause, f * p);
             }
-            // As `add_to` would, in the same order (the sums bit for bit).
             for &(class, p) in &child.beta {
-                let at = &mut beta_at[class as usize];
-                if *at == u32::MAX {
-                    *at = beta.len() as u32;
-                    beta.push((class, f * p));
-                } else {
-                    beta[*at as usize].1 += f * p;
-                }
+                merge_class(&mut beta, &mut beta_at, class, f * p, |w, x| *w += x);
             }
             for &(class, mask) in &child.empty_ok {
                 let m = mask & !(1u64 << v);
-                let at = &mut empty_at[class as usize];
-                if *at == u32::MAX {
-                    *at = empty_ok.len() as u32;
-                    empty_ok.push((class, m));
-                } else {
-                    empty_ok[*at as usize].1 |= m;
-                }
+                merge_class(&mut empty_ok, &mut empty_at, class, m, |e, x| *e |= x);
             }
         }
         for &(class, _) in &beta {
@@ -858,6 +845,25 @@ impl<'a> Search<'a> {
             success_possible,
             tail: Vec::new(),
         }
+    }
+}
+
+/// [`add_to`] for class ids, through `at` (each class's place in `list`,
+/// `u32::MAX` when absent): the same entries in the same order, without
+/// the search.
+fn merge_class<T>(
+    list: &mut Vec<(u32, T)>,
+    at: &mut [u32],
+    class: u32,
+    x: T,
+    merge: impl Fn(&mut T, T),
+) {
+    let slot = &mut at[class as usize];
+    if *slot == u32::MAX {
+        *slot = list.len() as u32;
+        list.push((class, x));
+    } else {
+        merge(&mut list[*slot as usize].1, x);
     }
 }
 
