@@ -145,13 +145,21 @@ fn check_given(
         exact.given.as_ref().unwrap(),
         oracle.given.as_ref().unwrap(),
     );
+    // The evidence's chances are sums over the same paths as the tables, so
+    // they get the same allowance: a CI run's proptest case had the engine at
+    // 317/1890 to the last digit and the oracle 1.3e-12 away.
     assert!(
-        (ge.p_evidence - go.p_evidence).abs() < 1e-12,
+        (ge.p_evidence - go.p_evidence).abs() < 1e-10,
         "{ev:?}: p_evidence {} vs {}",
         ge.p_evidence,
         go.p_evidence
     );
-    assert!((ge.p_joint - go.p_joint).abs() < 1e-12, "{ev:?}: p_joint");
+    assert!(
+        (ge.p_joint - go.p_joint).abs() < 1e-10,
+        "{ev:?}: p_joint {} vs {}",
+        ge.p_joint,
+        go.p_joint
+    );
     (exact, run)
 }
 
