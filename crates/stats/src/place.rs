@@ -22,7 +22,7 @@
 //! forward pass over the memo then gives each level's distribution.
 
 use super::fxhash::FxHashMap;
-use super::tail::{Status as TailStatus, Tails};
+use super::tail::{self, RunLevel, Status as TailStatus, Tails};
 use super::weight::W;
 use super::Stop;
 
@@ -201,8 +201,8 @@ struct Node {
     abort_possible: bool,
     success_possible: bool,
     /// A start of the tail solved over counts ([`crate::tail`]): per
-    /// level record, each level's chance given the node (its one class).
-    tail: Vec<(u16, u8, W)>,
+    /// class, level record and level, the chance given the node.
+    tail: Vec<(u32, u16, u8, W)>,
 }
 
 /// A tail whose estimated states ([`Search::cheapest_start`]) exceed this
@@ -395,7 +395,9 @@ impl<'a> Search<'a> {
     /// The tail ([`crate::tail`]): the longest run of levels ending the
     /// dungeon whose ranges are fixed when it starts (unchained, or chained
     /// to a level before it or an earlier dungeon's), none read by a chain,
-    /// none with an evidence filter and none whose range aborts.
+    /// none with an evidence filter, none whose range aborts, and kept
+    /// levels (none mixed) whose outcomes number at most
+    /// [`tail::MAX_KEPT_OUTCOMES`].
     fn with_tail(mut self) -> Self {
         let levels = self.input.levels;
         let m = levels.len();
@@ -406,15 +408,28 @@ impl<'a> Search<'a> {
                 .any(|(r, c)| r > j && matches!(*c, ChainTo::Local(i) if i == j))
         };
         let mut start = m;
+        let mut outcomes = 1u64;
         while start > 0 {
             let j = start - 1;
             let l = &levels[j];
-            // A kept level's level goes into the class, which the tail
-            // knows only for a range of one level.
-            let kept_wide = l.keep && matches!(self.fixed[j], Some(Ok((_, c))) if c > 1);
+            // A kept level's level goes into the class: the tail splits its
+            // outcome by those of more than one level.
+            if l.exists && l.keep {
+                // A range read from a level before it is at most as wide
+                // as its random part.
+                let width = match self.fixed[j] {
+                    Some(Ok((_, c))) => c,
+                    Some(Err(_)) => 1,
+                    None if l.rand > 0 => l.rand,
+                    None if l.rand == 0 => 1,
+                    None => self.input.n,
+                };
+                outcomes = outcomes.saturating_mul(width.max(1) as u64);
+            }
             let fits = !l.exists
                 || (l.filter.is_none()
-                    && !kept_wide
+                    && outcomes <= tail::MAX_KEPT_OUTCOMES
+                    && (!l.keep || l.chance >= 100)
                     && !matches!(self.fixed[j], Some(Err(_)))
                     && !matches!(self.chain_to[j], ChainTo::Shifted)
                     && !read_from(j, &self.chain_to));
@@ -448,25 +463,13 @@ impl<'a> Search<'a> {
         // Upper bound on the states of a tail from `t`: per atom, the
         // counts it may hold.
         let tail_cost = |t: usize| -> f64 {
-            let masks: Vec<u64> = (t..m).filter(|&j| levels[j].exists).map(range).collect();
-            let mut atoms: Vec<(u64, u32)> = Vec::new();
-            for l in 0..64u32 {
-                let sig = masks
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &r)| r & (1u64 << l) != 0)
-                    .fold(0u64, |a, (i, _)| a | (1u64 << i));
-                if sig == 0 {
-                    continue;
-                }
-                match atoms.iter_mut().find(|(g, _)| *g == sig) {
-                    Some((_, n)) => *n += 1,
-                    None => atoms.push((sig, 1)),
-                }
-            }
-            atoms
+            let run: Vec<RunLevel> = (t..m)
+                .filter(|&j| levels[j].exists)
+                .map(|j| self.run_level(j, self.fixed[j]))
+                .collect();
+            tail::atoms(&run)
                 .iter()
-                .map(|&(sig, size)| f64::from(size.min(sig.count_ones())) + 1.0)
+                .map(|&(atom, sig)| f64::from(atom.count_ones().min(sig.count_ones())) + 1.0)
                 .product::<f64>()
                 * (m - t) as f64
         };
@@ -527,23 +530,41 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Level `j` of the tail, with its range `(start, count)`: a kept
+    /// level of one level is known without splitting the outcome.
+    fn run_level(&self, j: usize, range: Option<RangeResult>) -> RunLevel {
+        let (start, count) = match range {
+            Some(Ok(r)) => r,
+            _ => (0, 0),
+        };
+        let l = &self.levels()[j];
+        RunLevel {
+            start,
+            count,
+            chance: l.chance.min(100),
+            kept: l.keep && count > 1,
+        }
+    }
+
     fn tail_solved(&mut self, ctx: &Ctx) -> Option<Result<Node, ()>> {
         let (_, run) = self.tail.as_ref()?;
         let mut vals = ctx.vals.clone();
         let mut ranges = Vec::with_capacity(run.len());
+        // The kept levels the tail splits its outcome by, in run order.
+        let mut split = Vec::new();
         for &j in run {
-            let (s, c) = self.range(j, &ctx.vals)?.ok()?;
+            let range = self.range(j, &ctx.vals)?;
+            let (s, _) = range.ok()?;
+            let r = self.run_level(j, Some(range));
             if self.levels()[j].keep {
-                // A kept level's level goes into the class: only a range
-                // of one level leaves it known.
-                if c != 1 {
-                    return None;
-                }
-                if let Some(idx) = self.val_index[j] {
+                let idx = self.val_index[j]?;
+                if r.kept {
+                    split.push(idx);
+                } else {
                     vals[idx] = s as i8;
                 }
             }
-            ranges.push((s, c, self.levels()[j].chance.min(100)));
+            ranges.push(r);
         }
         let solved = self.tails.solve(&ranges, ctx.taken)?;
         self.tail_nodes += solved.nodes;
@@ -563,22 +584,31 @@ impl<'a> Search<'a> {
                 tail: Vec::new(),
             }));
         }
-        let class = self.class_id(&vals);
+        let mut beta = Vec::with_capacity(solved.kept.len());
+        let mut empty_ok = Vec::with_capacity(solved.kept.len());
+        for outcome in &solved.kept {
+            for (&idx, &l) in split.iter().zip(&outcome.levels) {
+                vals[idx] = l as i8;
+            }
+            let class = self.class_id(&vals);
+            beta.push((class, outcome.p));
+            empty_ok.push((class, full_mask(self.input.n) & outcome.may_be_free));
+        }
         let run = &self.tail.as_ref()?.1;
         Some(Ok(Node {
             k: ctx.k,
             aborts: Vec::new(),
             fail: W::ZERO,
-            beta: vec![(class, W::ONE)],
-            empty_ok: vec![(class, full_mask(self.input.n) & solved.may_be_free)],
-            children: Vec::new(),
-            abort_possible: false,
-            success_possible: true,
             tail: solved
                 .at
                 .into_iter()
-                .map(|(i, l, p)| (run[usize::from(i)] as u16, l, p))
+                .map(|(o, i, l, p)| (beta[o as usize].0, run[usize::from(i)] as u16, l, p))
                 .collect(),
+            beta,
+            empty_ok,
+            children: Vec::new(),
+            abort_possible: false,
+            success_possible: true,
         }))
     }
 
@@ -977,11 +1007,9 @@ fn place_with(
         }
         let node = &search.nodes[id as usize];
         let k = node.k as usize;
-        if let Some(&(class, _)) = node.beta.first().filter(|_| !node.tail.is_empty()) {
-            for &(j, l, p) in &node.tail {
-                if let Some(x) = pos[class as usize][usize::from(j)].get_mut(usize::from(l)) {
-                    *x += a * p;
-                }
+        for &(class, j, l, p) in &node.tail {
+            if let Some(x) = pos[class as usize][usize::from(j)].get_mut(usize::from(l)) {
+                *x += a * p;
             }
         }
         for &(v, child, f) in &node.children {
@@ -1300,6 +1328,67 @@ mod tests {
         assert_eq!(fast.fail, W::ONE);
     }
 
+    #[test]
+    fn kept_levels_of_wide_ranges_split_the_tail_by_their_levels() {
+        // dNetHack's Dungeons of Doom in small: an Oracle and a quest
+        // portal level chained to it, then optional big rooms, and three
+        // alignment quest portal levels (kept: branches are placed on
+        // them) sharing a range at the bottom, above the castle.
+        let kept = |base, rand| PLevel {
+            keep: true,
+            ..lvl(base, rand)
+        };
+        let mut qstlb = kept(3, 2);
+        qstlb.chain = 3;
+        let mut levels = vec![
+            kept(2, 2),
+            qstlb,
+            lvl(4, 5),
+            lvl(5, 6),
+            kept(6, 4),
+            kept(6, 4),
+            kept(6, 4),
+            kept(-1, 0),
+        ];
+        for n in 10..=13 {
+            let (fast, plain) = both(n, &levels, &[]);
+            same_placement(&fast, &plain).unwrap_or_else(|e| panic!("n {n}: {e}"));
+            assert!(fast.classes.len() > 24, "{}", fast.classes.len());
+            assert!(
+                fast.nodes < plain.nodes,
+                "{} vs {}",
+                fast.nodes,
+                plain.nodes
+            );
+            let input = Input {
+                n,
+                start: 3,
+                levels: &levels,
+                external: &[],
+            };
+            // The tail starts after the Oracle, which a chain reads.
+            assert_eq!(tail_start(&input), 1, "n {n}");
+        }
+        // The big rooms' rolls mixed into the tail are the rolls
+        // enumerated; in the smallest dungeon whether the levels fit
+        // depends on them, and the caller enumerates them.
+        levels[2].chance = 75;
+        levels[3].chance = 50;
+        for n in 10..=13 {
+            let input = Input {
+                n,
+                start: 3,
+                levels: &levels,
+                external: &[],
+            };
+            match place(&input, 1_000_000, &Stop::default(), &mut Tails::default()) {
+                Ok(mixed) => same_placement(&mixed, &enumerated(n, &levels, &[]))
+                    .unwrap_or_else(|e| panic!("n {n}: {e}")),
+                Err(e) => assert!(n == 10 && e.mixed, "n {n}: {e:?}"),
+            }
+        }
+    }
+
     /// Levels from [`arb_level`]'s: slots 0..3 are an earlier dungeon's
     /// (slot 1 holds the test's `ext`), 3.. this one's.
     fn levels_of(spec: &[(i32, i32, i32, bool, bool)]) -> Vec<PLevel> {
@@ -1331,8 +1420,44 @@ mod tests {
         )
     }
 
+    /// [`arb_level`] with kept levels of wide ranges at the end, as
+    /// dNetHack's quest portal levels: after levels like `arb_level`'s,
+    /// unchained levels of which half are kept.
+    fn arb_kept_tail() -> impl Strategy<Value = Vec<(i32, i32, i32, bool, bool)>> {
+        (
+            proptest::collection::vec(arb_level(7), 0..4),
+            proptest::collection::vec(
+                (
+                    -6i32..9,
+                    -1i32..6,
+                    Just(-1i32),
+                    proptest::bool::weighted(0.5),
+                    proptest::bool::weighted(0.9),
+                ),
+                1..6,
+            ),
+        )
+            .prop_map(|(mut head, tail)| {
+                head.extend(tail);
+                head
+            })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(600))]
+        /// Kept levels in the tail split its outcome as the search splits
+        /// its classes.
+        #[test]
+        fn a_tail_with_kept_levels_is_the_search(
+            n in 1i32..13,
+            spec in arb_kept_tail(),
+            ext in -1i32..6,
+        ) {
+            let levels = levels_of(&spec);
+            let (fast, plain) = both(n, &levels, &[(1, ext)]);
+            prop_assert!(same_placement(&fast, &plain).is_ok(), "{:?}", same_placement(&fast, &plain));
+        }
+
         /// The tail solved over counts gives what the level-by-level search
         /// gives: aborts, failure, classes, every level's chances and the
         /// free levels, on random dungeons (chains inside the dungeon and to
@@ -1458,8 +1583,8 @@ mod tests {
         #[test]
         fn mixed_rolls_are_the_rolls_enumerated(
             n in 1i32..13,
-            spec in proptest::collection::vec(arb_level(7), 1..7),
-            chances in proptest::collection::vec(prop_oneof![Just(100u8), 1u8..100], 7),
+            spec in prop_oneof![proptest::collection::vec(arb_level(7), 1..7), arb_kept_tail()],
+            chances in proptest::collection::vec(prop_oneof![Just(100u8), 1u8..100], 9),
             ext in -1i32..6,
         ) {
             let levels = levels_of(&spec);

@@ -21,6 +21,18 @@
 //! uniform choice among the candidates whose sub-search succeeds
 //! ([`crate::place`]'s `F_v` with every `pf` 0 or 1).
 //!
+//! A *kept* level of the run (one whose level the caller reads after the
+//! placement: a branch is placed on it) must be known jointly with every
+//! other level's, not only its chance of each level. Each level of a kept
+//! level's range is then an atom of its own, so the counts say exactly
+//! which of them are taken, and the run's outcome is split by the kept
+//! levels' levels: the sub-search from a node never depends on how it was
+//! reached, so a forward pass over the nodes (the kept levels' levels
+//! chosen so far, with their chance) meets a backward one (the chances of
+//! the kept levels' levels still to come) at every step. That is how
+//! dNetHack's Dungeons of Doom, whose three alignment quest portal levels
+//! share eight levels at its bottom, are solved over counts.
+//!
 //! A level of the tail whose chance roll is not enumerated (a *mixed*
 //! level: the roll is made before the search, so each outcome of the rolls
 //! is a search of its own) is a chance node here, which is exact as long
@@ -32,6 +44,21 @@
 use super::fxhash::FxHashMap;
 use super::weight::W;
 
+/// One level of a run: its range `start..start + count` (in `1..=63`),
+/// its chance of existing in percent (100, or a mixed level's roll), and
+/// whether the caller keeps its level ([`Solved::kept`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RunLevel {
+    pub start: i32,
+    pub count: i32,
+    pub chance: u8,
+    pub kept: bool,
+}
+
+/// At most this many outcomes of a run's kept levels (the product of
+/// their ranges' widths): an outcome is an index into arrays this long.
+pub const MAX_KEPT_OUTCOMES: u64 = 1 << 14;
+
 /// Atoms of the levels the ranges of a run cover.
 struct Shape {
     /// Each atom's levels, and how many.
@@ -41,9 +68,19 @@ struct Shape {
     chances: Vec<u8>,
     /// Per level of the run: the atoms in its range (bit per atom).
     range_atoms: Vec<u64>,
+    /// Per level of the run, when it is kept: its range's first level and
+    /// width, and what one level more adds to an outcome's index (the
+    /// outcomes are numbered in mixed radix, the first kept level's digit
+    /// lowest).
+    kept: Vec<Option<(u8, u32, u32)>>,
+    /// The number of outcomes of the kept levels (1 without any).
+    outcomes: u32,
     memo: FxHashMap<(u8, Vec<u8>), u32>,
     nodes: Vec<TNode>,
 }
+
+/// A step that places no level: a mixed level that does not exist.
+const ABSENT: u8 = u8::MAX;
 
 /// Whether a sub-search succeeds, over the outcomes of the mixed levels'
 /// rolls.
@@ -57,31 +94,48 @@ pub enum Status {
 
 /// The search from level `i` of the run with some counts taken per atom.
 struct TNode {
+    /// The level of the run it starts from.
+    i: u8,
     status: Status,
     /// Atoms that may end with a free level (bit per atom).
     not_full: u64,
     /// Per level `i..` of the run, per atom: the chance that the level
     /// exists and ends in the atom (given success, when it is certain).
+    /// Only for runs without kept levels, whose starts read it alone.
     marg: Vec<W>,
+    /// For runs with kept levels: the steps to the nodes of level `i + 1`
+    /// when the search succeeds, `(atom or ABSENT, chance, node)`.
+    next: Vec<(u8, W, u32)>,
 }
 
-/// One solved start of a run: whether it succeeds, and per level of the
-/// run the chance of each level of the dungeon.
+/// One solved start of a run: whether it succeeds, and per outcome of its
+/// kept levels the chance of each level of the dungeon for every level of
+/// the run.
 pub struct Solved {
     pub status: Status,
-    /// `(run index, level, chance)`.
-    pub at: Vec<(u16, u8, W)>,
-    /// Levels that may be left free by the run (of those its ranges
-    /// cover); the others the run always fills or finds taken.
-    pub may_be_free: u64,
+    /// The outcomes of the run's kept levels when it succeeds: a single
+    /// one, of no levels, when it keeps none.
+    pub kept: Vec<KeptOutcome>,
+    /// `(outcome, run index, level, chance jointly with the outcome)`.
+    pub at: Vec<(u32, u16, u8, W)>,
     /// Memo entries made for this start.
     pub nodes: usize,
+}
+
+/// One outcome of the kept levels of a solved run.
+pub struct KeptOutcome {
+    /// The kept levels' levels, in run order.
+    pub levels: Vec<u8>,
+    pub p: W,
+    /// Levels that may be left free by the run with this outcome (of
+    /// those its ranges cover); the others it always fills or finds taken.
+    pub may_be_free: u64,
 }
 
 /// Memoises runs by their ranges, and their sub-searches by counts.
 #[derive(Default)]
 pub struct Tails {
-    shapes: FxHashMap<Vec<(i32, i32, u8)>, u32>,
+    shapes: FxHashMap<Vec<RunLevel>, u32>,
     all: Vec<Shape>,
 }
 
@@ -96,19 +150,46 @@ fn mask(start: i32, count: i32) -> u64 {
     (u64::MAX >> (64 - count)) << start
 }
 
+/// The atoms of a run's ranges: levels by the ranges they lie in, each
+/// level of a kept level's range an atom of its own. `(levels, ranges it
+/// lies in)` per atom, in level order; also the estimate of
+/// [`crate::place`]'s choice of where a tail starts.
+pub fn atoms(run: &[RunLevel]) -> Vec<(u64, u64)> {
+    let kept_cover = run
+        .iter()
+        .filter(|r| r.kept)
+        .fold(0u64, |m, r| m | mask(r.start, r.count));
+    let mut by_sig: Vec<(u64, u64)> = Vec::new();
+    for l in 0..64u32 {
+        let sig = run
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| mask(r.start, r.count) & (1u64 << l) != 0)
+            .fold(0u64, |s, (i, _)| s | (1u64 << i));
+        if sig == 0 {
+            continue;
+        }
+        match by_sig.iter_mut().find(|(_, s)| *s == sig) {
+            // A kept range's levels lie in a kept range, the others in none:
+            // their signatures differ.
+            Some((m, _)) if kept_cover & (1u64 << l) == 0 => *m |= 1u64 << l,
+            _ => by_sig.push((1u64 << l, sig)),
+        }
+    }
+    by_sig
+}
+
 impl Tails {
-    /// Solves the run of levels with `ranges` (`(start, count, chance)`
-    /// each, in order, every range in `1..=63`; chance 100 for a level
-    /// that exists, else its chance roll's, mixed) from the levels `taken`
-    /// before it; `None` when the run has too many atoms.
-    pub fn solve(&mut self, ranges: &[(i32, i32, u8)], taken: u64) -> Option<Solved> {
-        let id = match self.shapes.get(ranges) {
+    /// Solves the run of levels `run` (at most 63) from the levels `taken`
+    /// before it; `None` when it has too many atoms or kept levels.
+    pub fn solve(&mut self, run: &[RunLevel], taken: u64) -> Option<Solved> {
+        let id = match self.shapes.get(run) {
             Some(&id) => id,
             None => {
-                let shape = Shape::new(ranges)?;
+                let shape = Shape::new(run)?;
                 let id = self.all.len() as u32;
                 self.all.push(shape);
-                self.shapes.insert(ranges.to_vec(), id);
+                self.shapes.insert(run.to_vec(), id);
                 id
             }
         };
@@ -119,15 +200,21 @@ impl Tails {
             .iter()
             .map(|&a| (a & taken).count_ones() as u8)
             .collect();
-        let root = shape.node(0, counts.clone());
-        let node = &shape.nodes[root as usize];
+        let root = shape.node(0, counts);
+        let status = shape.nodes[root as usize].status;
+        let (kept, joint) = match status {
+            Status::Always if shape.has_kept() => shape.by_kept(root),
+            Status::Always => shape.unkept(root),
+            Status::Never | Status::Mixed => (Vec::new(), Vec::new()),
+        };
+        // By the symmetry within an atom, each of its free levels is as
+        // likely as the others.
+        let na = shape.atoms.len();
         let mut at = Vec::new();
-        let mut always_full = 0u64;
-        if node.status == Status::Always {
-            let na = shape.atoms.len();
-            for i in 0..ranges.len() {
+        for (o, marg) in joint.iter().enumerate() {
+            for i in 0..run.len() {
                 for (a, &atom) in shape.atoms.iter().enumerate() {
-                    let p = node.marg[i * na + a];
+                    let p = marg[i * na + a];
                     let free = atom & !taken;
                     if p.is_zero() || free == 0 {
                         continue;
@@ -137,67 +224,207 @@ impl Tails {
                     while rest != 0 {
                         let l = rest.trailing_zeros();
                         rest &= rest - 1;
-                        at.push((i as u16, l as u8, each));
+                        at.push((o as u32, i as u16, l as u8, each));
                     }
-                }
-            }
-            for (a, &atom) in shape.atoms.iter().enumerate() {
-                if node.not_full & (1u64 << a) == 0 {
-                    always_full |= atom;
                 }
             }
         }
         Some(Solved {
-            status: node.status,
+            status,
+            kept,
             at,
-            may_be_free: !always_full,
             nodes: shape.nodes.len() - before,
         })
     }
 }
 
 impl Shape {
-    fn new(ranges: &[(i32, i32, u8)]) -> Option<Shape> {
-        if ranges.len() > 63 {
+    fn new(run: &[RunLevel]) -> Option<Shape> {
+        if run.len() > 63 || kept_outcomes(run) > MAX_KEPT_OUTCOMES {
             return None;
         }
-        let level_masks: Vec<u64> = ranges.iter().map(|&(s, c, _)| mask(s, c)).collect();
-        // Levels by the run's ranges they lie in.
-        let mut by_sig: Vec<(u64, u64)> = Vec::new();
-        for l in 0..64u32 {
-            let sig = level_masks
-                .iter()
-                .enumerate()
-                .filter(|(_, &m)| m & (1u64 << l) != 0)
-                .fold(0u64, |s, (i, _)| s | (1u64 << i));
-            if sig == 0 {
-                continue;
-            }
-            match by_sig.iter_mut().find(|(s, _)| *s == sig) {
-                Some((_, m)) => *m |= 1u64 << l,
-                None => by_sig.push((sig, 1u64 << l)),
-            }
-        }
+        let by_sig = atoms(run);
         if by_sig.len() > MAX_ATOMS {
             return None;
         }
-        let range_atoms = (0..ranges.len())
+        let range_atoms = (0..run.len())
             .map(|i| {
                 by_sig
                     .iter()
                     .enumerate()
-                    .filter(|(_, (sig, _))| sig & (1u64 << i) != 0)
+                    .filter(|(_, (_, sig))| sig & (1u64 << i) != 0)
                     .fold(0u64, |m, (a, _)| m | (1u64 << a))
             })
             .collect();
+        let mut kept = Vec::with_capacity(run.len());
+        let mut stride = 1u32;
+        for r in run {
+            kept.push(r.kept.then_some((r.start as u8, r.count as u32, stride)));
+            if r.kept {
+                stride *= r.count as u32;
+            }
+        }
         Some(Shape {
-            chances: ranges.iter().map(|&(_, _, c)| c).collect(),
-            sizes: by_sig.iter().map(|(_, m)| m.count_ones() as u8).collect(),
-            atoms: by_sig.into_iter().map(|(_, m)| m).collect(),
+            chances: run.iter().map(|r| r.chance).collect(),
+            sizes: by_sig.iter().map(|(m, _)| m.count_ones() as u8).collect(),
+            atoms: by_sig.into_iter().map(|(m, _)| m).collect(),
             range_atoms,
+            kept,
+            outcomes: stride,
             memo: FxHashMap::default(),
             nodes: Vec::new(),
         })
+    }
+
+    fn has_kept(&self) -> bool {
+        self.kept.iter().any(Option::is_some)
+    }
+
+    /// What level `i` of the run on atom `a` adds to the outcome's index
+    /// (0 when level `i` is not kept).
+    fn kept_digit(&self, i: usize, a: u8) -> u32 {
+        match self.kept[i] {
+            Some((first, _, stride)) if a != ABSENT => {
+                (self.atoms[usize::from(a)].trailing_zeros() - u32::from(first)) * stride
+            }
+            _ => 0,
+        }
+    }
+
+    /// A run without kept levels: its one outcome and the root's
+    /// marginals.
+    fn unkept(&self, root: u32) -> (Vec<KeptOutcome>, Vec<Vec<W>>) {
+        let node = &self.nodes[root as usize];
+        (
+            vec![KeptOutcome {
+                levels: Vec::new(),
+                p: W::ONE,
+                may_be_free: self.may_be_free(node.not_full),
+            }],
+            vec![node.marg.clone()],
+        )
+    }
+
+    /// The levels that may be left free given the atoms that may end not
+    /// full.
+    fn may_be_free(&self, not_full: u64) -> u64 {
+        let always_full = self
+            .atoms
+            .iter()
+            .enumerate()
+            .filter(|&(a, _)| not_full & (1u64 << a) == 0)
+            .fold(0u64, |m, (_, &atom)| m | atom);
+        !always_full
+    }
+
+    /// A run with kept levels, from `root`: per outcome of the kept levels
+    /// (in the order of their levels), its chance, the levels it may leave
+    /// free, and per level of the run and atom the chance jointly with the
+    /// outcome. The chance that level `i` takes atom `a` and the outcome is
+    /// `t` sums, over the nodes `x` of level `i`, the chance of reaching `x`
+    /// with the kept levels before `i` as in `t`, times the step's, times
+    /// the chance of the rest of `t` from the step's node.
+    fn by_kept(&mut self, root: u32) -> (Vec<KeptOutcome>, Vec<Vec<W>>) {
+        let suffixes = self.suffixes(root);
+        let na = self.atoms.len();
+        let len = self.range_atoms.len();
+        let width = len * na;
+        let mut joint = vec![W::ZERO; self.outcomes as usize * width];
+        // The nodes of the current level, each with the chances of the
+        // kept levels' outcomes before it.
+        let mut here: Vec<(u32, Vec<(u32, W)>)> = vec![(root, vec![(0, W::ONE)])];
+        let mut steps: Vec<(u32, u32, W)> = Vec::new();
+        for i in 0..len {
+            steps.clear();
+            for (x, before) in &here {
+                for &(a, w, child) in &self.nodes[*x as usize].next {
+                    let digit = self.kept_digit(i, a);
+                    for &(t, f) in before {
+                        steps.push((child, t + digit, f * w));
+                    }
+                    if a == ABSENT {
+                        continue;
+                    }
+                    let col = i * na + usize::from(a);
+                    for &(t, f) in before {
+                        let fw = f * w;
+                        for &(rest, b) in &suffixes[child as usize] {
+                            joint[(t + digit + rest) as usize * width + col] += fw * b;
+                        }
+                    }
+                }
+            }
+            here = group(&mut steps);
+        }
+        let mut p = vec![W::ZERO; self.outcomes as usize];
+        let mut not_full = vec![0u64; self.outcomes as usize];
+        for (x, reach) in &here {
+            for &(t, f) in reach {
+                p[t as usize] += f;
+                not_full[t as usize] |= self.nodes[*x as usize].not_full;
+            }
+        }
+        let mut kept = Vec::new();
+        let mut marg = Vec::new();
+        for t in 0..self.outcomes {
+            if p[t as usize].is_zero() {
+                continue;
+            }
+            kept.push(KeptOutcome {
+                levels: self
+                    .kept
+                    .iter()
+                    .flatten()
+                    .map(|&(first, count, stride)| first + ((t / stride) % count) as u8)
+                    .collect(),
+                p: p[t as usize],
+                may_be_free: self.may_be_free(not_full[t as usize]),
+            });
+            let at = t as usize * width;
+            marg.push(joint[at..at + width].to_vec());
+        }
+        (kept, marg)
+    }
+
+    /// Per node reachable from `root` (by id; empty for the others): the
+    /// chance of each outcome of the kept levels from the node's level on,
+    /// as the index of the outcome with the earlier kept levels' digits 0.
+    /// Made for each start and dropped: kept for every node they would be
+    /// most of a shape's memory (tens of thousands of nodes with hundreds
+    /// of outcomes each on dNetHack's Dungeons of Doom), and a start
+    /// reaches a small part of its shape.
+    fn suffixes(&self, root: u32) -> Vec<Vec<(u32, W)>> {
+        let mut reach = vec![false; self.nodes.len()];
+        let mut stack = vec![root];
+        reach[root as usize] = true;
+        while let Some(x) = stack.pop() {
+            for &(_, _, child) in &self.nodes[x as usize].next {
+                if !std::mem::replace(&mut reach[child as usize], true) {
+                    stack.push(child);
+                }
+            }
+        }
+        let mut suffixes: Vec<Vec<(u32, W)>> = vec![Vec::new(); self.nodes.len()];
+        let mut steps: Vec<(u32, u32, W)> = Vec::new();
+        // A node's children come before it.
+        for id in (0..self.nodes.len()).filter(|&id| reach[id]) {
+            let node = &self.nodes[id];
+            steps.clear();
+            if node.status == Status::Always {
+                let i = usize::from(node.i);
+                if i == self.range_atoms.len() {
+                    steps.push((0, 0, W::ONE));
+                }
+                for &(a, w, child) in &node.next {
+                    let digit = self.kept_digit(i, a);
+                    for &(rest, b) in &suffixes[child as usize] {
+                        steps.push((0, digit + rest, w * b));
+                    }
+                }
+            }
+            suffixes[id] = group(&mut steps).pop().map_or_else(Vec::new, |(_, v)| v);
+        }
+        suffixes
     }
 
     fn node(&mut self, i: usize, counts: Vec<u8>) -> u32 {
@@ -211,9 +438,11 @@ impl Shape {
                 .filter(|&a| counts[a] < self.sizes[a])
                 .fold(0u64, |m, a| m | (1u64 << a));
             TNode {
+                i: i as u8,
                 status: Status::Always,
                 not_full,
                 marg: Vec::new(),
+                next: Vec::new(),
             }
         } else {
             let present = self.present(i, &counts);
@@ -232,13 +461,23 @@ impl Shape {
                         W::ratio(100 - u64::from(c), 100),
                     );
                     let mut marg: Vec<W> = present.marg.iter().map(|&x| pc * x).collect();
-                    for (x, &y) in marg[na..].iter_mut().zip(&absent.marg) {
+                    for (x, &y) in marg.iter_mut().skip(na).zip(&absent.marg) {
                         *x += pa * y;
                     }
+                    let mut next: Vec<(u8, W, u32)> = present
+                        .next
+                        .iter()
+                        .map(|&(a, w, child)| (a, pc * w, child))
+                        .collect();
+                    if self.has_kept() {
+                        next.push((ABSENT, pa, absent_id));
+                    }
                     TNode {
+                        i: i as u8,
                         status,
                         not_full: present.not_full | absent.not_full,
                         marg,
+                        next,
                     }
                 }
             }
@@ -276,15 +515,26 @@ impl Shape {
             }
         }
         let good: u64 = kids.iter().map(|&(_, f, _)| f).sum();
-        let mut marg = vec![W::ZERO; left * na];
-        let mut not_full = 0u64;
-        for &(a, free, child) in &kids {
-            let pick = W::ratio(free, good);
-            marg[a] += pick;
-            let c = &self.nodes[child as usize];
-            not_full |= c.not_full;
-            for (x, &y) in marg[na..].iter_mut().zip(&c.marg) {
-                *x += pick * y;
+        let not_full = kids.iter().fold(0u64, |m, &(_, _, child)| {
+            m | self.nodes[child as usize].not_full
+        });
+        let (mut marg, mut next) = (Vec::new(), Vec::new());
+        if self.has_kept() {
+            // The outcomes split by the kept levels: the steps, for
+            // [`Shape::by_kept`].
+            next = kids
+                .iter()
+                .map(|&(a, free, child)| (a as u8, W::ratio(free, good), child))
+                .collect();
+        } else {
+            marg = vec![W::ZERO; left * na];
+            for &(a, free, child) in &kids {
+                let pick = W::ratio(free, good);
+                marg[a] += pick;
+                let c = &self.nodes[child as usize];
+                for (x, &y) in marg[na..].iter_mut().zip(&c.marg) {
+                    *x += pick * y;
+                }
             }
         }
         let status = if mixed {
@@ -295,9 +545,34 @@ impl Shape {
             Status::Never
         };
         TNode {
+            i: i as u8,
             status,
             not_full,
             marg,
+            next,
         }
     }
+}
+
+/// `(node, outcome, chance)` steps summed by node and outcome, in order.
+fn group(steps: &mut [(u32, u32, W)]) -> Vec<(u32, Vec<(u32, W)>)> {
+    steps.sort_unstable_by_key(|&(x, t, _)| (x, t));
+    let mut out: Vec<(u32, Vec<(u32, W)>)> = Vec::new();
+    for &(x, t, w) in steps.iter() {
+        match out.last_mut() {
+            Some((y, v)) if *y == x => match v.last_mut() {
+                Some((u, sum)) if *u == t => *sum += w,
+                _ => v.push((t, w)),
+            },
+            _ => out.push((x, vec![(t, w)])),
+        }
+    }
+    out
+}
+
+/// The number of outcomes of a run's kept levels.
+pub fn kept_outcomes(run: &[RunLevel]) -> u64 {
+    run.iter()
+        .filter(|r| r.kept)
+        .fold(1u64, |n, r| n.saturating_mul(r.count.max(1) as u64))
 }
