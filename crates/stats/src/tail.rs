@@ -23,15 +23,19 @@
 //!
 //! A *kept* level of the run (one whose level the caller reads after the
 //! placement: a branch is placed on it) must be known jointly with every
-//! other level's, not only its chance of each level. Each level of a kept
-//! level's range is then an atom of its own, so the counts say exactly
-//! which of them are taken, and the run's outcome is split by the kept
-//! levels' levels: the sub-search from a node never depends on how it was
-//! reached, so a forward pass over the nodes (the kept levels' levels
-//! chosen so far, with their chance) meets a backward one (the chances of
-//! the kept levels' levels still to come) at every step. That is how
-//! dNetHack's Dungeons of Doom, whose three alignment quest portal levels
-//! share eight levels at its bottom, are solved over counts.
+//! other level's, not only its chance of each level. The run's outcome is
+//! then split by the atoms the kept levels take: the sub-search from a
+//! node never depends on how it was reached, so a forward pass over the
+//! nodes (the kept levels' atoms so far, with their chance) meets a
+//! backward one (the chances of the kept levels' atoms still to come) at
+//! every step. Given the atom every level of the run takes, the levels
+//! within each atom are a uniformly random assignment of its free levels
+//! (each level picks uniformly among the free ones of the atom it takes),
+//! so every choice of distinct levels for the kept levels in their atoms
+//! is equally likely, and the other levels of an atom spread evenly over
+//! its free levels the kept ones leave. That is how dNetHack's Dungeons of
+//! Doom, whose three alignment quest portal levels share eight levels at
+//! its bottom, are solved over counts.
 //!
 //! A level of the tail whose chance roll is not enumerated (a *mixed*
 //! level: the roll is made before the search, so each outcome of the rolls
@@ -56,7 +60,7 @@ pub struct RunLevel {
 }
 
 /// At most this many outcomes of a run's kept levels (the product of
-/// their ranges' widths): an outcome is an index into arrays this long.
+/// their ranges' widths), each a class of the placement.
 pub const MAX_KEPT_OUTCOMES: u64 = 1 << 14;
 
 /// Atoms of the levels the ranges of a run cover.
@@ -68,12 +72,11 @@ struct Shape {
     chances: Vec<u8>,
     /// Per level of the run: the atoms in its range (bit per atom).
     range_atoms: Vec<u64>,
-    /// Per level of the run, when it is kept: its range's first level and
-    /// width, and what one level more adds to an outcome's index (the
-    /// outcomes are numbered in mixed radix, the first kept level's digit
-    /// lowest).
-    kept: Vec<Option<(u8, u32, u32)>>,
-    /// The number of outcomes of the kept levels (1 without any).
+    /// Per level of the run, when it is kept: the atoms of its range, and
+    /// what one atom more adds to the index of the kept levels' atoms (in
+    /// mixed radix, the first kept level's digit lowest).
+    kept: Vec<Option<(u64, u32)>>,
+    /// The number of outcomes of the kept levels' atoms (1 without any).
     outcomes: u32,
     memo: FxHashMap<(u8, Vec<u8>), u32>,
     nodes: Vec<TNode>,
@@ -122,6 +125,34 @@ pub struct Solved {
     pub nodes: usize,
 }
 
+/// One outcome of the atoms a run's kept levels take ([`Shape::by_kept`]).
+struct ByAtoms {
+    /// Its index, in [`Shape::kept`]'s mixed radix.
+    index: u32,
+    p: W,
+    /// Atoms that may end not full.
+    not_full: u64,
+    /// Per level of the run and atom, the chance of taking it jointly with
+    /// the outcome.
+    joint: Vec<W>,
+}
+
+/// What every outcome of the kept levels' levels of one [`ByAtoms`]
+/// shares ([`Shape::by_levels`]).
+struct Choice<'a> {
+    /// Per kept level: its level in the run and the free levels of its
+    /// atom.
+    kept_at: &'a [(usize, u64)],
+    /// [`ByAtoms::joint`].
+    joint: &'a [W],
+    /// The outcome's chance, and the share of the atoms' outcome each
+    /// choice has.
+    p: W,
+    scale: W,
+    /// Levels that may be left free, the kept levels' apart.
+    may_be_free: u64,
+}
+
 /// One outcome of the kept levels of a solved run.
 pub struct KeptOutcome {
     /// The kept levels' levels, in run order.
@@ -150,15 +181,10 @@ fn mask(start: i32, count: i32) -> u64 {
     (u64::MAX >> (64 - count)) << start
 }
 
-/// The atoms of a run's ranges: levels by the ranges they lie in, each
-/// level of a kept level's range an atom of its own. `(levels, ranges it
-/// lies in)` per atom, in level order; also the estimate of
-/// [`crate::place`]'s choice of where a tail starts.
+/// The atoms of a run's ranges: levels by the ranges they lie in.
+/// `(levels, ranges they lie in)` per atom, in level order; also the
+/// estimate of [`crate::place`]'s choice of where a tail starts.
 pub fn atoms(run: &[RunLevel]) -> Vec<(u64, u64)> {
-    let kept_cover = run
-        .iter()
-        .filter(|r| r.kept)
-        .fold(0u64, |m, r| m | mask(r.start, r.count));
     let mut by_sig: Vec<(u64, u64)> = Vec::new();
     for l in 0..64u32 {
         let sig = run
@@ -170,10 +196,8 @@ pub fn atoms(run: &[RunLevel]) -> Vec<(u64, u64)> {
             continue;
         }
         match by_sig.iter_mut().find(|(_, s)| *s == sig) {
-            // A kept range's levels lie in a kept range, the others in none:
-            // their signatures differ.
-            Some((m, _)) if kept_cover & (1u64 << l) == 0 => *m |= 1u64 << l,
-            _ => by_sig.push((1u64 << l, sig)),
+            Some((m, _)) => *m |= 1u64 << l,
+            None => by_sig.push((1u64 << l, sig)),
         }
     }
     by_sig
@@ -202,31 +226,26 @@ impl Tails {
             .collect();
         let root = shape.node(0, counts);
         let status = shape.nodes[root as usize].status;
-        let (kept, joint) = match status {
-            Status::Always if shape.has_kept() => shape.by_kept(root),
-            Status::Always => shape.unkept(root),
-            Status::Never | Status::Mixed => (Vec::new(), Vec::new()),
-        };
-        // By the symmetry within an atom, each of its free levels is as
-        // likely as the others.
-        let na = shape.atoms.len();
+        let mut kept = Vec::new();
         let mut at = Vec::new();
-        for (o, marg) in joint.iter().enumerate() {
-            for i in 0..run.len() {
-                for (a, &atom) in shape.atoms.iter().enumerate() {
-                    let p = marg[i * na + a];
-                    let free = atom & !taken;
-                    if p.is_zero() || free == 0 {
-                        continue;
-                    }
-                    let each = p * W::ratio(1, u64::from(free.count_ones()));
-                    let mut rest = free;
-                    while rest != 0 {
-                        let l = rest.trailing_zeros();
-                        rest &= rest - 1;
-                        at.push((o as u32, i as u16, l as u8, each));
-                    }
+        if status == Status::Always {
+            if shape.has_kept() {
+                for by_atoms in shape.by_kept(root) {
+                    shape.by_levels(&by_atoms, taken, &mut kept, &mut at);
                 }
+            } else {
+                let node = &shape.nodes[root as usize];
+                kept.push(KeptOutcome {
+                    levels: Vec::new(),
+                    p: W::ONE,
+                    may_be_free: shape.may_be_free(node.not_full),
+                });
+                shape.spread(
+                    0,
+                    |i, a| node.marg[i * shape.atoms.len() + a],
+                    taken,
+                    &mut at,
+                );
             }
         }
         Some(Solved {
@@ -247,7 +266,7 @@ impl Shape {
         if by_sig.len() > MAX_ATOMS {
             return None;
         }
-        let range_atoms = (0..run.len())
+        let range_atoms: Vec<u64> = (0..run.len())
             .map(|i| {
                 by_sig
                     .iter()
@@ -258,10 +277,10 @@ impl Shape {
             .collect();
         let mut kept = Vec::with_capacity(run.len());
         let mut stride = 1u32;
-        for r in run {
-            kept.push(r.kept.then_some((r.start as u8, r.count as u32, stride)));
+        for (r, &ra) in run.iter().zip(&range_atoms) {
+            kept.push(r.kept.then_some((ra, stride)));
             if r.kept {
-                stride *= r.count as u32;
+                stride *= ra.count_ones();
             }
         }
         Some(Shape {
@@ -280,29 +299,126 @@ impl Shape {
         self.kept.iter().any(Option::is_some)
     }
 
-    /// What level `i` of the run on atom `a` adds to the outcome's index
-    /// (0 when level `i` is not kept).
+    /// What level `i` of the run on atom `a` adds to the index of the
+    /// kept levels' atoms (0 when level `i` is not kept).
     fn kept_digit(&self, i: usize, a: u8) -> u32 {
         match self.kept[i] {
-            Some((first, _, stride)) if a != ABSENT => {
-                (self.atoms[usize::from(a)].trailing_zeros() - u32::from(first)) * stride
-            }
+            Some((ra, stride)) if a != ABSENT => (ra & ((1u64 << a) - 1)).count_ones() * stride,
             _ => 0,
         }
     }
 
-    /// A run without kept levels: its one outcome and the root's
-    /// marginals.
-    fn unkept(&self, root: u32) -> (Vec<KeptOutcome>, Vec<Vec<W>>) {
-        let node = &self.nodes[root as usize];
-        (
-            vec![KeptOutcome {
-                levels: Vec::new(),
-                p: W::ONE,
-                may_be_free: self.may_be_free(node.not_full),
-            }],
-            vec![node.marg.clone()],
-        )
+    /// The atom kept level `i` takes in the outcome `t` of the kept
+    /// levels' atoms.
+    fn kept_atom(&self, i: usize, t: u32) -> usize {
+        let Some((ra, stride)) = self.kept[i] else {
+            return usize::MAX;
+        };
+        let mut rest = ra;
+        for _ in 0..(t / stride) % ra.count_ones() {
+            rest &= rest - 1;
+        }
+        rest.trailing_zeros() as usize
+    }
+
+    /// Pushes onto `at`, for outcome `o`, each level of the run not kept
+    /// spread evenly over the free levels of each atom: `p(i, a)` is the
+    /// chance (jointly with the outcome) that level `i` takes atom `a`,
+    /// and `taken` the levels taken before the run and by its kept levels.
+    fn spread(
+        &self,
+        o: u32,
+        p: impl Fn(usize, usize) -> W,
+        taken: u64,
+        at: &mut Vec<(u32, u16, u8, W)>,
+    ) {
+        for i in (0..self.range_atoms.len()).filter(|&i| self.kept[i].is_none()) {
+            for (a, &atom) in self.atoms.iter().enumerate() {
+                let p = p(i, a);
+                let free = atom & !taken;
+                if p.is_zero() || free == 0 {
+                    continue;
+                }
+                let each = p * W::ratio(1, u64::from(free.count_ones()));
+                let mut rest = free;
+                while rest != 0 {
+                    let l = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    at.push((o, i as u16, l as u8, each));
+                }
+            }
+        }
+    }
+
+    /// The outcomes of the kept levels' levels given their atoms: every
+    /// choice of distinct free levels in those atoms, equally likely, each
+    /// an outcome of [`Solved::kept`] with every level of the run in `at`.
+    fn by_levels(
+        &self,
+        by_atoms: &ByAtoms,
+        taken: u64,
+        kept: &mut Vec<KeptOutcome>,
+        at: &mut Vec<(u32, u16, u8, W)>,
+    ) {
+        let kept_at: Vec<(usize, u64)> = (0..self.kept.len())
+            .filter(|&i| self.kept[i].is_some())
+            .map(|i| (i, self.atoms[self.kept_atom(i, by_atoms.index)] & !taken))
+            .collect();
+        // The number of choices: per atom, its free levels' falling
+        // factorial by the number of kept levels in it.
+        let mut choices = 1u64;
+        for (q, &(_, free)) in kept_at.iter().enumerate() {
+            let before = kept_at[..q].iter().filter(|&&(_, f)| f == free).count() as u32;
+            choices = choices.saturating_mul(u64::from(free.count_ones().saturating_sub(before)));
+        }
+        if choices == 0 {
+            return;
+        }
+        let choice = Choice {
+            kept_at: &kept_at,
+            joint: &by_atoms.joint,
+            p: by_atoms.p * W::ratio(1, choices),
+            scale: W::ratio(1, choices),
+            may_be_free: self.may_be_free(by_atoms.not_full),
+        };
+        let mut levels = Vec::with_capacity(kept_at.len());
+        self.choose(&choice, taken, 0, &mut levels, kept, at);
+    }
+
+    /// [`Shape::by_levels`] from kept level `levels.len()` on, the earlier
+    /// ones on `levels` and `used` the levels taken so far.
+    fn choose(
+        &self,
+        choice: &Choice<'_>,
+        used: u64,
+        q: usize,
+        levels: &mut Vec<u8>,
+        kept: &mut Vec<KeptOutcome>,
+        at: &mut Vec<(u32, u16, u8, W)>,
+    ) {
+        if let Some(&(_, free)) = choice.kept_at.get(q) {
+            let mut rest = free & !used;
+            while rest != 0 {
+                let l = rest.trailing_zeros();
+                rest &= rest - 1;
+                levels.push(l as u8);
+                self.choose(choice, used | (1u64 << l), q + 1, levels, kept, at);
+                levels.pop();
+            }
+            return;
+        }
+        let o = kept.len() as u32;
+        let mine = used & choice.kept_at.iter().fold(0u64, |m, &(_, f)| m | f);
+        kept.push(KeptOutcome {
+            levels: levels.clone(),
+            p: choice.p,
+            may_be_free: choice.may_be_free & !mine,
+        });
+        for (&(i, _), &l) in choice.kept_at.iter().zip(levels.iter()) {
+            at.push((o, i as u16, l, choice.p));
+        }
+        let na = self.atoms.len();
+        self.spread(o, |i, a| choice.joint[i * na + a] * choice.scale, used, at);
     }
 
     /// The levels that may be left free given the atoms that may end not
@@ -317,14 +433,14 @@ impl Shape {
         !always_full
     }
 
-    /// A run with kept levels, from `root`: per outcome of the kept levels
-    /// (in the order of their levels), its chance, the levels it may leave
-    /// free, and per level of the run and atom the chance jointly with the
-    /// outcome. The chance that level `i` takes atom `a` and the outcome is
-    /// `t` sums, over the nodes `x` of level `i`, the chance of reaching `x`
-    /// with the kept levels before `i` as in `t`, times the step's, times
-    /// the chance of the rest of `t` from the step's node.
-    fn by_kept(&mut self, root: u32) -> (Vec<KeptOutcome>, Vec<Vec<W>>) {
+    /// A run with kept levels, from `root`: per outcome of the kept levels'
+    /// atoms, its chance, the atoms that may end not full, and per level of
+    /// the run and atom the chance jointly with the outcome. The chance
+    /// that level `i` takes atom `a` and the outcome is `t` sums, over the
+    /// nodes `x` of level `i`, the chance of reaching `x` with the kept
+    /// levels before `i` as in `t`, times the step's, times the chance of
+    /// the rest of `t` from the step's node.
+    fn by_kept(&self, root: u32) -> Vec<ByAtoms> {
         let suffixes = self.suffixes(root);
         let na = self.atoms.len();
         let len = self.range_atoms.len();
@@ -364,26 +480,18 @@ impl Shape {
                 not_full[t as usize] |= self.nodes[*x as usize].not_full;
             }
         }
-        let mut kept = Vec::new();
-        let mut marg = Vec::new();
-        for t in 0..self.outcomes {
-            if p[t as usize].is_zero() {
-                continue;
-            }
-            kept.push(KeptOutcome {
-                levels: self
-                    .kept
-                    .iter()
-                    .flatten()
-                    .map(|&(first, count, stride)| first + ((t / stride) % count) as u8)
-                    .collect(),
-                p: p[t as usize],
-                may_be_free: self.may_be_free(not_full[t as usize]),
-            });
-            let at = t as usize * width;
-            marg.push(joint[at..at + width].to_vec());
-        }
-        (kept, marg)
+        (0..self.outcomes)
+            .filter(|&t| !p[t as usize].is_zero())
+            .map(|t| {
+                let at = t as usize * width;
+                ByAtoms {
+                    index: t,
+                    p: p[t as usize],
+                    not_full: not_full[t as usize],
+                    joint: joint[at..at + width].to_vec(),
+                }
+            })
+            .collect()
     }
 
     /// Per node reachable from `root` (by id; empty for the others): the
