@@ -227,8 +227,8 @@ pub(crate) fn run_dist(
     count: impl Fn(i32) -> i32,
 ) -> Option<RunDist> {
     let k = ranges.len();
-    let mut marg = vec![FxHashMap::<i32, u64>::default(); k];
-    let mut firsts = vec![FxHashMap::<i32, u64>::default(); k];
+    let mut marg = vec![Tally::default(); k];
+    let mut firsts = vec![Tally::default(); k];
     // A set stands for its number of sequences of the draws so far, and
     // each of those for every sequence of the later draws.
     let below: Vec<u64> = (0..k)
@@ -242,9 +242,9 @@ pub(crate) fn run_dist(
         for (&(avoid, taken), &w) in &sets {
             for j in 0..n {
                 let level = count(probe(avoid, base, n, j));
-                *marg[i].entry(level).or_default() += w * below[i];
+                marg[i].add(level, w * below[i]);
                 if ends && taken & bit(level) == 0 {
-                    *firsts[i].entry(level).or_default() += w * below[i];
+                    firsts[i].add(level, w * below[i]);
                 }
                 if i + 1 < k {
                     let taken = if ends { taken | bit(level) } else { taken };
@@ -259,8 +259,8 @@ pub(crate) fn run_dist(
     }
     let span = marg
         .iter()
-        .flat_map(|m| m.keys())
-        .fold(0, |s, &l| s | bit(l));
+        .flat_map(|m| m.levels())
+        .fold(0, |s, l| s | bit(l));
     Some(RunDist {
         marg: as_chances(marg, sequences),
         first: as_chances(firsts, sequences),
@@ -269,17 +269,61 @@ pub(crate) fn run_dist(
 }
 
 /// Counts of sequences by level, per member, as chances in level order.
-fn as_chances(m: Vec<FxHashMap<i32, u64>>, sequences: u64) -> Vec<Vec<(i32, W)>> {
+fn as_chances(m: Vec<Tally>, sequences: u64) -> Vec<Vec<(i32, W)>> {
     m.into_iter()
         .map(|m| {
-            let mut v: Vec<(i32, W)> = m
+            m.counts()
                 .into_iter()
                 .map(|(l, c)| (l, W::ratio(c, sequences)))
-                .collect();
-            v.sort_unstable_by_key(|&(l, _)| l);
-            v
+                .collect()
         })
         .collect()
+}
+
+/// Counts of sequences by level: the levels a dungeon has (`0..64`) in an
+/// array, for the inner loop of [`run_dist`]; any other a field's narrowing
+/// may give in a map.
+#[derive(Clone)]
+struct Tally {
+    dense: [u64; 64],
+    other: FxHashMap<i32, u64>,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            dense: [0; 64],
+            other: FxHashMap::default(),
+        }
+    }
+}
+
+impl Tally {
+    fn add(&mut self, level: i32, n: u64) {
+        match usize::try_from(level) {
+            Ok(l) if l < 64 => self.dense[l] += n,
+            _ => *self.other.entry(level).or_default() += n,
+        }
+    }
+
+    /// The levels counted (every count is at least 1), with their counts,
+    /// in level order.
+    fn counts(&self) -> Vec<(i32, u64)> {
+        let mut all: Vec<(i32, u64)> = self.other.iter().map(|(&l, &c)| (l, c)).collect();
+        all.extend(
+            self.dense
+                .iter()
+                .enumerate()
+                .filter(|&(_, &c)| c != 0)
+                .map(|(l, &c)| (l as i32, c)),
+        );
+        all.sort_unstable_by_key(|&(l, _)| l);
+        all
+    }
+
+    fn levels(&self) -> impl Iterator<Item = i32> {
+        self.counts().into_iter().map(|(l, _)| l)
+    }
 }
 
 #[cfg(test)]
@@ -291,16 +335,16 @@ mod tests {
     fn by_sequences(ranges: &[(i32, i32)], avoid: u64, floats: &[bool]) -> RunDist {
         let k = ranges.len();
         let sequences: u64 = ranges.iter().map(|&(_, c)| c as u64).product();
-        let mut marg = vec![FxHashMap::<i32, u64>::default(); k];
-        let mut firsts = vec![FxHashMap::<i32, u64>::default(); k];
+        let mut marg = vec![Tally::default(); k];
+        let mut firsts = vec![Tally::default(); k];
         let mut draws = vec![0i32; k];
         'all: loop {
             let (mut avoid, mut taken) = (avoid, 0u64);
             for (i, (&(base, n), &j)) in ranges.iter().zip(&draws).enumerate() {
                 let level = probe(avoid, base, n, j);
-                *marg[i].entry(level).or_default() += 1;
+                marg[i].add(level, 1);
                 if !floats[i] && taken & bit(level) == 0 {
-                    *firsts[i].entry(level).or_default() += 1;
+                    firsts[i].add(level, 1);
                 }
                 avoid |= bit(level);
                 if !floats[i] {
