@@ -182,8 +182,8 @@ pub struct Present {
     pub depth_start: i32,
     pub entry: i32,
     pub branch: Option<BranchInfo>,
-    /// Which of the dungeon's level records exist.
-    pub pattern: Vec<bool>,
+    /// The placement ([`Run::placements`]), which also says which of the
+    /// dungeon's level records exist ([`Run::patterns`]).
     pub placement: u32,
     pub class: u32,
     /// Chance of the outcome without the class (whose chance the class
@@ -296,6 +296,9 @@ impl Back {
 pub struct Run {
     pub layers: Vec<Layer>,
     pub placements: Vec<Placement>,
+    /// Per placement: which of its dungeon's level records exist. Held once
+    /// here rather than by each of the hundreds of thousands of outcomes.
+    pub patterns: Vec<Vec<bool>>,
     /// The chance of reaching each state (with evidence: and meeting it so
     /// far).
     pub alpha: Vec<Vec<W>>,
@@ -322,6 +325,11 @@ pub struct Run {
 pub type LevelMasses = Vec<(u64, Vec<W>)>;
 
 impl Run {
+    /// Which of the level records of an outcome's dungeon exist.
+    pub fn pattern(&self, info: &Present) -> &[bool] {
+        &self.patterns[info.placement as usize]
+    }
+
     /// The chance that level `level` of dungeon record `record`, live in
     /// state `from` of layer `i`, is a no-bones level judged without branch
     /// rules, given that state (zero without dNetHack's bones rules).
@@ -380,6 +388,8 @@ pub struct Engine<'a> {
     branch_targets: Vec<Vec<u32>>,
     memo: FxHashMap<PlaceKey, u32>,
     placements: Vec<Placement>,
+    /// [`Run::patterns`].
+    patterns: Vec<Vec<bool>>,
     placement_nodes: usize,
     /// Per dungeon record: its place in a run that may be deferred.
     runs: Vec<Option<RunPos>>,
@@ -589,6 +599,7 @@ impl<'a> Engine<'a> {
             branch_targets,
             memo: FxHashMap::default(),
             placements: Vec::new(),
+            patterns: Vec::new(),
             placement_nodes: 0,
         }
     }
@@ -869,7 +880,7 @@ impl<'a> Engine<'a> {
             n: info.n,
             depth_start: info.depth_start,
             branch: info.branch.map(|b| (b.level, b.depth)),
-            pattern: &info.pattern,
+            pattern: &self.patterns[info.placement as usize],
         };
         // The class key ends, after the kept levels, with whether the
         // levels the evidence reads lay where it allows (0).
@@ -1540,6 +1551,7 @@ impl<'a> Engine<'a> {
         self.placement_nodes += result.nodes;
         let id = self.placements.len() as u32;
         self.placements.push(result);
+        self.patterns.push(key.pattern.clone());
         self.memo.insert(key, id);
         Ok(Some(id))
     }
@@ -2035,7 +2047,6 @@ impl<'a> Engine<'a> {
             depth_start: ds,
             entry,
             branch,
-            pattern: pattern.to_vec(),
             placement: pid,
             class: u32::MAX,
             prefix,
@@ -2136,7 +2147,6 @@ impl<'a> Engine<'a> {
                 depth_start: ds_adj,
                 entry,
                 branch,
-                pattern: pattern.to_vec(),
                 placement: pid,
                 class: ci as u32,
                 prefix,
@@ -2279,6 +2289,7 @@ impl<'a> Engine<'a> {
         Ok(Run {
             layers,
             placements: self.placements,
+            patterns: self.patterns,
             alpha,
             alpha_all,
             back,

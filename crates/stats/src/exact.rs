@@ -272,7 +272,7 @@ fn present(
     // this class), when the start level exists too.
     let madman_home = madman.and_then(|(strt, loca)| {
         let (js, jl) = (strt.checked_sub(l0)?, loca.checked_sub(l0)?);
-        if res.levels[strt as usize].dungeon != rec as u32 || !info.pattern[js as usize] {
+        if res.levels[strt as usize].dungeon != rec as u32 || !run.pattern(info)[js as usize] {
             return None;
         }
         let v = class.pos[jl as usize].iter().position(|w| !w.is_zero())?;
@@ -415,8 +415,8 @@ fn describe(res: &Resolver, run: &Run, rec: usize, e: &Edge) -> String {
         s += &entered_from(res, run, &b);
     }
     let (l0, _) = d.levels;
-    let missing: Vec<String> = info
-        .pattern
+    let missing: Vec<String> = run
+        .pattern(info)
         .iter()
         .enumerate()
         .filter(|(j, on)| !**on && res.levels[l0 as usize + j].chance > 0)
@@ -430,7 +430,7 @@ fn describe(res: &Resolver, run: &Run, rec: usize, e: &Edge) -> String {
         .get(info.placement as usize)
         .and_then(|p| p.classes.get(info.class as usize))
     {
-        let placed: Vec<String> = (0..info.pattern.len())
+        let placed: Vec<String> = (0..run.pattern(info).len())
             .filter_map(|j| {
                 let mut ls = class.pos[j]
                     .iter()
@@ -516,7 +516,7 @@ fn example(
                 .info
                 .as_ref()
                 .map(|info| {
-                    info.pattern
+                    run.pattern(info)
                         .iter()
                         .enumerate()
                         .filter(|(_, on)| **on)
