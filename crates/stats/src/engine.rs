@@ -294,6 +294,8 @@ impl Back {
 
 /// Everything the enumeration found.
 pub struct Run {
+    /// The enumeration's [`Stop`], which the passes over the run heed too.
+    pub stop: Stop,
     pub layers: Vec<Layer>,
     pub placements: Vec<Placement>,
     /// Per placement: which of its dungeon's level records exist. Held once
@@ -709,6 +711,9 @@ impl<'a> Engine<'a> {
         let mut mass: Vec<Vec<LevelMasses>> = Vec::with_capacity(layers.len());
         mass.push(layer_mass(0));
         for i in 0..layers.len().saturating_sub(1) {
+            if self.stop.is_set() {
+                break;
+            }
             mass.push(layer_mass(i + 1));
             if i > 0 {
                 self.keep_read(&layers[i - 1], &mut mass[i - 1]);
@@ -2280,13 +2285,18 @@ impl<'a> Engine<'a> {
             spreads: &self.spreads,
             dists: &self.dists,
         };
-        let back = backward(&layers, &reach, &terminal_fail, &classes, &runs);
+        // The passes after the enumeration take seconds on the largest
+        // files: each stops early when asked, and its values are dropped.
+        let back = backward(&layers, &reach, &terminal_fail, &classes, &runs, &self.stop);
+        self.stopped()?;
         let core = if self.other_end.is_some() {
             self.core_mass(&layers, &alpha, &reach)
         } else {
             Vec::new()
         };
+        self.stopped()?;
         Ok(Run {
+            stop: self.stop.clone(),
             layers,
             placements: self.placements,
             patterns: self.patterns,
@@ -2397,6 +2407,7 @@ fn backward(
     terminal_fail: &[Option<FailKey>],
     classes: &dyn Fn(usize, &Edge) -> [W; ENDS],
     runs: &Runs<'_>,
+    stop: &Stop,
 ) -> Vec<Vec<Back>> {
     let last = layers.len() - 1;
     let mut back: Vec<Vec<Back>> = layers
@@ -2411,6 +2422,9 @@ fn backward(
         };
     }
     for i in (0..last).rev() {
+        if stop.is_set() {
+            break;
+        }
         let layer = &layers[i];
         let (cur, rest) = back.split_at_mut(i + 1);
         let cur = &mut cur[i];

@@ -88,6 +88,10 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
     let preds = predecessors(run, all);
     let madman = madman_records(res, opts).ok().flatten();
     for (i, layer) in run.layers.iter().enumerate() {
+        // A stopped run's statistics are discarded (`exact_with`).
+        if run.stop.is_set() {
+            break;
+        }
         for (ei, e) in layer.edges.iter().enumerate() {
             let a = match e.to {
                 To::Fail(_) => all[i][e.from as usize],

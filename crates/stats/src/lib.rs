@@ -431,9 +431,17 @@ fn places_with(res: &Resolver, opts: &StatsOptions) -> Places {
             }
         }
     };
+    // Stopped while accumulating: the sampler stops at once too and says so.
+    let exact = exact.and_then(|run| {
+        let acc = exact::accumulate(res, &run, &opts.bones, true);
+        if opts.stop.is_set() {
+            Err(STOPPED.to_string())
+        } else {
+            Ok((run, acc))
+        }
+    });
     match exact {
-        Ok(run) => {
-            let acc = exact::accumulate(res, &run, &opts.bones, true);
+        Ok((run, acc)) => {
             let method = exact_method(&run);
             // The error bound as `finish` computes it, over the same sums.
             let max_error = match acc.finish(res, method.clone()).method {
@@ -623,6 +631,11 @@ fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
     let res = fixed.as_ref().unwrap_or(res);
     let run = enumeration(res, opts).run()?;
     let acc = exact::accumulate(res, &run, &opts.bones, false);
+    if opts.stop.is_set() {
+        return Err(TooLarge {
+            what: STOPPED.into(),
+        });
+    }
     let mut stats = acc.finish(res, exact_method(&run));
     stats.given = given_result(&acc, opts, None);
     Ok(stats)
