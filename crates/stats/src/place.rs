@@ -695,7 +695,12 @@ impl<'a> Search<'a> {
         if let Some(&id) = self.memo.get(&ctx) {
             return Ok(id);
         }
-        let stopped = self.nodes.len().is_multiple_of(4096) && self.stop.is_set();
+        let m = self.levels().len();
+        let k = ctx.k as usize;
+        let at_tail = self.tail.as_ref().is_some_and(|(start, _)| *start == k);
+        // A tail's start is solved in one go (thousands of count states on
+        // dNetHack's Dungeons of Doom): each one asks.
+        let stopped = (at_tail || self.nodes.len().is_multiple_of(4096)) && self.stop.is_set();
         if self.nodes.len() >= self.budget || stopped {
             return Err(TooLarge {
                 nodes: self.nodes.len(),
@@ -703,9 +708,6 @@ impl<'a> Search<'a> {
                 mixed: false,
             });
         }
-        let m = self.levels().len();
-        let k = ctx.k as usize;
-        let at_tail = self.tail.as_ref().is_some_and(|(start, _)| *start == k);
         let node = if k >= m {
             let class = self.class_id(&ctx.vals);
             Node {
