@@ -202,6 +202,27 @@ pub(crate) fn probe(avoid: u64, base: i32, count: i32, j: i32) -> i32 {
     base + k
 }
 
+/// Every level [`probe`] gives over the `count` draws from `base`, with
+/// how many draws give it: a free level takes the draws from the free
+/// level before it (cyclically) up to the level before it; with no level
+/// free each draw gives its own level.
+fn landings(avoid: u64, base: i32, count: i32, mut f: impl FnMut(i32, u64)) {
+    let free = |k: i32| avoid & bit(base + k) == 0;
+    let Some(last) = (0..count).rev().find(|&k| free(k)) else {
+        for k in 0..count {
+            f(base + k, 1);
+        }
+        return;
+    };
+    let mut prev = last - count;
+    for k in 0..=last {
+        if free(k) {
+            f(base + k, (k - prev) as u64);
+            prev = k;
+        }
+    }
+}
+
 pub(crate) fn bit(level: i32) -> u64 {
     if (1..64).contains(&level) {
         1u64 << level
@@ -234,23 +255,40 @@ pub(crate) fn run_dist(
     let below: Vec<u64> = (0..k)
         .map(|i| ranges[i + 1..].iter().map(|&(_, c)| c as u64).product())
         .collect();
+    // Which earlier members took a level only matters for the first to end
+    // there when a member may find its whole range taken (then `probe`
+    // gives the drawn level again); otherwise every member lands on a free
+    // level, a first, and sets that differ only in who took what merge.
+    let identity = ranges
+        .iter()
+        .all(|&(base, n)| (base..base + n).all(|l| count(l) == l));
+    let track = !(identity
+        && ranges.iter().enumerate().all(|(i, &(base, n))| {
+            let mask = (base..base + n).fold(0, |m, l| m | bit(l));
+            (avoid & mask).count_ones() as usize + i < n as usize
+        }));
     let mut sets: FxHashMap<(u64, u64), u64> = FxHashMap::default();
     sets.insert((avoid, 0), 1);
     for (i, &(base, n)) in ranges.iter().enumerate() {
         let mut next: FxHashMap<(u64, u64), u64> = FxHashMap::default();
         let ends = !floats[i];
         for (&(avoid, taken), &w) in &sets {
-            for j in 0..n {
-                let level = count(probe(avoid, base, n, j));
-                marg[i].add(level, w * below[i]);
+            landings(avoid, base, n, |raw, c| {
+                let level = count(raw);
+                let wc = w * c;
+                marg[i].add(level, wc * below[i]);
                 if ends && taken & bit(level) == 0 {
-                    firsts[i].add(level, w * below[i]);
+                    firsts[i].add(level, wc * below[i]);
                 }
                 if i + 1 < k {
-                    let taken = if ends { taken | bit(level) } else { taken };
-                    *next.entry((avoid | bit(level), taken)).or_default() += w;
+                    let taken = if ends && track {
+                        taken | bit(level)
+                    } else {
+                        taken
+                    };
+                    *next.entry((avoid | bit(level), taken)).or_default() += wc;
                 }
-            }
+            });
         }
         if next.len() > MAX_RUN_SETS {
             return None;
@@ -379,6 +417,20 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// The draws counted by level are the draws probed one by one.
+        #[test]
+        fn landings_count_the_probes(base in -3i32..70, count in 1i32..40, avoid: u64) {
+            let mut want = std::collections::BTreeMap::new();
+            for j in 0..count {
+                *want.entry(probe(avoid, base, count, j)).or_insert(0u64) += 1;
+            }
+            let mut got = Vec::new();
+            landings(avoid, base, count, |l, c| got.push((l, c)));
+            let levels: std::collections::BTreeSet<i32> = got.iter().map(|&(l, _)| l).collect();
+            prop_assert_eq!(levels.len(), got.len(), "a level given twice: {:?}", got);
+            prop_assert_eq!(got.into_iter().collect::<std::collections::BTreeMap<_, _>>(), want);
+        }
 
         /// Merging sequences by the levels they leave taken gives what
         /// every sequence gives, floating members and full ranges included.
