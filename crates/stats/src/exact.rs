@@ -2,6 +2,7 @@
 //! chance of reaching it and the chance that the rest succeeds.
 
 use super::acc::{bump, Acc, Ends, Kinds, Static, ENDS, END_NO_BONES, END_PLAIN, PW};
+use super::alike::{After, Alike};
 use super::engine::{BranchInfo, Edge, Present, Run, To};
 use super::place::LEVELS;
 use super::weight::W;
@@ -92,6 +93,11 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
         if run.stop.is_set() {
             break;
         }
+        if layer.edges.is_empty() {
+            continue;
+        }
+        let after = After::of(run, i);
+        let mut alike = Alike::default();
         for (ei, e) in layer.edges.iter().enumerate() {
             let a = match e.to {
                 To::Fail(_) => all[i][e.from as usize],
@@ -106,43 +112,41 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
                     acc.fail(key.clone(), a * e.p, || example(res, run, &preds, i, ei));
                 }
                 To::State(t) => {
-                    if let Some(info) = &e.info {
-                        // Dropped optional dungeons take no index: this is
-                        // the dungeon's number in the game's dungeons[].
-                        let index = layer.states[e.from as usize].loaded.len() as u32;
-                        let at = Outcome {
-                            i,
-                            index,
-                            e,
-                            info,
-                            a,
-                            t: t as usize,
-                        };
-                        match info.branch.and_then(|b| b.spread.map(|id| (b, id))) {
-                            // A deferred run's branch: each level it may
-                            // leave from, with its chance.
-                            Some((b, id)) => {
+                    let Some(info) = &e.info else { continue };
+                    // Dropped optional dungeons take no index: this is the
+                    // dungeon's number in the game's dungeons[].
+                    let index = layer.states[e.from as usize].loaded.len() as u32;
+                    let t = t as usize;
+                    match info.branch.and_then(|b| b.spread.map(|id| (b, id))) {
+                        // A deferred run's branch: each level it may leave
+                        // from, with its chance.
+                        Some((b, id)) => {
+                            for x in &run.spreads[id as usize].at {
                                 let mut moved = info.clone();
-                                for x in &run.spreads[id as usize].at {
-                                    moved.depth_start = x.depth_start;
-                                    moved.branch = Some(BranchInfo {
-                                        level: x.level,
-                                        depth: x.depth,
-                                        ..b
-                                    });
-                                    let at = Outcome {
-                                        info: &moved,
-                                        a: a * x.p,
-                                        ..at
-                                    };
-                                    present(res, run, opts, madman, &mut acc, &at);
-                                }
+                                moved.depth_start = x.depth_start;
+                                moved.branch = Some(BranchInfo {
+                                    level: x.level,
+                                    depth: x.depth,
+                                    ..b
+                                });
+                                alike.add(run, &after, i, index, e, moved, a * x.p, t);
                             }
-                            None => present(res, run, opts, madman, &mut acc, &at),
                         }
+                        None => alike.add(run, &after, i, index, e, info.clone(), a, t),
                     }
                 }
             }
+        }
+        for g in &alike.groups {
+            let at = Outcome {
+                i,
+                index: g.index,
+                e: g.e,
+                info: &g.info,
+                a: g.a,
+                t: g.t,
+            };
+            present(res, run, opts, madman, &mut acc, &at);
         }
     }
     let last = run.layers.len() - 1;

@@ -30,6 +30,7 @@
 //! [`Stats::given`] says how likely the evidence is.
 
 mod acc;
+mod alike;
 pub mod diff;
 mod engine;
 pub mod evidence;

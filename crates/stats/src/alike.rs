@@ -1,0 +1,151 @@
+//! Outcomes that the statistics judge alike but for their chance.
+//!
+//! `exact::present` adds an outcome's weight to every table, and each of its
+//! terms is the outcome's chance times something that depends only on the
+//! dungeon's outcome, the chance that the rest succeeds and the backward
+//! values of the dungeon's own levels (and, for a plain branch, the chance
+//! that its parent level is a no-bones level). The largest files reach the
+//! same such outcome from thousands of states (the Gehennom of dNetHack's
+//! 11,040 Dungeons of Doom is one of five), so the outcomes are grouped on
+//! all of that and each group is judged once with the sum of its chances:
+//! a million judgements become some tens of thousands, each as exact (the
+//! weights carry their error bounds through the sums).
+
+use super::acc::END_PLAIN;
+use super::engine::{Edge, Present, Run};
+use super::fxhash::FxHashMap;
+use super::place::LEVELS;
+use super::weight::W;
+
+/// What `present` reads of an outcome besides its chance.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    index: u32,
+    p: [u64; 2],
+    n: i32,
+    depth_start: i32,
+    entry: i32,
+    placement: u32,
+    class: u32,
+    prefix: [u64; 2],
+    /// Parent, level, depth, floated, other-end class, and the chance that
+    /// a plain branch's parent level is a no-bones level.
+    branch: Option<(u32, i32, i32, bool, usize, [u64; 2])>,
+    /// The state after it, by [`After`].
+    after: u32,
+    /// A chance of zero with an error bound is not merged with positive
+    /// ones: what is possible follows from which weights are positive.
+    positive: bool,
+}
+
+fn bits(w: W) -> [u64; 2] {
+    [w.v.to_bits(), w.e.to_bits()]
+}
+
+/// The states of one layer numbered by what `present` reads of them for
+/// the dungeon the layer's outcomes created: the chance that the rest
+/// succeeds and the backward values of that dungeon's levels.
+pub(crate) struct After {
+    class: Vec<u32>,
+}
+
+impl After {
+    /// For the states of layer `i + 1` (after dungeon record `i`).
+    pub(crate) fn of(run: &Run, i: usize) -> After {
+        let mut ids: FxHashMap<Vec<u64>, u32> = FxHashMap::default();
+        let class = run.layers[i + 1]
+            .states
+            .iter()
+            .zip(&run.back[i + 1])
+            .map(|(s, back)| {
+                let mut key: Vec<u64> = bits(back.succ).to_vec();
+                if let Some(p) = s.live.iter().position(|l| usize::from(l.record) == i) {
+                    // Levels outside the mask read as the chance of success.
+                    let mask = back.reach.get(p).copied().unwrap_or(0);
+                    key.push(mask);
+                    for l in (0..LEVELS).filter(|&l| mask & (1u64 << l) != 0) {
+                        let x = back.ends_at(p, l);
+                        key.extend(bits(x.none));
+                        for w in x.branch {
+                            key.extend(bits(w));
+                        }
+                    }
+                }
+                let n = ids.len() as u32;
+                *ids.entry(key).or_insert(n)
+            })
+            .collect();
+        After { class }
+    }
+}
+
+/// One group: its first outcome, and the sum of its outcomes' chances.
+pub(crate) struct Group<'r> {
+    pub index: u32,
+    pub e: &'r Edge,
+    pub info: Present,
+    pub t: usize,
+    pub a: W,
+}
+
+/// The outcomes of one layer, grouped, in the order their groups were met.
+#[derive(Default)]
+pub(crate) struct Alike<'r> {
+    keys: FxHashMap<Key, u32>,
+    pub groups: Vec<Group<'r>>,
+}
+
+impl<'r> Alike<'r> {
+    /// Adds outcome `info` of dungeon record `i` at dungeon index `index`:
+    /// edge `e`, reached with chance `a`, to state `t`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn add(
+        &mut self,
+        run: &Run,
+        after: &After,
+        i: usize,
+        index: u32,
+        e: &'r Edge,
+        info: Present,
+        a: W,
+        t: usize,
+    ) {
+        let branch = info.branch.map(|b| {
+            let q = if b.other == END_PLAIN && !b.floated {
+                run.core_at(i, e.from as usize, b.parent, b.level)
+            } else {
+                W::ZERO
+            };
+            (b.parent, b.level, b.depth, b.floated, b.other, bits(q))
+        });
+        let key = Key {
+            index,
+            p: bits(e.p),
+            n: info.n,
+            depth_start: info.depth_start,
+            entry: info.entry,
+            placement: info.placement,
+            class: info.class,
+            prefix: bits(info.prefix),
+            branch,
+            after: after.class[t],
+            positive: a.v > 0.0,
+        };
+        match self.keys.get(&key) {
+            Some(&g) => {
+                let g = &mut self.groups[g as usize];
+                g.a += a;
+            }
+            None => {
+                self.keys.insert(key, self.groups.len() as u32);
+                self.groups.push(Group {
+                    index,
+                    e,
+                    info,
+                    t,
+                    a,
+                });
+            }
+        }
+    }
+}
