@@ -194,7 +194,8 @@ pub struct Present {
 #[derive(Clone, Debug)]
 pub enum To {
     State(u32),
-    Fail(FailKey),
+    /// Boxed: failures are rare, and every edge holds a `To`.
+    Fail(Box<FailKey>),
 }
 
 #[derive(Clone, Debug)]
@@ -202,13 +203,17 @@ pub struct Edge {
     pub from: u32,
     pub to: To,
     pub p: W,
-    /// `None`: the dungeon does not exist (or the outcome fails).
-    pub info: Option<Present>,
+    /// The outcome in [`Layer::presents`]; [`NO_INFO`]: the dungeon does
+    /// not exist (or the outcome fails).
+    pub info: u32,
     /// The outcome meets the evidence ([`Engine::with_evidence`]; always,
     /// without one). The statistics follow only such edges; failures are
     /// counted over all of them.
     pub ok: bool,
 }
+
+/// [`Edge::info`] of an edge without an outcome.
+pub const NO_INFO: u32 = u32::MAX;
 
 #[derive(Default)]
 pub struct Layer {
@@ -216,9 +221,58 @@ pub struct Layer {
     pub index: FxHashMap<State, u32>,
     /// Edges from this layer's states (to the next layer).
     pub edges: Vec<Edge>,
+    /// The outcomes the edges have, each once: thousands of states share a
+    /// few (every Gehennom of a size is the same), and an edge is a third
+    /// the size with a number instead.
+    pub presents: Vec<Present>,
+}
+
+/// A layer's outcomes as its edges are made.
+#[derive(Default)]
+struct Presents {
+    list: Vec<Present>,
+    ids: FxHashMap<PresentKey, u32>,
+}
+
+impl Presents {
+    /// [`Edge::info`] for an outcome.
+    fn id(&mut self, info: Option<Present>) -> u32 {
+        let Some(info) = info else { return NO_INFO };
+        let n = self.list.len() as u32;
+        let id = *self.ids.entry(info.key()).or_insert(n);
+        if id == n {
+            self.list.push(info);
+        }
+        id
+    }
+}
+
+/// [`Present`]'s fields, weights by their bits.
+type PresentKey = (
+    [i32; 3],
+    Option<(u32, i32, i32, bool, usize, Option<u32>)>,
+    [u32; 2],
+    [u64; 2],
+);
+
+impl Present {
+    fn key(&self) -> PresentKey {
+        (
+            [self.n, self.depth_start, self.entry],
+            self.branch
+                .map(|b| (b.parent, b.level, b.depth, b.floated, b.other, b.spread)),
+            [self.placement, self.class],
+            [self.prefix.v.to_bits(), self.prefix.e.to_bits()],
+        )
+    }
 }
 
 impl Layer {
+    /// The outcome of an edge of this layer.
+    pub fn info(&self, e: &Edge) -> Option<&Present> {
+        self.presents.get(e.info as usize)
+    }
+
     /// The state's number in the layer, new or not. States are held by the
     /// index alone until [`Layer::seal`] (hundreds of thousands of them in
     /// the largest files: one copy, not two).
@@ -729,7 +783,9 @@ impl<'a> Engine<'a> {
                     let mut levels = *mask;
                     let mut k = 0;
                     if usize::from(live.record) == i {
-                        let Some(info) = &e.info else { continue };
+                        let Some(info) = layers[i].info(e) else {
+                            continue;
+                        };
                         let w = alpha[i][f] * e.p;
                         while levels != 0 {
                             let l = levels.trailing_zeros() as i32;
@@ -769,7 +825,7 @@ impl<'a> Engine<'a> {
     fn keep_read(&self, layer: &Layer, mass: &mut [LevelMasses]) {
         let mut read: Vec<Vec<(u32, u64)>> = vec![Vec::new(); layer.states.len()];
         for e in &layer.edges {
-            let Some(b) = e.info.as_ref().and_then(|info| info.branch) else {
+            let Some(b) = layer.info(e).and_then(|info| info.branch) else {
                 continue;
             };
             if b.floated || b.other != END_PLAIN {
@@ -1573,10 +1629,12 @@ impl<'a> Engine<'a> {
         let (entry_state, entry_len) = (s, out.len());
         let res = self.res;
         let d = &res.dungeons[rec];
-        let fail = |code: &'static str, level: Option<u32>| FailKey {
-            code,
-            dungeon: Some(rec as u32),
-            level,
+        let fail = |code: &'static str, level: Option<u32>| {
+            Box::new(FailKey {
+                code,
+                dungeon: Some(rec as u32),
+                level,
+            })
         };
         // dNetHack keeps one of several same-named records; one that is not
         // kept draws no chance roll.
@@ -2042,10 +2100,12 @@ impl<'a> Engine<'a> {
         let d = &res.dungeons[rec];
         let (l0, l1) = d.levels;
         let placement = &self.placements[pid as usize];
-        let fail = |code: &'static str, level: Option<u32>| FailKey {
-            code,
-            dungeon: Some(rec as u32),
-            level,
+        let fail = |code: &'static str, level: Option<u32>| {
+            Box::new(FailKey {
+                code,
+                dungeon: Some(rec as u32),
+                level,
+            })
         };
         let known = |branch: Option<BranchInfo>| Present {
             n: num,
@@ -2181,6 +2241,7 @@ impl<'a> Engine<'a> {
         for rec in 0..nd {
             let mut next = Layer::default();
             let mut edges = Vec::new();
+            let mut presents = Presents::default();
             let mut outs = Vec::new();
             for (si, s) in layers[rec].states.iter().enumerate() {
                 if si.is_multiple_of(256) {
@@ -2200,6 +2261,7 @@ impl<'a> Engine<'a> {
                         (To::State(_), Some(st)) => To::State(next.intern(st)),
                         (t, _) => t,
                     };
+                    let info = presents.id(info);
                     edges.push(Edge {
                         from: si as u32,
                         to,
@@ -2225,6 +2287,8 @@ impl<'a> Engine<'a> {
             }
             edges.shrink_to_fit();
             layers[rec].edges = edges;
+            presents.list.shrink_to_fit();
+            layers[rec].presents = presents.list;
             next.seal();
             layers.push(next);
         }
@@ -2277,7 +2341,7 @@ impl<'a> Engine<'a> {
         // With evidence: the chances of reaching each state by any path too,
         // which the failures are counted with.
         let alpha_all = self.checks.as_ref().map(|_| forward(&layers, true));
-        let classes = |rec: usize, e: &Edge| match &e.info {
+        let classes = |rec: usize, e: &Edge| match layers[rec].info(e) {
             Some(info) => self.entry_classes(rec, info),
             None => [W::ZERO; ENDS],
         };
@@ -2339,9 +2403,9 @@ fn forward(layers: &[Layer], all: bool) -> Vec<Vec<W>> {
 
 /// The branch end an edge adds to its parent that counts for bones (a
 /// deferred run's are judged at the run's start, [`Runs`]).
-fn added_end(e: &Edge, runs: &Runs<'_>) -> Option<(u32, i32)> {
-    let b = e.info.as_ref()?.branch?;
-    let member = runs.of(e).is_some_and(|sp| sp.member);
+fn added_end(layer: &Layer, e: &Edge, runs: &Runs<'_>) -> Option<(u32, i32)> {
+    let b = layer.info(e)?.branch?;
+    let member = runs.of(layer, e).is_some_and(|sp| sp.member);
     (!b.floated && !member).then_some((b.parent, b.level))
 }
 
@@ -2353,8 +2417,8 @@ struct Runs<'r> {
 
 impl Runs<'_> {
     /// The spread of an edge's branch.
-    fn of(&self, e: &Edge) -> Option<&Spread> {
-        let b = e.info.as_ref()?.branch?;
+    fn of(&self, layer: &Layer, e: &Edge) -> Option<&Spread> {
+        let b = layer.info(e)?.branch?;
         Some(&self.spreads[b.spread? as usize])
     }
 
@@ -2433,7 +2497,7 @@ fn backward(
         // values (see `Back::ends`): not kept.
         let mut deferred = vec![None; layer.states.len()];
         for e in &layer.edges {
-            if let Some(sp) = runs.of(e).filter(|sp| sp.pos > 0) {
+            if let Some(sp) = runs.of(layer, e).filter(|sp| sp.pos > 0) {
                 deferred[e.from as usize] = Some((sp.owner, runs.dists[sp.dist as usize].span));
             }
         }
@@ -2460,7 +2524,7 @@ fn backward(
             let succ = nxt[t].succ;
             cur[from].succ += e.p * succ;
             // A sub after the run's last member reads nothing of it.
-            if let Some(sp) = runs.of(e).filter(|sp| sp.member || sp.pos > 0) {
+            if let Some(sp) = runs.of(layer, e).filter(|sp| sp.member || sp.pos > 0) {
                 let dist = &runs.dists[sp.dist as usize];
                 let pos = usize::from(sp.pos);
                 let run = &mut cur[from].run;
@@ -2489,7 +2553,7 @@ fn backward(
                 }
             }
             let s = &layer.states[from];
-            let added = added_end(e, runs);
+            let added = added_end(layer, e, runs);
             let to_state = &layers[i + 1].states[t];
             for (li, live) in s.live.iter().enumerate() {
                 let pos = to_state.live.iter().position(|l| l.record == live.record);

@@ -109,10 +109,12 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
             }
             match e.to {
                 To::Fail(ref key) => {
-                    acc.fail(key.clone(), a * e.p, || example(res, run, &preds, i, ei));
+                    acc.fail((**key).clone(), a * e.p, || {
+                        example(res, run, &preds, i, ei)
+                    });
                 }
                 To::State(t) => {
-                    let Some(info) = &e.info else { continue };
+                    let Some(info) = layer.info(e) else { continue };
                     // Dropped optional dungeons take no index: this is the
                     // dungeon's number in the game's dungeons[].
                     let index = layer.states[e.from as usize].loaded.len() as u32;
@@ -415,7 +417,7 @@ fn describe_range(res: &Resolver, l: usize) -> String {
 /// One step of an outcome, in words.
 fn describe(res: &Resolver, run: &Run, rec: usize, e: &Edge) -> String {
     let d = &res.dungeons[rec];
-    let Some(info) = &e.info else {
+    let Some(info) = run.layers[rec].info(e) else {
         return format!("\"{}\" does not exist (chance roll)", d.name);
     };
     let mut s = format!("\"{}\" has {} levels", d.name, info.n);
@@ -507,7 +509,8 @@ fn example(
     };
     let mut steps = path_to(res, run, preds, layer, e.from as usize);
     let d = &res.dungeons[layer];
-    let head = match &e.info {
+    let info = run.layers[layer].info(e);
+    let head = match info {
         Some(info) => {
             let mut s = format!("\"{}\" has {} levels", d.name, info.n);
             if let Some(b) = info.branch {
@@ -520,9 +523,7 @@ fn example(
     let (l0, _) = d.levels;
     let why = match key.code {
         "couldnt-place" => {
-            let present: Vec<String> = e
-                .info
-                .as_ref()
+            let present: Vec<String> = info
                 .map(|info| {
                     run.pattern(info)
                         .iter()
