@@ -310,7 +310,11 @@ pub struct Back {
     /// earlier branches): the start's values, which earlier layers read,
     /// are computed from the whole run.
     /// One vector for all live dungeons, in order (one allocation a state).
-    pub ends: Vec<[W; 1 + ENDS]>,
+    /// The values only: `ends_err` bounds the error of each of them (these
+    /// are the largest values the engine holds, two layers of every live
+    /// dungeon's levels at once, and a bound each would double them).
+    pub ends: Vec<[f64; 1 + ENDS]>,
+    pub ends_err: f64,
     /// In a deferred run: per branch of the run, the chance that the rest
     /// succeeds with that branch's entry level bringing other-end class
     /// `c` (for the branches not placed yet).
@@ -333,9 +337,13 @@ impl Back {
         if l < LEVELS && m & (1u64 << l) != 0 {
             let k = (m & ((1u64 << l) - 1)).count_ones() as usize;
             let v = self.ends[self.offset(li) + k];
+            let w = |v: f64| W {
+                v,
+                e: self.ends_err,
+            };
             Ends {
-                none: v[0],
-                branch: [v[1], v[2], v[3]],
+                none: w(v[0]),
+                branch: [w(v[1]), w(v[2]), w(v[3])],
             }
         } else {
             Ends {
@@ -495,6 +503,20 @@ struct PlaceKey {
     /// Per level: 100, or its chance roll mixed into the placement's tail
     /// ([`place::PLevel::chance`]).
     chances: Vec<u8>,
+}
+
+/// Per layer, state and live dungeon: the levels a branch loaded from that
+/// layer on may land on ([`Engine::future_mask`]), one vector a layer.
+struct Reach {
+    /// Per layer: where each state's masks start, and the masks.
+    layers: Vec<(Vec<u32>, Vec<u64>)>,
+}
+
+impl Reach {
+    fn at(&self, i: usize, si: usize) -> &[u64] {
+        let (starts, masks) = &self.layers[i];
+        &masks[starts[si] as usize..starts[si + 1] as usize]
+    }
 }
 
 /// Dungeon sizes enumerated at most (the random part of a size).
@@ -745,7 +767,7 @@ impl<'a> Engine<'a> {
         &self,
         layers: &[Layer],
         alpha: &[Vec<W>],
-        reach: &[Vec<Vec<u64>>],
+        reach: &Reach,
     ) -> Vec<Vec<LevelMasses>> {
         let layer_mass = |i: usize| -> Vec<LevelMasses> {
             layers[i]
@@ -755,7 +777,7 @@ impl<'a> Engine<'a> {
                 .map(|(si, s)| {
                     (0..s.live.len())
                         .map(|li| {
-                            let m = reach[i][si][li] & LEVEL_BITS;
+                            let m = reach.at(i, si)[li] & LEVEL_BITS;
                             (m, vec![W::ZERO; m.count_ones() as usize])
                         })
                         .collect()
@@ -2320,23 +2342,27 @@ impl<'a> Engine<'a> {
             .collect();
         // Per state of each layer, per live dungeon: the levels a branch
         // loaded from that layer on may land on.
-        let reach: Vec<Vec<Vec<u64>>> = layers
-            .iter()
-            .enumerate()
-            .map(|(i, layer)| {
-                layer
-                    .states
-                    .iter()
-                    .map(|s| {
+        let reach = Reach {
+            layers: layers
+                .iter()
+                .enumerate()
+                .map(|(i, layer)| {
+                    let mut starts = Vec::with_capacity(layer.states.len() + 1);
+                    let mut masks = Vec::new();
+                    for s in &layer.states {
+                        starts.push(masks.len() as u32);
                         let n_slots = self.n_slots(&s.loaded);
-                        s.live
-                            .iter()
-                            .map(|l| self.future_mask(l, i, &s.slots, n_slots))
-                            .collect()
-                    })
-                    .collect()
-            })
-            .collect();
+                        masks.extend(
+                            s.live
+                                .iter()
+                                .map(|l| self.future_mask(l, i, &s.slots, n_slots)),
+                        );
+                    }
+                    starts.push(masks.len() as u32);
+                    (starts, masks)
+                })
+                .collect(),
+        };
         let alpha = forward(&layers, false);
         // With evidence: the chances of reaching each state by any path too,
         // which the failures are counted with.
@@ -2447,7 +2473,9 @@ impl Runs<'_> {
             if dist.span & (1u64 << l) != 0 {
                 let x = first[l];
                 let none = (W::ONE - x[0]).snapped() * b.succ;
-                b.ends[k] = [none, x[1], x[2], x[3]];
+                let v = [none, x[1], x[2], x[3]];
+                b.ends[k] = v.map(|w| w.v);
+                b.ends_err = v.iter().fold(b.ends_err, |m, w| m.max(w.e));
             }
             k += 1;
         }
@@ -2457,7 +2485,7 @@ impl Runs<'_> {
 /// Levels `1..LEVELS`, the ones [`Back`] describes.
 const LEVEL_BITS: u64 = (u64::MAX >> (64 - LEVELS)) & !1;
 
-/// `reach[i][s][li]`: the levels a branch loaded from layer `i` on may land
+/// `reach.at(i, s)[li]`: the levels a branch loaded from layer `i` on may land
 /// on in live dungeon `li` of state `s` ([`Engine::future_mask`]). On any
 /// other level no later branch ends: there the values are the chance of
 /// success and nothing else, so only reached levels are stored
@@ -2467,7 +2495,7 @@ const LEVEL_BITS: u64 = (u64::MAX >> (64 - LEVELS)) & !1;
 /// level brings to the parent level its branch ends on.
 fn backward(
     layers: &[Layer],
-    reach: &[Vec<Vec<u64>>],
+    reach: &Reach,
     terminal_fail: &[Option<FailKey>],
     classes: &dyn Fn(usize, &Edge) -> [W; ENDS],
     runs: &Runs<'_>,
@@ -2504,7 +2532,7 @@ fn backward(
         for (si, s) in layer.states.iter().enumerate() {
             let masks: Vec<u64> = (0..s.live.len())
                 .map(|li| {
-                    let m = reach[i][si][li] & LEVEL_BITS;
+                    let m = reach.at(i, si)[li] & LEVEL_BITS;
                     match deferred[si] {
                         Some((p, span)) if u32::from(s.live[li].record) == p => m & !span,
                         _ => m,
@@ -2512,76 +2540,97 @@ fn backward(
                 })
                 .collect();
             let n: u32 = masks.iter().map(|m| m.count_ones()).sum();
-            cur[si].ends = vec![[W::ZERO; 1 + ENDS]; n as usize];
+            cur[si].ends = vec![[0.0; 1 + ENDS]; n as usize];
             cur[si].reach = masks;
         }
         // States where a deferred run starts: its dist and parent record.
         let mut starts: Vec<(usize, u32, u32)> = Vec::new();
-        for e in layer.edges.iter().filter(|e| e.ok) {
-            let To::State(t) = e.to else { continue };
-            let t = t as usize;
-            let from = e.from as usize;
-            let succ = nxt[t].succ;
-            cur[from].succ += e.p * succ;
-            // A sub after the run's last member reads nothing of it.
-            if let Some(sp) = runs.of(layer, e).filter(|sp| sp.member || sp.pos > 0) {
-                let dist = &runs.dists[sp.dist as usize];
-                let pos = usize::from(sp.pos);
-                let run = &mut cur[from].run;
-                if run.is_empty() {
-                    *run = vec![[W::ZERO; ENDS]; dist.marg.len()];
-                    if pos == 0 {
-                        starts.push((from, sp.dist, sp.owner));
-                    }
-                }
-                // A member's entry brings its class to its level; a sub's
-                // state passes the members after it on.
-                let later_from = if sp.member {
-                    let c = classes(i, e);
-                    for (k, c) in c.iter().enumerate() {
-                        run[pos][k] += e.p * *c * succ;
-                    }
-                    pos + 1
-                } else {
-                    pos
-                };
-                for (j, acc) in run.iter_mut().enumerate().skip(later_from) {
-                    let later = nxt[t].run.get(j).copied().unwrap_or([W::ZERO; ENDS]);
-                    for (a, g) in acc.iter_mut().zip(later) {
-                        *a += e.p * g;
-                    }
-                }
-            }
-            let s = &layer.states[from];
-            let added = added_end(layer, e, runs);
-            let to_state = &layers[i + 1].states[t];
-            for (li, live) in s.live.iter().enumerate() {
-                let pos = to_state.live.iter().position(|l| l.record == live.record);
-                let mut levels = cur[from].reach[li];
-                let mut k = cur[from].offset(li);
-                while levels != 0 {
-                    let l = levels.trailing_zeros() as usize;
-                    levels &= levels - 1;
-                    let adds = added == Some((u32::from(live.record), l as i32));
-                    let v: [W; 1 + ENDS] = if adds {
-                        let c = classes(i, e);
-                        [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ]
-                    } else {
-                        match pos {
-                            Some(p) => {
-                                let x = nxt[t].ends_at(p, l);
-                                [x.none, x.branch[0], x.branch[1], x.branch[2]]
-                            }
-                            None => [succ, W::ZERO, W::ZERO, W::ZERO],
+        // A state's values are summed with their bounds, over its edges,
+        // then stored (`Back::ends`).
+        let mut order: Vec<u32> = (0..layer.edges.len() as u32)
+            .filter(|&k| layer.edges[k as usize].ok)
+            .collect();
+        order.sort_by_key(|&k| layer.edges[k as usize].from);
+        let mut sums: Vec<[W; 1 + ENDS]> = Vec::new();
+        for group in
+            order.chunk_by(|&a, &b| layer.edges[a as usize].from == layer.edges[b as usize].from)
+        {
+            let from = layer.edges[group[0] as usize].from as usize;
+            sums.clear();
+            sums.resize(cur[from].ends.len(), [W::ZERO; 1 + ENDS]);
+            for &ek in group {
+                let e = &layer.edges[ek as usize];
+                let To::State(t) = e.to else { continue };
+                let t = t as usize;
+                let from = e.from as usize;
+                let succ = nxt[t].succ;
+                cur[from].succ += e.p * succ;
+                // A sub after the run's last member reads nothing of it.
+                if let Some(sp) = runs.of(layer, e).filter(|sp| sp.member || sp.pos > 0) {
+                    let dist = &runs.dists[sp.dist as usize];
+                    let pos = usize::from(sp.pos);
+                    let run = &mut cur[from].run;
+                    if run.is_empty() {
+                        *run = vec![[W::ZERO; ENDS]; dist.marg.len()];
+                        if pos == 0 {
+                            starts.push((from, sp.dist, sp.owner));
                         }
-                    };
-                    let slot = &mut cur[from].ends[k];
-                    for (acc, x) in slot.iter_mut().zip(v) {
-                        *acc += e.p * x;
                     }
-                    k += 1;
+                    // A member's entry brings its class to its level; a sub's
+                    // state passes the members after it on.
+                    let later_from = if sp.member {
+                        let c = classes(i, e);
+                        for (k, c) in c.iter().enumerate() {
+                            run[pos][k] += e.p * *c * succ;
+                        }
+                        pos + 1
+                    } else {
+                        pos
+                    };
+                    for (j, acc) in run.iter_mut().enumerate().skip(later_from) {
+                        let later = nxt[t].run.get(j).copied().unwrap_or([W::ZERO; ENDS]);
+                        for (a, g) in acc.iter_mut().zip(later) {
+                            *a += e.p * g;
+                        }
+                    }
+                }
+                let s = &layer.states[from];
+                let added = added_end(layer, e, runs);
+                let to_state = &layers[i + 1].states[t];
+                for (li, live) in s.live.iter().enumerate() {
+                    let pos = to_state.live.iter().position(|l| l.record == live.record);
+                    let mut levels = cur[from].reach[li];
+                    let mut k = cur[from].offset(li);
+                    while levels != 0 {
+                        let l = levels.trailing_zeros() as usize;
+                        levels &= levels - 1;
+                        let adds = added == Some((u32::from(live.record), l as i32));
+                        let v: [W; 1 + ENDS] = if adds {
+                            let c = classes(i, e);
+                            [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ]
+                        } else {
+                            match pos {
+                                Some(p) => {
+                                    let x = nxt[t].ends_at(p, l);
+                                    [x.none, x.branch[0], x.branch[1], x.branch[2]]
+                                }
+                                None => [succ, W::ZERO, W::ZERO, W::ZERO],
+                            }
+                        };
+                        for (acc, x) in sums[k].iter_mut().zip(v) {
+                            *acc += e.p * x;
+                        }
+                        k += 1;
+                    }
                 }
             }
+            let b = &mut cur[from];
+            let mut err = 0.0f64;
+            for (to, sum) in b.ends.iter_mut().zip(&sums) {
+                *to = sum.map(|w| w.v);
+                err = sum.iter().fold(err, |m, w| m.max(w.e));
+            }
+            b.ends_err = err;
         }
         for (from, dist, parent) in starts {
             let s = &layer.states[from];
