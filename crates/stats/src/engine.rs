@@ -284,7 +284,13 @@ impl Layer {
     /// Moves the interned states into `states`, in number order.
     fn seal(&mut self) {
         let mut states: Vec<Option<State>> = vec![None; self.index.len()];
-        for (s, i) in std::mem::take(&mut self.index) {
+        for (mut s, i) in std::mem::take(&mut self.index) {
+            // Held to the end (hundreds of thousands of them): without the
+            // room their vectors grew into.
+            s.loaded.shrink_to_fit();
+            s.live.shrink_to_fit();
+            s.slots.shrink_to_fit();
+            s.alts.shrink_to_fit();
             states[i as usize] = Some(s);
         }
         self.states = states.into_iter().flatten().collect();
