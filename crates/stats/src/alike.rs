@@ -61,7 +61,7 @@ impl After {
                 let mut key: Vec<u64> = bits(back.succ).to_vec();
                 if let Some(p) = s.live.iter().position(|l| usize::from(l.record) == i) {
                     // Levels outside the mask read as the chance of success.
-                    let mask = back.reach.get(p).copied().unwrap_or(0);
+                    let mask = back.reach().get(p).copied().unwrap_or(0);
                     key.push(mask);
                     for l in (0..LEVELS).filter(|&l| mask & (1u64 << l) != 0) {
                         let x = back.ends_at(p, l);

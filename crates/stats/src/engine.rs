@@ -284,13 +284,7 @@ impl Layer {
     /// Moves the interned states into `states`, in number order.
     fn seal(&mut self) {
         let mut states: Vec<Option<State>> = vec![None; self.index.len()];
-        for (mut s, i) in std::mem::take(&mut self.index) {
-            // Held to the end (hundreds of thousands of them): without the
-            // room their vectors grew into.
-            s.loaded.shrink_to_fit();
-            s.live.shrink_to_fit();
-            s.slots.shrink_to_fit();
-            s.alts.shrink_to_fit();
+        for (s, i) in std::mem::take(&mut self.index) {
             states[i as usize] = Some(s);
         }
         self.states = states.into_iter().flatten().collect();
@@ -302,12 +296,20 @@ impl Layer {
 pub struct Back {
     /// Chance that the rest of the resolution succeeds.
     pub succ: W,
+    /// The values of its live dungeons' levels; none once they are read
+    /// (most states of the largest files, which hold hundreds of thousands).
+    levels: Option<Box<BackLevels>>,
+}
+
+/// [`Back`]'s values per level.
+#[derive(Clone, Debug, Default)]
+struct BackLevels {
     /// Per live dungeon (as in `State::live`): the levels a later branch
     /// may land on; on the others none does. Once the layer before has
     /// read a state's values, only the dungeon its layer's record created
     /// keeps them (the statistics read no other): `reach` is empty when
     /// that dungeon is not live, and `run` is dropped.
-    pub reach: Vec<u64>,
+    reach: Vec<u64>,
     /// Per live dungeon, per level of its `reach` in increasing order: the
     /// chance that the rest succeeds and no later branch ends there
     /// (`[0]`), or the first later branch ending there brings other-end
@@ -319,18 +321,31 @@ pub struct Back {
     /// The values only: `ends_err` bounds the error of each of them (these
     /// are the largest values the engine holds, two layers of every live
     /// dungeon's levels at once, and a bound each would double them).
-    pub ends: Vec<[f64; 1 + ENDS]>,
-    pub ends_err: f64,
+    ends: Vec<[f64; 1 + ENDS]>,
+    ends_err: f64,
     /// In a deferred run: per branch of the run, the chance that the rest
     /// succeeds with that branch's entry level bringing other-end class
     /// `c` (for the branches not placed yet).
-    pub run: Vec<[W; ENDS]>,
+    run: Vec<[W; ENDS]>,
 }
 
 impl Back {
+    /// [`BackLevels::reach`].
+    pub fn reach(&self) -> &[u64] {
+        self.levels.as_ref().map_or(&[], |m| &m.reach)
+    }
+
+    fn run(&self) -> &[[W; ENDS]] {
+        self.levels.as_ref().map_or(&[], |m| &m.run)
+    }
+
+    fn levels_mut(&mut self) -> &mut BackLevels {
+        self.levels.get_or_insert_with(Default::default)
+    }
+
     /// Where live dungeon `li`'s levels start in `ends`.
     fn offset(&self, li: usize) -> usize {
-        self.reach
+        self.reach()
             .iter()
             .take(li)
             .map(|m| m.count_ones() as usize)
@@ -339,13 +354,17 @@ impl Back {
 
     /// The values of level `l` of live dungeon `li`.
     pub fn ends_at(&self, li: usize, l: usize) -> Ends {
-        let m = self.reach.get(li).copied().unwrap_or(0);
-        if l < LEVELS && m & (1u64 << l) != 0 {
+        let m = self.reach().get(li).copied().unwrap_or(0);
+        if let Some(vals) = self
+            .levels
+            .as_ref()
+            .filter(|_| l < LEVELS && m & (1u64 << l) != 0)
+        {
             let k = (m & ((1u64 << l) - 1)).count_ones() as usize;
-            let v = self.ends[self.offset(li) + k];
+            let v = vals.ends[self.offset(li) + k];
             let w = |v: f64| W {
                 v,
-                e: self.ends_err,
+                e: vals.ends_err,
             };
             Ends {
                 none: w(v[0]),
@@ -1163,25 +1182,26 @@ impl<'a> Engine<'a> {
     fn project(&self, mut s: State, next: usize) -> State {
         let n_slots = self.n_slots(&s.loaded);
         let needed = &self.needed_slots[next];
-        s.slots.retain(|(slot, _)| needed.contains(slot));
-        let live: Vec<Live> = s
-            .live
-            .iter()
-            .filter(|l| self.live_until[l.record as usize] >= next as i64)
-            .cloned()
-            .map(|mut l| {
-                // A deferred run's joint chances are those of the levels
-                // taken before it, all of them.
-                l.avoid = if l.pending > 0 {
-                    l.avoid
-                } else if self.res.rules.avoid_branch_levels {
-                    l.avoid & self.future_mask(&l, next, &s.slots, n_slots)
-                } else {
-                    0
-                };
-                l
-            })
-            .collect();
+        // States are held by the hundred thousand: their vectors are made
+        // to measure (a filtered `collect` would leave room for four).
+        let slots = s.slots.iter().filter(|(slot, _)| needed.contains(slot));
+        let mut kept = Vec::with_capacity(slots.clone().count());
+        kept.extend(slots.copied());
+        s.slots = kept;
+        let stays = |l: &&Live| self.live_until[l.record as usize] >= next as i64;
+        let mut live = Vec::with_capacity(s.live.iter().filter(stays).count());
+        live.extend(s.live.iter().filter(stays).cloned().map(|mut l| {
+            // A deferred run's joint chances are those of the levels
+            // taken before it, all of them.
+            l.avoid = if l.pending > 0 {
+                l.avoid
+            } else if self.res.rules.avoid_branch_levels {
+                l.avoid & self.future_mask(&l, next, &s.slots, n_slots)
+            } else {
+                0
+            };
+            l
+        }));
         s.live = live;
         if !self.knox_later[next] {
             s.knox_done = 0;
@@ -1190,7 +1210,7 @@ impl<'a> Engine<'a> {
             s.dummy_done = false;
         }
         if !self.alt_later[next] {
-            s.alts.clear();
+            s.alts = Vec::new();
         }
         s
     }
@@ -2200,6 +2220,8 @@ impl<'a> Engine<'a> {
             let (dummy_done, ds_adj) = self.lifted_start(s, rec, num, ds, pattern);
             // The next state.
             let mut next = s.clone();
+            // Exactly: states are held by the hundred thousand.
+            next.loaded.reserve_exact(1);
             next.loaded.push(rec as u16);
             if let Some(b) = branch {
                 if let Some(parent) = next
@@ -2227,6 +2249,7 @@ impl<'a> Engine<'a> {
                 });
                 next.live.sort_by_key(|l| l.record);
             }
+            next.slots.reserve_exact(kept.len());
             for (&j, &v) in kept.iter().zip(&class.key) {
                 next.slots.push((n_slots + j as i32, i32::from(v)));
             }
@@ -2460,7 +2483,7 @@ impl Runs<'_> {
     fn judge(&self, b: &mut Back, li: usize, dist: &RunDist) {
         let mut first = [[W::ZERO; ENDS + 1]; LEVELS];
         for (i, f) in dist.first.iter().enumerate() {
-            let g = b.run.get(i).copied().unwrap_or([W::ZERO; ENDS]);
+            let g = b.run().get(i).copied().unwrap_or([W::ZERO; ENDS]);
             for &(l, p) in f {
                 let Some(x) = usize::try_from(l).ok().and_then(|l| first.get_mut(l)) else {
                     continue;
@@ -2471,17 +2494,19 @@ impl Runs<'_> {
                 }
             }
         }
-        let mut levels = b.reach[li];
+        let mut levels = b.reach().get(li).copied().unwrap_or(0);
         let mut k = b.offset(li);
+        let succ = b.succ;
+        let vals = b.levels_mut();
         while levels != 0 {
             let l = levels.trailing_zeros() as usize;
             levels &= levels - 1;
             if dist.span & (1u64 << l) != 0 {
                 let x = first[l];
-                let none = (W::ONE - x[0]).snapped() * b.succ;
+                let none = (W::ONE - x[0]).snapped() * succ;
                 let v = [none, x[1], x[2], x[3]];
-                b.ends[k] = v.map(|w| w.v);
-                b.ends_err = v.iter().fold(b.ends_err, |m, w| m.max(w.e));
+                vals.ends[k] = v.map(|w| w.v);
+                vals.ends_err = v.iter().fold(vals.ends_err, |m, w| m.max(w.e));
             }
             k += 1;
         }
@@ -2546,8 +2571,14 @@ fn backward(
                 })
                 .collect();
             let n: u32 = masks.iter().map(|m| m.count_ones()).sum();
-            cur[si].ends = vec![[0.0; 1 + ENDS]; n as usize];
-            cur[si].reach = masks;
+            if n > 0 || !masks.is_empty() {
+                cur[si].levels = Some(Box::new(BackLevels {
+                    reach: masks,
+                    ends: vec![[0.0; 1 + ENDS]; n as usize],
+                    ends_err: 0.0,
+                    run: Vec::new(),
+                }));
+            }
         }
         // States where a deferred run starts: its dist and parent record.
         let mut starts: Vec<(usize, u32, u32)> = Vec::new();
@@ -2563,7 +2594,10 @@ fn backward(
         {
             let from = layer.edges[group[0] as usize].from as usize;
             sums.clear();
-            sums.resize(cur[from].ends.len(), [W::ZERO; 1 + ENDS]);
+            sums.resize(
+                cur[from].levels.as_ref().map_or(0, |m| m.ends.len()),
+                [W::ZERO; 1 + ENDS],
+            );
             for &ek in group {
                 let e = &layer.edges[ek as usize];
                 let To::State(t) = e.to else { continue };
@@ -2575,7 +2609,7 @@ fn backward(
                 if let Some(sp) = runs.of(layer, e).filter(|sp| sp.member || sp.pos > 0) {
                     let dist = &runs.dists[sp.dist as usize];
                     let pos = usize::from(sp.pos);
-                    let run = &mut cur[from].run;
+                    let run = &mut cur[from].levels_mut().run;
                     if run.is_empty() {
                         *run = vec![[W::ZERO; ENDS]; dist.marg.len()];
                         if pos == 0 {
@@ -2594,7 +2628,7 @@ fn backward(
                         pos
                     };
                     for (j, acc) in run.iter_mut().enumerate().skip(later_from) {
-                        let later = nxt[t].run.get(j).copied().unwrap_or([W::ZERO; ENDS]);
+                        let later = nxt[t].run().get(j).copied().unwrap_or([W::ZERO; ENDS]);
                         for (a, g) in acc.iter_mut().zip(later) {
                             *a += e.p * g;
                         }
@@ -2605,7 +2639,7 @@ fn backward(
                 let to_state = &layers[i + 1].states[t];
                 for (li, live) in s.live.iter().enumerate() {
                     let pos = to_state.live.iter().position(|l| l.record == live.record);
-                    let mut levels = cur[from].reach[li];
+                    let mut levels = cur[from].reach().get(li).copied().unwrap_or(0);
                     let mut k = cur[from].offset(li);
                     while levels != 0 {
                         let l = levels.trailing_zeros() as usize;
@@ -2630,13 +2664,14 @@ fn backward(
                     }
                 }
             }
-            let b = &mut cur[from];
-            let mut err = 0.0f64;
-            for (to, sum) in b.ends.iter_mut().zip(&sums) {
-                *to = sum.map(|w| w.v);
-                err = sum.iter().fold(err, |m, w| m.max(w.e));
+            if let Some(vals) = cur[from].levels.as_mut() {
+                let mut err = 0.0f64;
+                for (to, sum) in vals.ends.iter_mut().zip(&sums) {
+                    *to = sum.map(|w| w.v);
+                    err = sum.iter().fold(err, |m, w| m.max(w.e));
+                }
+                vals.ends_err = err;
             }
-            b.ends_err = err;
         }
         for (from, dist, parent) in starts {
             let s = &layer.states[from];
@@ -2648,20 +2683,24 @@ fn backward(
         // the dungeon record `i` created are (by the statistics).
         for (s, b) in layers[i + 1].states.iter().zip(rest[0].iter_mut()) {
             let own = s.live.iter().position(|l| usize::from(l.record) == i);
-            let kept = own.map(|li| {
-                let at = b.offset(li);
-                b.ends[at..at + b.reach[li].count_ones() as usize].to_vec()
-            });
-            for (li, m) in b.reach.iter_mut().enumerate() {
-                if Some(li) != own {
-                    *m = 0;
+            let at = own.map(|li| b.offset(li));
+            b.levels = match (own, at, b.levels.take()) {
+                (Some(li), Some(at), Some(mut vals)) if vals.reach[li] != 0 => {
+                    // In place: a state's allocations are reused.
+                    let n = vals.reach[li].count_ones() as usize;
+                    for (lj, m) in vals.reach.iter_mut().enumerate() {
+                        if lj != li {
+                            *m = 0;
+                        }
+                    }
+                    vals.ends.drain(..at);
+                    vals.ends.truncate(n);
+                    vals.ends.shrink_to_fit();
+                    vals.run = Vec::new();
+                    Some(vals)
                 }
-            }
-            if own.is_none() {
-                b.reach = Vec::new();
-            }
-            b.ends = kept.unwrap_or_default();
-            b.run = Vec::new();
+                _ => None,
+            };
         }
     }
     back
