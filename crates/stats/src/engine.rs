@@ -410,8 +410,13 @@ pub struct Run {
 }
 
 /// Per live dungeon of one state: a mask of levels and a value for each
-/// of them, in increasing order.
-pub type LevelMasses = Vec<(u64, Vec<W>)>;
+/// of them, in increasing order; `err` bounds the error of every value
+/// (one bound a state, as [`Back`]'s values have).
+#[derive(Clone, Debug, Default)]
+pub struct LevelMasses {
+    pub live: Vec<(u64, Vec<f64>)>,
+    pub err: f64,
+}
 
 impl Run {
     /// Which of the level records of an outcome's dungeon exist.
@@ -430,11 +435,14 @@ impl Run {
         let Some(li) = s.live.iter().position(|l| u32::from(l.record) == record) else {
             return W::ZERO;
         };
-        let (mask, mass) = &lives[li];
+        let Some((mask, mass)) = lives.live.get(li) else {
+            return W::ZERO;
+        };
         let a = self.alpha[i][from];
         match usize::try_from(level).ok().filter(|&l| l < LEVELS) {
             Some(l) if mask & (1u64 << l) != 0 && a.v > 0.0 => {
-                (mass[(mask & ((1u64 << l) - 1)).count_ones() as usize] / a).snapped()
+                let v = mass[(mask & ((1u64 << l) - 1)).count_ones() as usize];
+                (W { v, e: lives.err } / a).snapped()
             }
             _ => W::ZERO,
         }
@@ -799,64 +807,108 @@ impl<'a> Engine<'a> {
                 .states
                 .iter()
                 .enumerate()
-                .map(|(si, s)| {
-                    (0..s.live.len())
+                .map(|(si, s)| LevelMasses {
+                    live: (0..s.live.len())
                         .map(|li| {
                             let m = reach.at(i, si)[li] & LEVEL_BITS;
-                            (m, vec![W::ZERO; m.count_ones() as usize])
+                            (m, vec![0.0; m.count_ones() as usize])
                         })
-                        .collect()
+                        .collect(),
+                    err: 0.0,
                 })
                 .collect()
         };
         let mut mass: Vec<Vec<LevelMasses>> = Vec::with_capacity(layers.len());
         mass.push(layer_mass(0));
+        let mut sums: Vec<W> = Vec::new();
         for i in 0..layers.len().saturating_sub(1) {
             if self.stop.is_set() {
                 break;
             }
-            mass.push(layer_mass(i + 1));
+            // Layer `i - 1`'s masses have been read: trimmed before layer
+            // `i + 1`'s are made, so that two layers are whole at a time.
             if i > 0 {
                 self.keep_read(&layers[i - 1], &mut mass[i - 1]);
             }
+            mass.push(layer_mass(i + 1));
             let (cur, rest) = mass.split_at_mut(i + 1);
             let (cur, nxt) = (&cur[i], &mut rest[0]);
-            for e in layers[i].edges.iter().filter(|e| e.ok) {
-                let To::State(t) = e.to else { continue };
-                let (f, t) = (e.from as usize, t as usize);
-                let from = &layers[i].states[f];
-                for (lj, live) in layers[i + 1].states[t].live.iter().enumerate() {
-                    let (mask, out) = &mut nxt[t][lj];
-                    let mut levels = *mask;
-                    let mut k = 0;
-                    if usize::from(live.record) == i {
-                        let Some(info) = layers[i].info(e) else {
-                            continue;
-                        };
-                        let w = alpha[i][f] * e.p;
-                        while levels != 0 {
-                            let l = levels.trailing_zeros() as i32;
-                            levels &= levels - 1;
-                            out[k] += w * self.core_chance(i, info, l);
-                            k += 1;
-                        }
-                    } else {
-                        let Some(li) = from.live.iter().position(|x| x.record == live.record)
-                        else {
-                            continue;
-                        };
-                        let (fmask, fmass) = &cur[f][li];
-                        while levels != 0 {
-                            let l = levels.trailing_zeros();
-                            levels &= levels - 1;
-                            if fmask & (1u64 << l) != 0 {
-                                let kf = (fmask & ((1u64 << l) - 1)).count_ones() as usize;
-                                out[k] += fmass[kf] * e.p;
+            // A state's masses are summed with their bounds over the edges
+            // into it, then stored.
+            let edges = &layers[i].edges;
+            let mut order: Vec<(u32, u32)> = edges
+                .iter()
+                .enumerate()
+                .filter_map(|(k, e)| match e.to {
+                    To::State(t) if e.ok => Some((t, k as u32)),
+                    _ => None,
+                })
+                .collect();
+            order.sort_unstable();
+            for group in order.chunk_by(|a, b| a.0 == b.0) {
+                let t = group[0].0 as usize;
+                let to_state = &layers[i + 1].states[t];
+                let starts: Vec<usize> = nxt[t]
+                    .live
+                    .iter()
+                    .scan(0, |at, (_, v)| {
+                        let s = *at;
+                        *at += v.len();
+                        Some(s)
+                    })
+                    .collect();
+                sums.clear();
+                sums.resize(nxt[t].live.iter().map(|(_, v)| v.len()).sum(), W::ZERO);
+                for &(_, ek) in group {
+                    let e = &edges[ek as usize];
+                    let f = e.from as usize;
+                    let from = &layers[i].states[f];
+                    for (lj, live) in to_state.live.iter().enumerate() {
+                        let mut levels = nxt[t].live[lj].0;
+                        let out = &mut sums[starts[lj]..];
+                        let mut k = 0;
+                        if usize::from(live.record) == i {
+                            let Some(info) = layers[i].info(e) else {
+                                continue;
+                            };
+                            let w = alpha[i][f] * e.p;
+                            while levels != 0 {
+                                let l = levels.trailing_zeros() as i32;
+                                levels &= levels - 1;
+                                out[k] += w * self.core_chance(i, info, l);
+                                k += 1;
                             }
-                            k += 1;
+                        } else {
+                            let Some(li) = from.live.iter().position(|x| x.record == live.record)
+                            else {
+                                continue;
+                            };
+                            let (fmask, fmass) = &cur[f].live[li];
+                            while levels != 0 {
+                                let l = levels.trailing_zeros();
+                                levels &= levels - 1;
+                                if fmask & (1u64 << l) != 0 {
+                                    let kf = (fmask & ((1u64 << l) - 1)).count_ones() as usize;
+                                    let x = W {
+                                        v: fmass[kf],
+                                        e: cur[f].err,
+                                    };
+                                    out[k] += x * e.p;
+                                }
+                                k += 1;
+                            }
                         }
                     }
                 }
+                let to = &mut nxt[t];
+                let mut err = 0.0f64;
+                for ((_, vals), &at) in to.live.iter_mut().zip(&starts) {
+                    for (v, w) in vals.iter_mut().zip(&sums[at..]) {
+                        *v = w.v;
+                        err = err.max(w.e);
+                    }
+                }
+                to.err = err;
             }
         }
         let n = mass.len();
@@ -892,7 +944,7 @@ impl<'a> Engine<'a> {
             }
         }
         for ((s, lives), read) in layer.states.iter().zip(mass.iter_mut()).zip(&read) {
-            for (live, m) in s.live.iter().zip(lives.iter_mut()) {
+            for (live, m) in s.live.iter().zip(lives.live.iter_mut()) {
                 let keep = read
                     .iter()
                     .find(|(p, _)| *p == u32::from(live.record))
