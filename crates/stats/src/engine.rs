@@ -87,10 +87,10 @@ pub struct Live {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Dungeon records that exist, in index order.
-    pub loaded: Vec<u16>,
-    pub live: Vec<Live>,
+    pub loaded: Box<[u16]>,
+    pub live: Box<[Live]>,
     /// `(slot, level)` of slots later chains read; level -1: no level.
-    pub slots: Vec<(i32, i32)>,
+    pub slots: Box<[(i32, i32)]>,
     /// Bit `f`: the first level named `Rules::floating_levels[f]` has been
     /// seen.
     pub knox_done: u8,
@@ -100,7 +100,7 @@ pub struct State {
     pub dummy_done: bool,
     /// dNetHack's `alternate_history[]` (dNAO `dungeon.c:659-664`): its set
     /// slots in order (the game sets them one after another from slot 0).
-    pub alts: Vec<AltSlot>,
+    pub alts: Box<[AltSlot]>,
 }
 
 /// One set slot of dNetHack's `alternate_history[]`.
@@ -1239,7 +1239,7 @@ impl<'a> Engine<'a> {
         let slots = s.slots.iter().filter(|(slot, _)| needed.contains(slot));
         let mut kept = Vec::with_capacity(slots.clone().count());
         kept.extend(slots.copied());
-        s.slots = kept;
+        s.slots = kept.into_boxed_slice();
         let stays = |l: &&Live| self.live_until[l.record as usize] >= next as i64;
         let mut live = Vec::with_capacity(s.live.iter().filter(stays).count());
         live.extend(s.live.iter().filter(stays).cloned().map(|mut l| {
@@ -1254,7 +1254,7 @@ impl<'a> Engine<'a> {
             };
             l
         }));
-        s.live = live;
+        s.live = live.into_boxed_slice();
         if !self.knox_later[next] {
             s.knox_done = 0;
         }
@@ -1262,7 +1262,7 @@ impl<'a> Engine<'a> {
             s.dummy_done = false;
         }
         if !self.alt_later[next] {
-            s.alts = Vec::new();
+            s.alts = Box::default();
         }
         s
     }
@@ -1314,7 +1314,7 @@ impl<'a> Engine<'a> {
                 }
             };
         let history = |selected: bool| {
-            let mut alts = s.alts.clone();
+            let mut alts = s.alts.to_vec();
             let prev = alts.get(j).map_or(0, |a| a.prev);
             let slot = AltSlot {
                 group,
@@ -1748,7 +1748,7 @@ impl<'a> Engine<'a> {
             };
             if !p_drop.is_zero() {
                 let next = State {
-                    alts: dropped,
+                    alts: dropped.into_boxed_slice(),
                     ..s.clone()
                 };
                 out.push((
@@ -1763,7 +1763,7 @@ impl<'a> Engine<'a> {
             }
             p_exist = p_keep;
             kept_state = State {
-                alts: kept,
+                alts: kept.into_boxed_slice(),
                 ..s.clone()
             };
             &kept_state
@@ -2273,8 +2273,10 @@ impl<'a> Engine<'a> {
             // The next state.
             let mut next = s.clone();
             // Exactly: states are held by the hundred thousand.
-            next.loaded.reserve_exact(1);
-            next.loaded.push(rec as u16);
+            let mut loaded = Vec::with_capacity(next.loaded.len() + 1);
+            loaded.extend_from_slice(&next.loaded);
+            loaded.push(rec as u16);
+            next.loaded = loaded.into_boxed_slice();
             if let Some(b) = branch {
                 if let Some(parent) = next
                     .live
@@ -2290,7 +2292,9 @@ impl<'a> Engine<'a> {
                 }
             }
             if self.live_until[rec] > rec as i64 {
-                next.live.push(Live {
+                let mut live = Vec::with_capacity(next.live.len() + 1);
+                live.extend_from_slice(&next.live);
+                live.push(Live {
                     record: rec as u16,
                     n: num,
                     depth_start: ds,
@@ -2299,13 +2303,16 @@ impl<'a> Engine<'a> {
                     pending: 0,
                     spread: branch.and_then(|b| b.spread),
                 });
-                next.live.sort_by_key(|l| l.record);
+                live.sort_by_key(|l| l.record);
+                next.live = live.into_boxed_slice();
             }
-            next.slots.reserve_exact(kept.len());
+            let mut slots = Vec::with_capacity(next.slots.len() + kept.len());
+            slots.extend_from_slice(&next.slots);
             for (&j, &v) in kept.iter().zip(&class.key) {
-                next.slots.push((n_slots + j as i32, i32::from(v)));
+                slots.push((n_slots + j as i32, i32::from(v)));
             }
-            next.slots.sort_unstable();
+            slots.sort_unstable();
+            next.slots = slots.into_boxed_slice();
             next.knox_done = knox_done;
             next.knox_bad = knox_bad;
             next.dummy_done = dummy_done;
@@ -2330,13 +2337,13 @@ impl<'a> Engine<'a> {
         let mut layers: Vec<Layer> = Vec::with_capacity(nd + 1);
         let mut first = Layer::default();
         first.intern(State {
-            loaded: Vec::new(),
-            live: Vec::new(),
-            slots: Vec::new(),
+            loaded: Box::default(),
+            live: Box::default(),
+            slots: Box::default(),
             knox_done: 0,
             knox_bad: false,
             dummy_done: false,
-            alts: Vec::new(),
+            alts: Box::default(),
         });
         first.seal();
         layers.push(first);
