@@ -12,7 +12,7 @@
 //! weights carry their error bounds through the sums).
 
 use super::acc::END_PLAIN;
-use super::engine::{Edge, Present, Run};
+use super::engine::{Edge, Present, PresentKey, Run};
 use super::fxhash::FxHashMap;
 use super::place::LEVELS;
 use super::weight::W;
@@ -22,15 +22,11 @@ use super::weight::W;
 struct Key {
     index: u32,
     p: [u64; 2],
-    n: i32,
-    depth_start: i32,
-    entry: i32,
-    placement: u32,
-    class: u32,
-    prefix: [u64; 2],
-    /// Parent, level, depth, floated, other-end class, and the chance that
-    /// a plain branch's parent level is a no-bones level.
-    branch: Option<(u32, i32, i32, bool, usize, [u64; 2])>,
+    /// The outcome, its branch's spread left out (`present` reads the
+    /// level each spread level gives, which is in the outcome).
+    present: PresentKey,
+    /// The chance that a plain branch's parent level is a no-bones level.
+    q: [u64; 2],
     /// The state after it, by [`After`].
     after: u32,
     /// A chance of zero with an error bound is not merged with positive
@@ -110,24 +106,21 @@ impl<'r> Alike<'r> {
         a: W,
         t: usize,
     ) {
-        let branch = info.branch.map(|b| {
-            let q = if b.other == END_PLAIN && !b.floated {
+        let q = match info.branch {
+            Some(b) if b.other == END_PLAIN && !b.floated => {
                 run.core_at(i, e.from as usize, b.parent, b.level)
-            } else {
-                W::ZERO
-            };
-            (b.parent, b.level, b.depth, b.floated, b.other, bits(q))
-        });
+            }
+            _ => W::ZERO,
+        };
+        let mut bare = info.clone();
+        if let Some(b) = &mut bare.branch {
+            b.spread = None;
+        }
         let key = Key {
             index,
             p: bits(e.p),
-            n: info.n,
-            depth_start: info.depth_start,
-            entry: info.entry,
-            placement: info.placement,
-            class: info.class,
-            prefix: bits(info.prefix),
-            branch,
+            present: bare.key(),
+            q: bits(q),
             after: after.class[t],
             positive: a.v > 0.0,
         };

@@ -48,7 +48,7 @@ use super::fxhash::FxHashMap;
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::runs::{self, bit, probe, RunDist, RunPos};
 use super::tail::Tails;
-use super::weight::W;
+use super::weight::{largest_bound, W};
 use super::{Budget, Stop, STOPPED};
 use crate::bones::names::QUEST_DUNGEON;
 use crate::bones::{no_bones_rule, BonesOptions, BranchRule, LevelFacts};
@@ -248,7 +248,7 @@ impl Presents {
 }
 
 /// [`Present`]'s fields, weights by their bits.
-type PresentKey = (
+pub(crate) type PresentKey = (
     [i32; 3],
     Option<(u32, i32, i32, bool, usize, Option<u32>)>,
     [u32; 2],
@@ -256,7 +256,8 @@ type PresentKey = (
 );
 
 impl Present {
-    fn key(&self) -> PresentKey {
+    /// Equal for equal outcomes (weights by their bits).
+    pub(crate) fn key(&self) -> PresentKey {
         (
             [self.n, self.depth_start, self.entry],
             self.branch
@@ -821,6 +822,7 @@ impl<'a> Engine<'a> {
         let mut mass: Vec<Vec<LevelMasses>> = Vec::with_capacity(layers.len());
         mass.push(layer_mass(0));
         let mut sums: Vec<W> = Vec::new();
+        let mut starts: Vec<usize> = Vec::new();
         for i in 0..layers.len().saturating_sub(1) {
             if self.stop.is_set() {
                 break;
@@ -848,15 +850,12 @@ impl<'a> Engine<'a> {
             for group in order.chunk_by(|a, b| a.0 == b.0) {
                 let t = group[0].0 as usize;
                 let to_state = &layers[i + 1].states[t];
-                let starts: Vec<usize> = nxt[t]
-                    .live
-                    .iter()
-                    .scan(0, |at, (_, v)| {
-                        let s = *at;
-                        *at += v.len();
-                        Some(s)
-                    })
-                    .collect();
+                starts.clear();
+                starts.extend(nxt[t].live.iter().scan(0, |at, (_, v)| {
+                    let s = *at;
+                    *at += v.len();
+                    Some(s)
+                }));
                 sums.clear();
                 sums.resize(nxt[t].live.iter().map(|(_, v)| v.len()).sum(), W::ZERO);
                 for &(_, ek) in group {
@@ -901,14 +900,12 @@ impl<'a> Engine<'a> {
                     }
                 }
                 let to = &mut nxt[t];
-                let mut err = 0.0f64;
-                for ((_, vals), &at) in to.live.iter_mut().zip(&starts) {
+                for ((_, vals), &at) in to.live.iter_mut().zip(starts.iter()) {
                     for (v, w) in vals.iter_mut().zip(&sums[at..]) {
                         *v = w.v;
-                        err = err.max(w.e);
                     }
                 }
-                to.err = err;
+                to.err = largest_bound(&sums);
             }
         }
         let n = mass.len();
@@ -957,6 +954,9 @@ impl<'a> Engine<'a> {
                     kept.push(m.1[(m.0 & ((1u64 << l) - 1)).count_ones() as usize]);
                 }
                 *m = (keep, kept);
+            }
+            if lives.live.iter().all(|(keep, _)| *keep == 0) {
+                lives.live = Vec::new();
             }
         }
     }
@@ -2565,7 +2565,7 @@ impl Runs<'_> {
                 let none = (W::ONE - x[0]).snapped() * succ;
                 let v = [none, x[1], x[2], x[3]];
                 vals.ends[k] = v.map(|w| w.v);
-                vals.ends_err = v.iter().fold(vals.ends_err, |m, w| m.max(w.e));
+                vals.ends_err = vals.ends_err.max(largest_bound(&v));
             }
             k += 1;
         }
@@ -2724,12 +2724,10 @@ fn backward(
                 }
             }
             if let Some(vals) = cur[from].levels.as_mut() {
-                let mut err = 0.0f64;
                 for (to, sum) in vals.ends.iter_mut().zip(&sums) {
                     *to = sum.map(|w| w.v);
-                    err = sum.iter().fold(err, |m, w| m.max(w.e));
                 }
-                vals.ends_err = err;
+                vals.ends_err = largest_bound(sums.iter().flatten());
             }
         }
         for (from, dist, parent) in starts {

@@ -23,6 +23,12 @@ pub struct W {
     pub e: f64,
 }
 
+/// One bound on the error of every one of `ws`: the largest (values kept
+/// without their own bounds, one bound a state, take it).
+pub fn largest_bound<'a>(ws: impl IntoIterator<Item = &'a W>) -> f64 {
+    ws.into_iter().fold(0.0, |m, w| m.max(w.e))
+}
+
 impl W {
     pub const ZERO: W = W { v: 0.0, e: 0.0 };
     pub const ONE: W = W { v: 1.0, e: 0.0 };
