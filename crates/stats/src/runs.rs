@@ -270,6 +270,13 @@ pub(crate) fn run_dist(
     let mut sets: FxHashMap<(u64, u64), u64> = FxHashMap::default();
     sets.insert((avoid, 0), 1);
     for (i, &(base, n)) in ranges.iter().enumerate() {
+        if !track && i + 2 == k && ranges[i + 1] == (base, n) {
+            last_pair(&sets, base, n, below[i], [!floats[i], !floats[i + 1]], {
+                let (a, b) = (&mut marg[i..], &mut firsts[i..]);
+                [a, b]
+            });
+            break;
+        }
         let mut next: FxHashMap<(u64, u64), u64> = FxHashMap::default();
         let ends = !floats[i];
         for (&(avoid, taken), &w) in &sets {
@@ -304,6 +311,43 @@ pub(crate) fn run_dist(
         first: as_chances(firsts, sequences),
         span,
     })
+}
+
+/// The last two members of a run, when they share a range and no member
+/// finds its range full (nor needs telling who took a level): counted
+/// straight from the sets before them, without the sets between them,
+/// which are the most (a level free before the pair, `g` draws landing on
+/// it and `h` on the free level before it, gets `g * (n - g) + h * h` of
+/// the second member's `n * n` pairs of draws: `g` of each draw of the
+/// first that leaves it free and does not take the level before it, and
+/// `g + h` of the `h` draws that take that level).
+fn last_pair(
+    sets: &FxHashMap<(u64, u64), u64>,
+    base: i32,
+    n: i32,
+    below: u64,
+    ends: [bool; 2],
+    [marg, firsts]: [&mut [Tally]; 2],
+) {
+    let mut free: Vec<(i32, u64)> = Vec::with_capacity(n as usize);
+    for (&(avoid, _), &w) in sets {
+        free.clear();
+        landings(avoid, base, n, |level, g| free.push((level, g)));
+        let m = free.len();
+        // Two free levels at least: the second member finds one free.
+        debug_assert!(m >= 2);
+        for (j, &(level, g)) in free.iter().enumerate() {
+            let h = free[(j + m - 1) % m].1;
+            let first = w * g * below;
+            let second = w * (g * (n as u64 - g) + h * h);
+            for (i, c) in [first, second].into_iter().enumerate() {
+                marg[i].add(level, c);
+                if ends[i] {
+                    firsts[i].add(level, c);
+                }
+            }
+        }
+    }
 }
 
 /// Counts of sequences by level, per member, as chances in level order.
@@ -449,6 +493,28 @@ mod tests {
             prop_assert!(same(&dist.first, &want.first), "{:?} vs {:?}", dist.first, want.first);
             let span = want.marg.iter().flatten().fold(0, |s, &(l, _)| s | bit(l));
             prop_assert_eq!(dist.span, span);
+        }
+
+        /// Runs whose last members share a range, as dNetHack's three
+        /// `@ (5, 25)` side branches do, counted without the sets between
+        /// the last two (floating members and ranges that may fill too).
+        #[test]
+        fn last_pair_gives_every_sequence_s_chances(
+            members in proptest::collection::vec((1i32..10, 1i32..6, proptest::bool::weighted(0.3)), 0..3),
+            last in (1i32..10, 2i32..9),
+            floats in (proptest::bool::weighted(0.3), proptest::bool::weighted(0.3)),
+            avoid in 0u64..(1 << 16),
+        ) {
+            let mut ranges: Vec<(i32, i32)> = members.iter().map(|&(b, c, _)| (b, c)).collect();
+            let mut fl: Vec<bool> = members.iter().map(|&(_, _, f)| f).collect();
+            ranges.extend([last, last]);
+            fl.extend([floats.0, floats.1]);
+            let avoid = avoid << 1;
+            let sequences = ranges.iter().map(|&(_, c)| c as u64).product();
+            let dist = run_dist(&ranges, sequences, avoid, &fl, |v| v).expect("small");
+            let want = by_sequences(&ranges, avoid, &fl);
+            prop_assert!(same(&dist.marg, &want.marg), "{:?} vs {:?}", dist.marg, want.marg);
+            prop_assert!(same(&dist.first, &want.first), "{:?} vs {:?}", dist.first, want.first);
         }
     }
 }
