@@ -45,6 +45,7 @@
 
 use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
 use super::fxhash::FxHashMap;
+use super::halves::halves;
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::runs::{self, bit, probe, RunDist, RunPos};
 use super::tail::Tails;
@@ -821,8 +822,6 @@ impl<'a> Engine<'a> {
         };
         let mut mass: Vec<Vec<LevelMasses>> = Vec::with_capacity(layers.len());
         mass.push(layer_mass(0));
-        let mut sums: Vec<W> = Vec::new();
-        let mut starts: Vec<usize> = Vec::new();
         for i in 0..layers.len().saturating_sub(1) {
             if self.stop.is_set() {
                 break;
@@ -847,66 +846,80 @@ impl<'a> Engine<'a> {
                 })
                 .collect();
             order.sort_unstable();
-            for group in order.chunk_by(|a, b| a.0 == b.0) {
-                let t = group[0].0 as usize;
-                let to_state = &layers[i + 1].states[t];
-                starts.clear();
-                starts.extend(nxt[t].live.iter().scan(0, |at, (_, v)| {
-                    let s = *at;
-                    *at += v.len();
-                    Some(s)
-                }));
-                sums.clear();
-                sums.resize(nxt[t].live.iter().map(|(_, v)| v.len()).sum(), W::ZERO);
-                for &(_, ek) in group {
-                    let e = &edges[ek as usize];
-                    let f = e.from as usize;
-                    let from = &layers[i].states[f];
-                    for (lj, live) in to_state.live.iter().enumerate() {
-                        let mut levels = nxt[t].live[lj].0;
-                        let out = &mut sums[starts[lj]..];
-                        let mut k = 0;
-                        if usize::from(live.record) == i {
-                            let Some(info) = layers[i].info(e) else {
-                                continue;
-                            };
-                            let w = alpha[i][f] * e.p;
-                            while levels != 0 {
-                                let l = levels.trailing_zeros() as i32;
-                                levels &= levels - 1;
-                                out[k] += w * self.core_chance(i, info, l);
-                                k += 1;
-                            }
-                        } else {
-                            let Some(li) = from.live.iter().position(|x| x.record == live.record)
-                            else {
-                                continue;
-                            };
-                            let (fmask, fmass) = &cur[f].live[li];
-                            while levels != 0 {
-                                let l = levels.trailing_zeros();
-                                levels &= levels - 1;
-                                if fmask & (1u64 << l) != 0 {
-                                    let kf = (fmask & ((1u64 << l) - 1)).count_ones() as usize;
-                                    let x = W {
-                                        v: fmass[kf],
-                                        e: cur[f].err,
+            halves(
+                &order,
+                |&(t, _)| t as usize,
+                nxt,
+                |part, nxt, base| {
+                    let mut sums: Vec<W> = Vec::new();
+                    let mut starts: Vec<usize> = Vec::new();
+                    for group in part.chunk_by(|a, b| a.0 == b.0) {
+                        let t = group[0].0 as usize;
+                        let to_state = &layers[i + 1].states[t];
+                        starts.clear();
+                        starts.extend(nxt[t - base].live.iter().scan(0, |at, (_, v)| {
+                            let s = *at;
+                            *at += v.len();
+                            Some(s)
+                        }));
+                        sums.clear();
+                        sums.resize(
+                            nxt[t - base].live.iter().map(|(_, v)| v.len()).sum(),
+                            W::ZERO,
+                        );
+                        for &(_, ek) in group {
+                            let e = &edges[ek as usize];
+                            let f = e.from as usize;
+                            let from = &layers[i].states[f];
+                            for (lj, live) in to_state.live.iter().enumerate() {
+                                let mut levels = nxt[t - base].live[lj].0;
+                                let out = &mut sums[starts[lj]..];
+                                let mut k = 0;
+                                if usize::from(live.record) == i {
+                                    let Some(info) = layers[i].info(e) else {
+                                        continue;
                                     };
-                                    out[k] += x * e.p;
+                                    let w = alpha[i][f] * e.p;
+                                    while levels != 0 {
+                                        let l = levels.trailing_zeros() as i32;
+                                        levels &= levels - 1;
+                                        out[k] += w * self.core_chance(i, info, l);
+                                        k += 1;
+                                    }
+                                } else {
+                                    let Some(li) =
+                                        from.live.iter().position(|x| x.record == live.record)
+                                    else {
+                                        continue;
+                                    };
+                                    let (fmask, fmass) = &cur[f].live[li];
+                                    while levels != 0 {
+                                        let l = levels.trailing_zeros();
+                                        levels &= levels - 1;
+                                        if fmask & (1u64 << l) != 0 {
+                                            let kf =
+                                                (fmask & ((1u64 << l) - 1)).count_ones() as usize;
+                                            let x = W {
+                                                v: fmass[kf],
+                                                e: cur[f].err,
+                                            };
+                                            out[k] += x * e.p;
+                                        }
+                                        k += 1;
+                                    }
                                 }
-                                k += 1;
                             }
                         }
+                        let to = &mut nxt[t - base];
+                        for ((_, vals), &at) in to.live.iter_mut().zip(starts.iter()) {
+                            for (v, w) in vals.iter_mut().zip(&sums[at..]) {
+                                *v = w.v;
+                            }
+                        }
+                        to.err = largest_bound(&sums);
                     }
-                }
-                let to = &mut nxt[t];
-                for ((_, vals), &at) in to.live.iter_mut().zip(starts.iter()) {
-                    for (v, w) in vals.iter_mut().zip(&sums[at..]) {
-                        *v = w.v;
-                    }
-                }
-                to.err = largest_bound(&sums);
-            }
+                },
+            );
         }
         let n = mass.len();
         for i in n.saturating_sub(2)..n.saturating_sub(1) {
@@ -2587,7 +2600,7 @@ fn backward(
     layers: &[Layer],
     reach: &Reach,
     terminal_fail: &[Option<FailKey>],
-    classes: &dyn Fn(usize, &Edge) -> [W; ENDS],
+    classes: &(dyn Fn(usize, &Edge) -> [W; ENDS] + Sync),
     runs: &Runs<'_>,
     stop: &Stop,
 ) -> Vec<Vec<Back>> {
@@ -2639,97 +2652,104 @@ fn backward(
                 }));
             }
         }
-        // States where a deferred run starts: its dist and parent record.
-        let mut starts: Vec<(usize, u32, u32)> = Vec::new();
         // A state's values are summed with their bounds, over its edges,
         // then stored (`Back::ends`).
         let mut order: Vec<u32> = (0..layer.edges.len() as u32)
             .filter(|&k| layer.edges[k as usize].ok)
             .collect();
         order.sort_by_key(|&k| layer.edges[k as usize].from);
-        let mut sums: Vec<[W; 1 + ENDS]> = Vec::new();
-        for group in
-            order.chunk_by(|&a, &b| layer.edges[a as usize].from == layer.edges[b as usize].from)
-        {
-            let from = layer.edges[group[0] as usize].from as usize;
-            sums.clear();
-            sums.resize(
-                cur[from].levels.as_ref().map_or(0, |m| m.ends.len()),
-                [W::ZERO; 1 + ENDS],
-            );
-            for &ek in group {
-                let e = &layer.edges[ek as usize];
-                let To::State(t) = e.to else { continue };
-                let t = t as usize;
-                let from = e.from as usize;
-                let succ = nxt[t].succ;
-                cur[from].succ += e.p * succ;
-                // A sub after the run's last member reads nothing of it.
-                if let Some(sp) = runs.of(layer, e).filter(|sp| sp.member || sp.pos > 0) {
-                    let dist = &runs.dists[sp.dist as usize];
-                    let pos = usize::from(sp.pos);
-                    let run = &mut cur[from].levels_mut().run;
-                    if run.is_empty() {
-                        *run = vec![[W::ZERO; ENDS]; dist.marg.len()];
-                        if pos == 0 {
-                            starts.push((from, sp.dist, sp.owner));
-                        }
-                    }
-                    // A member's entry brings its class to its level; a sub's
-                    // state passes the members after it on.
-                    let later_from = if sp.member {
-                        let c = classes(i, e);
-                        for (k, c) in c.iter().enumerate() {
-                            run[pos][k] += e.p * *c * succ;
-                        }
-                        pos + 1
-                    } else {
-                        pos
-                    };
-                    for (j, acc) in run.iter_mut().enumerate().skip(later_from) {
-                        let later = nxt[t].run().get(j).copied().unwrap_or([W::ZERO; ENDS]);
-                        for (a, g) in acc.iter_mut().zip(later) {
-                            *a += e.p * g;
-                        }
-                    }
-                }
-                let s = &layer.states[from];
-                let added = added_end(layer, e, runs);
-                let to_state = &layers[i + 1].states[t];
-                for (li, live) in s.live.iter().enumerate() {
-                    let pos = to_state.live.iter().position(|l| l.record == live.record);
-                    let mut levels = cur[from].reach().get(li).copied().unwrap_or(0);
-                    let mut k = cur[from].offset(li);
-                    while levels != 0 {
-                        let l = levels.trailing_zeros() as usize;
-                        levels &= levels - 1;
-                        let adds = added == Some((u32::from(live.record), l as i32));
-                        let v: [W; 1 + ENDS] = if adds {
-                            let c = classes(i, e);
-                            [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ]
-                        } else {
-                            match pos {
-                                Some(p) => {
-                                    let x = nxt[t].ends_at(p, l);
-                                    [x.none, x.branch[0], x.branch[1], x.branch[2]]
-                                }
-                                None => [succ, W::ZERO, W::ZERO, W::ZERO],
+        // States where a deferred run starts: its dist and parent record.
+        let from_of = |&k: &u32| layer.edges[k as usize].from as usize;
+        let starts: Vec<(usize, u32, u32)> = halves(&order, from_of, cur, |part, cur, base| {
+            let mut starts: Vec<(usize, u32, u32)> = Vec::new();
+            let mut sums: Vec<[W; 1 + ENDS]> = Vec::new();
+            for group in
+                part.chunk_by(|&a, &b| layer.edges[a as usize].from == layer.edges[b as usize].from)
+            {
+                let from = layer.edges[group[0] as usize].from as usize;
+                sums.clear();
+                sums.resize(
+                    cur[from - base].levels.as_ref().map_or(0, |m| m.ends.len()),
+                    [W::ZERO; 1 + ENDS],
+                );
+                for &ek in group {
+                    let e = &layer.edges[ek as usize];
+                    let To::State(t) = e.to else { continue };
+                    let t = t as usize;
+                    let from = e.from as usize;
+                    let succ = nxt[t].succ;
+                    cur[from - base].succ += e.p * succ;
+                    // A sub after the run's last member reads nothing of it.
+                    if let Some(sp) = runs.of(layer, e).filter(|sp| sp.member || sp.pos > 0) {
+                        let dist = &runs.dists[sp.dist as usize];
+                        let pos = usize::from(sp.pos);
+                        let run = &mut cur[from - base].levels_mut().run;
+                        if run.is_empty() {
+                            *run = vec![[W::ZERO; ENDS]; dist.marg.len()];
+                            if pos == 0 {
+                                starts.push((from, sp.dist, sp.owner));
                             }
-                        };
-                        for (acc, x) in sums[k].iter_mut().zip(v) {
-                            *acc += e.p * x;
                         }
-                        k += 1;
+                        // A member's entry brings its class to its level; a sub's
+                        // state passes the members after it on.
+                        let later_from = if sp.member {
+                            let c = classes(i, e);
+                            for (k, c) in c.iter().enumerate() {
+                                run[pos][k] += e.p * *c * succ;
+                            }
+                            pos + 1
+                        } else {
+                            pos
+                        };
+                        for (j, acc) in run.iter_mut().enumerate().skip(later_from) {
+                            let later = nxt[t].run().get(j).copied().unwrap_or([W::ZERO; ENDS]);
+                            for (a, g) in acc.iter_mut().zip(later) {
+                                *a += e.p * g;
+                            }
+                        }
+                    }
+                    let s = &layer.states[from];
+                    let added = added_end(layer, e, runs);
+                    let to_state = &layers[i + 1].states[t];
+                    for (li, live) in s.live.iter().enumerate() {
+                        let pos = to_state.live.iter().position(|l| l.record == live.record);
+                        let mut levels = cur[from - base].reach().get(li).copied().unwrap_or(0);
+                        let mut k = cur[from - base].offset(li);
+                        while levels != 0 {
+                            let l = levels.trailing_zeros() as usize;
+                            levels &= levels - 1;
+                            let adds = added == Some((u32::from(live.record), l as i32));
+                            let v: [W; 1 + ENDS] = if adds {
+                                let c = classes(i, e);
+                                [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ]
+                            } else {
+                                match pos {
+                                    Some(p) => {
+                                        let x = nxt[t].ends_at(p, l);
+                                        [x.none, x.branch[0], x.branch[1], x.branch[2]]
+                                    }
+                                    None => [succ, W::ZERO, W::ZERO, W::ZERO],
+                                }
+                            };
+                            for (acc, x) in sums[k].iter_mut().zip(v) {
+                                *acc += e.p * x;
+                            }
+                            k += 1;
+                        }
                     }
                 }
-            }
-            if let Some(vals) = cur[from].levels.as_mut() {
-                for (to, sum) in vals.ends.iter_mut().zip(&sums) {
-                    *to = sum.map(|w| w.v);
+                if let Some(vals) = cur[from - base].levels.as_mut() {
+                    for (to, sum) in vals.ends.iter_mut().zip(&sums) {
+                        *to = sum.map(|w| w.v);
+                    }
+                    vals.ends_err = largest_bound(sums.iter().flatten());
                 }
-                vals.ends_err = largest_bound(sums.iter().flatten());
             }
-        }
+            starts
+        })
+        .into_iter()
+        .flatten()
+        .collect();
         for (from, dist, parent) in starts {
             let s = &layer.states[from];
             if let Some(li) = s.live.iter().position(|l| u32::from(l.record) == parent) {

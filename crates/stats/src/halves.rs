@@ -1,0 +1,82 @@
+//! The passes over a layer's edges on the machine's two cores.
+//!
+//! The backward pass and the core masses sum, per state, over the edges
+//! from or into it; states are independent within a layer, so the edges,
+//! sorted by the state they are summed into, split into two halves at a
+//! state's boundary, each summed on its own thread into its own part of
+//! the layer's values. The sums are those of one thread, edge for edge.
+
+use std::thread;
+
+/// Edges at least, in one layer, worth a second thread.
+const SPLIT_AT: usize = 4_096;
+
+/// Calls `f(part, out_part, base)` over `order` (sorted by `key`) and
+/// `out`, indexed by `key`: one call on this thread for few edges, else
+/// one each for the edges of the keys below a middle key and those of the
+/// rest, on two threads; `base` is the first key `out_part` holds. The
+/// results in key order.
+pub(crate) fn halves<K, T, R>(
+    order: &[K],
+    key: impl Fn(&K) -> usize,
+    out: &mut [T],
+    f: impl Fn(&[K], &mut [T], usize) -> R + Sync,
+) -> Vec<R>
+where
+    K: Sync,
+    T: Send,
+    R: Send,
+{
+    let mid = order.len() / 2;
+    let split = (order.len() >= SPLIT_AT)
+        .then(|| key(&order[mid]))
+        .filter(|&at| at > 0 && at < out.len());
+    let Some(at) = split else {
+        return vec![f(order, out, 0)];
+    };
+    let cut = order.partition_point(|k| key(k) < at);
+    let (lo, hi) = order.split_at(cut);
+    let (out_lo, out_hi) = out.split_at_mut(at);
+    thread::scope(|s| {
+        let f = &f;
+        let other = s.spawn(move || f(hi, out_hi, at));
+        let first = f(lo, out_lo, 0);
+        // A panic on the other thread is one of this crate's bugs, which
+        // the caller's `catch_unwind` reports as for one thread.
+        let second = other
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        vec![first, second]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Every key's items reach the part of `out` at that key, whole,
+        /// whether split or not.
+        #[test]
+        fn each_key_is_summed_once_into_its_own_slot(
+            keys in proptest::collection::vec(0usize..64, 0..40_000),
+        ) {
+            let mut order = keys.clone();
+            order.sort_unstable();
+            let mut out = vec![0u64; 64];
+            let parts = halves(&order, |&k| k, &mut out, |part, out, base| {
+                for &k in part {
+                    out[k - base] += 1;
+                }
+                part.len()
+            });
+            prop_assert_eq!(parts.iter().sum::<usize>(), keys.len());
+            for (k, &n) in out.iter().enumerate() {
+                prop_assert_eq!(n as usize, keys.iter().filter(|&&x| x == k).count());
+            }
+        }
+    }
+}
