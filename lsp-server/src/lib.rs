@@ -12,6 +12,7 @@ pub mod config;
 pub mod db;
 pub mod facts;
 pub mod features;
+pub mod heavy;
 pub mod jobs;
 pub mod odds;
 pub mod position;

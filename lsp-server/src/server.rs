@@ -8,6 +8,7 @@ use crate::config::Config;
 use crate::features::{
     completion, diagnostics, formatting, hover, inlay, navigation, semantic_tokens, symbols,
 };
+use crate::heavy;
 use crate::odds;
 use crate::state::{Access, DocView, State};
 use crate::statistics;
@@ -117,9 +118,11 @@ fn publish_in(
 fn spawn_odds(state: Arc<Mutex<State>>, client: Client, job: odds::Job) {
     tokio::spawn(async move {
         let uri = job.uri.clone();
-        let done = tokio::task::spawn_blocking(move || job.run()).await;
+        // On the statistics thread too: on a large file these checks hold
+        // tens of megabytes while they run, beside a computation otherwise.
+        let done = tokio::task::spawn_blocking(move || heavy::run(move || job.run())).await;
         let next = with_state_in(&state, |s| match done {
-            Ok((uri, key, odds)) => {
+            Ok(Ok((uri, key, odds))) => {
                 s.odds.finish(uri.clone(), key, odds);
                 if s.odds_current(&uri) {
                     Next::Publish
@@ -131,7 +134,7 @@ fn spawn_odds(state: Arc<Mutex<State>>, client: Client, job: odds::Job) {
                 }
             }
             // A job that panicked is not retried until the next edit.
-            Err(_) => {
+            _ => {
                 s.odds.abandon(&uri);
                 Next::Nothing
             }
@@ -196,15 +199,15 @@ impl Backend {
         let refresh = self.inlay_refresh.load(Ordering::SeqCst);
         tokio::spawn(async move {
             let uri = job.uri.clone();
-            let done = tokio::task::spawn_blocking(move || job.run()).await;
+            let done = tokio::task::spawn_blocking(move || heavy::run(move || job.run())).await;
             {
                 let mut guard = match state.lock() {
                     Ok(g) => g,
                     Err(poisoned) => poisoned.into_inner(),
                 };
                 match done {
-                    Ok((uri, key, stats)) => guard.stats.finish(uri, key, stats),
-                    Err(_) => guard.stats.abandon(&uri),
+                    Ok(Ok((uri, key, stats))) => guard.stats.finish(uri, key, stats),
+                    _ => guard.stats.abandon(&uri),
                 }
             }
             if refresh {
@@ -512,11 +515,12 @@ impl LanguageServer for Backend {
         let request = self
             .with_state(|state| compare::Request::of(state, &uri))?
             .map_err(failed)?;
-        // git and two statistics: off the async threads.
-        match tokio::task::spawn_blocking(move || request.run()).await {
-            Ok(Ok(answer)) => Ok(Some(answer)),
-            Ok(Err(message)) => Err(failed(message)),
-            Err(_) => Err(Error::internal_error()),
+        // git and two statistics: off the async threads, on the statistics
+        // thread.
+        match tokio::task::spawn_blocking(move || heavy::run(move || request.run())).await {
+            Ok(Ok(Ok(answer))) => Ok(Some(answer)),
+            Ok(Ok(Err(message))) => Err(failed(message)),
+            _ => Err(Error::internal_error()),
         }
     }
 

@@ -3,6 +3,7 @@
 //! links the whole toolchain, and one lets the harness spread the tests
 //! over the cores.
 
+mod budget;
 #[path = "../common/mod.rs"]
 mod common;
 mod compare;
