@@ -14,7 +14,6 @@
 use super::acc::END_PLAIN;
 use super::engine::{Edge, Present, PresentKey, Run};
 use super::fxhash::FxHashMap;
-use super::place::LEVELS;
 use super::weight::W;
 
 /// What `present` reads of an outcome besides its chance.
@@ -49,26 +48,29 @@ impl After {
     /// For the states of layer `i + 1` (after dungeon record `i`).
     pub(crate) fn of(run: &Run, i: usize) -> After {
         let mut ids: FxHashMap<Vec<u64>, u32> = FxHashMap::default();
+        let mut key: Vec<u64> = Vec::new();
         let class = run.layers[i + 1]
             .states
             .iter()
             .zip(&run.back[i + 1])
             .map(|(s, back)| {
-                let mut key: Vec<u64> = bits(back.succ).to_vec();
+                key.clear();
+                key.extend(bits(back.succ));
                 if let Some(p) = s.live.iter().position(|l| usize::from(l.record) == i) {
                     // Levels outside the mask read as the chance of success.
-                    let mask = back.reach().get(p).copied().unwrap_or(0);
+                    let (mask, ends, err) = back.ends_of(p);
                     key.push(mask);
-                    for l in (0..LEVELS).filter(|&l| mask & (1u64 << l) != 0) {
-                        let x = back.ends_at(p, l);
-                        key.extend(bits(x.none));
-                        for w in x.branch {
-                            key.extend(bits(w));
-                        }
+                    if mask != 0 {
+                        key.push(err.to_bits());
                     }
+                    key.extend(ends.iter().flatten().map(|v| v.to_bits()));
+                }
+                if let Some(&id) = ids.get(key.as_slice()) {
+                    return id;
                 }
                 let n = ids.len() as u32;
-                *ids.entry(key).or_insert(n)
+                ids.insert(key.clone(), n);
+                n
             })
             .collect();
         After { class }

@@ -354,6 +354,21 @@ impl Back {
             .sum()
     }
 
+    /// Live dungeon `li`'s levels a later branch may land on, the values of
+    /// each of them in increasing order (as [`Back::ends_at`] gives them),
+    /// and the bound of their errors.
+    pub(crate) fn ends_of(&self, li: usize) -> (u64, &[[f64; 1 + ENDS]], f64) {
+        let m = self.reach().get(li).copied().unwrap_or(0);
+        match self.levels.as_ref().filter(|_| m != 0) {
+            Some(vals) => {
+                let at = self.offset(li);
+                let n = m.count_ones() as usize;
+                (m, &vals.ends[at..at + n], vals.ends_err)
+            }
+            None => (0, &[], 0.0),
+        }
+    }
+
     /// The values of level `l` of live dungeon `li`.
     pub fn ends_at(&self, li: usize, l: usize) -> Ends {
         let m = self.reach().get(li).copied().unwrap_or(0);
@@ -2713,6 +2728,11 @@ fn backward(
                     let to_state = &layers[i + 1].states[t];
                     for (li, live) in s.live.iter().enumerate() {
                         let pos = to_state.live.iter().position(|l| l.record == live.record);
+                        // As `ends_at` reads them, a dungeon at a time.
+                        let (nmask, nends, nerr) = match pos {
+                            Some(p) => nxt[t].ends_of(p),
+                            None => (0, &[][..], 0.0),
+                        };
                         let mut levels = cur[from - base].reach().get(li).copied().unwrap_or(0);
                         let mut k = cur[from - base].offset(li);
                         while levels != 0 {
@@ -2722,14 +2742,11 @@ fn backward(
                             let v: [W; 1 + ENDS] = if adds {
                                 let c = classes(i, e);
                                 [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ]
+                            } else if l < LEVELS && nmask & (1u64 << l) != 0 {
+                                let x = nends[(nmask & ((1u64 << l) - 1)).count_ones() as usize];
+                                x.map(|v| W { v, e: nerr })
                             } else {
-                                match pos {
-                                    Some(p) => {
-                                        let x = nxt[t].ends_at(p, l);
-                                        [x.none, x.branch[0], x.branch[1], x.branch[2]]
-                                    }
-                                    None => [succ, W::ZERO, W::ZERO, W::ZERO],
-                                }
+                                [succ, W::ZERO, W::ZERO, W::ZERO]
                             };
                             for (acc, x) in sums[k].iter_mut().zip(v) {
                                 *acc += e.p * x;

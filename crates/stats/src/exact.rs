@@ -88,58 +88,17 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
     }
     let preds = predecessors(run, all);
     let madman = madman_records(res, opts).ok().flatten();
-    for (i, layer) in run.layers.iter().enumerate() {
-        // A stopped run's statistics are discarded (`exact_with`).
-        if run.stop.is_set() {
-            break;
-        }
-        if layer.edges.is_empty() {
-            continue;
-        }
-        let after = After::of(run, i);
-        let mut alike = Alike::default();
-        for (ei, e) in layer.edges.iter().enumerate() {
-            let a = match e.to {
-                To::Fail(_) => all[i][e.from as usize],
-                To::State(_) if e.ok => run.alpha[i][e.from as usize],
-                To::State(_) => continue,
-            };
-            if a.is_zero() {
-                continue;
-            }
-            match e.to {
-                To::Fail(ref key) => {
-                    acc.fail((**key).clone(), a * e.p, || {
-                        example(res, run, &preds, i, ei)
-                    });
-                }
-                To::State(t) => {
-                    let Some(info) = layer.info(e) else { continue };
-                    // Dropped optional dungeons take no index: this is the
-                    // dungeon's number in the game's dungeons[].
-                    let index = layer.states[e.from as usize].loaded.len() as u32;
-                    let t = t as usize;
-                    match info.branch.and_then(|b| b.spread.map(|id| (b, id))) {
-                        // A deferred run's branch: each level it may leave
-                        // from, with its chance.
-                        Some((b, id)) => {
-                            for x in &run.spreads[id as usize].at {
-                                let mut moved = info.clone();
-                                moved.depth_start = x.depth_start;
-                                moved.branch = Some(BranchInfo {
-                                    level: x.level,
-                                    depth: x.depth,
-                                    ..b
-                                });
-                                alike.add(run, &after, i, index, e, moved, a * x.p, t);
-                            }
-                        }
-                        None => alike.add(run, &after, i, index, e, info.clone(), a, t),
-                    }
-                }
+    // Grouping a layer's outcomes (`Alike`) reads only the run: on the
+    // largest files another thread groups the next layers while this one
+    // judges the groups, in layer order as one thread would.
+    let mut judge = |i: usize, grouped: Grouped| {
+        let layer = &run.layers[i];
+        for (ei, p) in grouped.fails {
+            if let To::Fail(key) = &layer.edges[ei].to {
+                acc.fail((**key).clone(), p, || example(res, run, &preds, i, ei));
             }
         }
-        for g in &alike.groups {
+        for g in &grouped.alike.groups {
             let at = Outcome {
                 i,
                 index: g.index,
@@ -150,6 +109,45 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
             };
             present(res, run, opts, madman, &mut acc, &at);
         }
+    };
+    let layers: Vec<usize> = (0..run.layers.len())
+        .filter(|&i| !run.layers[i].edges.is_empty())
+        .collect();
+    let edges: usize = run.layers.iter().map(|l| l.edges.len()).sum();
+    if edges < PIPELINE_AT {
+        for &i in &layers {
+            // A stopped run's statistics are discarded (`exact_with`).
+            if run.stop.is_set() {
+                break;
+            }
+            judge(i, group(run, all, i));
+        }
+    } else {
+        // Two threads group every other layer each; this one judges them
+        // in layer order.
+        std::thread::scope(|scope| {
+            let halves: Vec<_> = (0..2)
+                .map(|h| {
+                    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+                    let mine: Vec<usize> = layers.iter().copied().skip(h).step_by(2).collect();
+                    scope.spawn(move || {
+                        for i in mine {
+                            // A judge that stopped early hangs up.
+                            if run.stop.is_set() || tx.send((i, group(run, all, i))).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                    rx
+                })
+                .collect();
+            for k in 0..layers.len() {
+                let Ok((i, grouped)) = halves[k % 2].recv() else {
+                    break;
+                };
+                judge(i, grouped);
+            }
+        });
     }
     let last = run.layers.len() - 1;
     for (si, fail) in run.terminal_fail.iter().enumerate() {
@@ -181,6 +179,62 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
         }
     }
     acc
+}
+
+/// Edges over all layers from which [`accumulate`] groups outcomes on a
+/// second thread.
+const PIPELINE_AT: usize = 16_384;
+
+/// One layer's outcomes grouped for judging, and its failures (edge, chance
+/// of reaching it) in edge order.
+struct Grouped<'r> {
+    fails: Vec<(usize, W)>,
+    alike: Alike<'r>,
+}
+
+fn group<'r>(run: &'r Run, all: &[Vec<W>], i: usize) -> Grouped<'r> {
+    let layer = &run.layers[i];
+    let after = After::of(run, i);
+    let mut alike = Alike::default();
+    let mut fails = Vec::new();
+    for (ei, e) in layer.edges.iter().enumerate() {
+        let a = match e.to {
+            To::Fail(_) => all[i][e.from as usize],
+            To::State(_) if e.ok => run.alpha[i][e.from as usize],
+            To::State(_) => continue,
+        };
+        if a.is_zero() {
+            continue;
+        }
+        match e.to {
+            To::Fail(_) => fails.push((ei, a * e.p)),
+            To::State(t) => {
+                let Some(info) = layer.info(e) else { continue };
+                // Dropped optional dungeons take no index: this is the
+                // dungeon's number in the game's dungeons[].
+                let index = layer.states[e.from as usize].loaded.len() as u32;
+                let t = t as usize;
+                match info.branch.and_then(|b| b.spread.map(|id| (b, id))) {
+                    // A deferred run's branch: each level it may leave
+                    // from, with its chance.
+                    Some((b, id)) => {
+                        for x in &run.spreads[id as usize].at {
+                            let mut moved = info.clone();
+                            moved.depth_start = x.depth_start;
+                            moved.branch = Some(BranchInfo {
+                                level: x.level,
+                                depth: x.depth,
+                                ..b
+                            });
+                            alike.add(run, &after, i, index, e, moved, a * x.p, t);
+                        }
+                    }
+                    None => alike.add(run, &after, i, index, e, info.clone(), a, t),
+                }
+            }
+        }
+    }
+    Grouped { fails, alike }
 }
 
 /// One outcome of dungeon record `i` (at dungeon index `index`): edge `e`
