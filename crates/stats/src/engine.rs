@@ -45,7 +45,7 @@
 
 use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
 use super::fxhash::FxHashMap;
-use super::halves::halves;
+use super::halves::{each, halves};
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::runs::{self, bit, probe, RunDist, RunPos};
 use super::tail::Tails;
@@ -820,20 +820,17 @@ impl<'a> Engine<'a> {
         reach: &Reach,
     ) -> Vec<Vec<LevelMasses>> {
         let layer_mass = |i: usize| -> Vec<LevelMasses> {
-            layers[i]
-                .states
-                .iter()
-                .enumerate()
-                .map(|(si, s)| LevelMasses {
-                    live: (0..s.live.len())
-                        .map(|li| {
-                            let m = reach.at(i, si)[li] & LEVEL_BITS;
-                            (m, vec![0.0; m.count_ones() as usize])
-                        })
-                        .collect(),
-                    err: 0.0,
-                })
-                .collect()
+            let mut masses = vec![LevelMasses::default(); layers[i].states.len()];
+            each(&mut masses, |si, m| {
+                let s = &layers[i].states[si];
+                m.live = (0..s.live.len())
+                    .map(|li| {
+                        let m = reach.at(i, si)[li] & LEVEL_BITS;
+                        (m, vec![0.0; m.count_ones() as usize])
+                    })
+                    .collect();
+            });
+            masses
         };
         let mut mass: Vec<Vec<LevelMasses>> = Vec::with_capacity(layers.len());
         mass.push(layer_mass(0));
@@ -968,7 +965,8 @@ impl<'a> Engine<'a> {
                 None => r.push((b.parent, levels)),
             }
         }
-        for ((s, lives), read) in layer.states.iter().zip(mass.iter_mut()).zip(&read) {
+        each(mass, |si, lives| {
+            let (s, read) = (&layer.states[si], &read[si]);
             for (live, m) in s.live.iter().zip(lives.live.iter_mut()) {
                 let keep = read
                     .iter()
@@ -986,7 +984,7 @@ impl<'a> Engine<'a> {
             if lives.live.iter().all(|(keep, _)| *keep == 0) {
                 lives.live = Vec::new();
             }
-        }
+        });
     }
 
     /// Whether the parent `owner` brings rule 11 to the entry level of a
@@ -2647,7 +2645,8 @@ fn backward(
                 deferred[e.from as usize] = Some((sp.owner, runs.dists[sp.dist as usize].span));
             }
         }
-        for (si, s) in layer.states.iter().enumerate() {
+        each(cur, |si, b| {
+            let s = &layer.states[si];
             let masks: Vec<u64> = (0..s.live.len())
                 .map(|li| {
                     let m = reach.at(i, si)[li] & LEVEL_BITS;
@@ -2659,14 +2658,14 @@ fn backward(
                 .collect();
             let n: u32 = masks.iter().map(|m| m.count_ones()).sum();
             if n > 0 || !masks.is_empty() {
-                cur[si].levels = Some(Box::new(BackLevels {
+                b.levels = Some(Box::new(BackLevels {
                     reach: masks,
                     ends: vec![[0.0; 1 + ENDS]; n as usize],
                     ends_err: 0.0,
                     run: Vec::new(),
                 }));
             }
-        }
+        });
         // A state's values are summed with their bounds, over its edges,
         // then stored (`Back::ends`).
         let mut order: Vec<u32> = (0..layer.edges.len() as u32)
@@ -2775,7 +2774,8 @@ fn backward(
         }
         // Layer `i + 1`'s values have been read: from now on only those of
         // the dungeon record `i` created are (by the statistics).
-        for (s, b) in layers[i + 1].states.iter().zip(rest[0].iter_mut()) {
+        each(&mut rest[0], |si, b| {
+            let s = &layers[i + 1].states[si];
             let own = s.live.iter().position(|l| usize::from(l.record) == i);
             let at = own.map(|li| b.offset(li));
             b.levels = match (own, at, b.levels.take()) {
@@ -2795,7 +2795,7 @@ fn backward(
                 }
                 _ => None,
             };
-        }
+        });
     }
     back
 }

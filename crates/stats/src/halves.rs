@@ -50,10 +50,49 @@ where
     })
 }
 
+/// Calls `f(k, &mut out[k])` for every `k`: for many, the first half on
+/// this thread and the rest on another.
+pub(crate) fn each<T: Send>(out: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+    if out.len() < SPLIT_AT {
+        for (k, x) in out.iter_mut().enumerate() {
+            f(k, x);
+        }
+        return;
+    }
+    let mid = out.len() / 2;
+    let (lo, hi) = out.split_at_mut(mid);
+    thread::scope(|s| {
+        let f = &f;
+        let other = s.spawn(move || {
+            for (k, x) in hi.iter_mut().enumerate() {
+                f(mid + k, x);
+            }
+        });
+        for (k, x) in lo.iter_mut().enumerate() {
+            f(k, x);
+        }
+        other
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn each_visits_every_slot_once_with_its_index() {
+        for n in [0, 3, SPLIT_AT - 1, SPLIT_AT, 3 * SPLIT_AT + 1] {
+            let mut out = vec![usize::MAX; n];
+            each(&mut out, |k, x| {
+                assert_eq!(*x, usize::MAX);
+                *x = k;
+            });
+            assert!(out.iter().enumerate().all(|(k, &x)| k == x));
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
