@@ -45,7 +45,7 @@
 
 use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
 use super::fxhash::FxHashMap;
-use super::halves::{each, halves};
+use super::halves::{each, each_of, halves};
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::runs::{self, bit, probe, RunDist, RunPos};
 use super::tail::Tails;
@@ -174,6 +174,28 @@ pub struct SpreadAt {
 /// Deferred runs' sequences of draws at most: their counts convert to
 /// chances exactly (and cannot overflow).
 const MAX_RUN_SEQUENCES: u64 = 1 << 53;
+
+/// One deferred run's joint chances to compute ([`Engine::dist_job`]).
+struct DistJob {
+    /// [`Engine::dist_memo`]'s.
+    key: (u32, u64, i32, u8),
+    ranges: Vec<(i32, i32)>,
+    sequences: u64,
+    avoid: u64,
+    floats: Vec<bool>,
+}
+
+impl DistJob {
+    fn compute(&self, fields: &crate::loader::Fields) -> Option<RunDist> {
+        runs::run_dist(
+            &self.ranges,
+            self.sequences,
+            self.avoid,
+            &self.floats,
+            |v| fields.count(v),
+        )
+    }
+}
 
 /// A dungeon that exists in an outcome.
 #[derive(Clone, Debug)]
@@ -1526,6 +1548,20 @@ impl<'a> Engine<'a> {
     /// (memoised); `None` when a branch's range fails on its size (the run
     /// is then followed level by level) or the sequences are too many.
     fn run_dist(&mut self, parent: &Live, rp: RunPos, knox_done: u8) -> Option<u32> {
+        let job = self.dist_job(parent, rp, knox_done)?;
+        if let Some(&id) = self.dist_memo.get(&job.key) {
+            return Some(id);
+        }
+        let dist = job.compute(&self.res.rules.fields)?;
+        let id = self.dists.len() as u32;
+        self.dists.push(dist);
+        self.dist_memo.insert(job.key, id);
+        Some(id)
+    }
+
+    /// What [`Engine::run_dist`] computes for the run `rp` into `parent`;
+    /// `None` as there.
+    fn dist_job(&self, parent: &Live, rp: RunPos, knox_done: u8) -> Option<DistJob> {
         let res = self.res;
         let members = self.run_members.get(&rp.first)?;
         let ranges: Vec<(i32, i32)> = members
@@ -1567,15 +1603,51 @@ impl<'a> Engine<'a> {
         if sequences > MAX_RUN_SEQUENCES {
             return None;
         }
-        let key = (rp.first, parent.avoid & span, parent.n, floats_key);
-        if let Some(&id) = self.dist_memo.get(&key) {
-            return Some(id);
+        Some(DistJob {
+            key: (rp.first, parent.avoid & span, parent.n, floats_key),
+            ranges,
+            sequences,
+            avoid: parent.avoid,
+            floats,
+        })
+    }
+
+    /// Before the first member of a deferred run is loaded: the joint
+    /// chances its states will ask for ([`Engine::run_dist`]), on two
+    /// threads (notdNetHack's 1,551 take a tenth of its run on one),
+    /// numbered in the order the states would ask for them.
+    fn prefetch_dists(&mut self, states: &[State], rec: usize) {
+        let Some(rp) = self.runs[rec].filter(|rp| rp.pos == 0) else {
+            return;
+        };
+        let owner = self.res.dungeons[rec].incoming[0].1;
+        let mut jobs: Vec<DistJob> = Vec::new();
+        let mut wanted = FxHashMap::default();
+        for s in states {
+            let Some(parent) = s.live.iter().find(|l| u32::from(l.record) == owner) else {
+                continue;
+            };
+            if parent.pending != rp.pos {
+                continue;
+            }
+            let Some(job) = self.dist_job(parent, rp, s.knox_done) else {
+                continue;
+            };
+            if self.dist_memo.contains_key(&job.key) || wanted.insert(job.key, ()).is_some() {
+                continue;
+            }
+            jobs.push(job);
         }
-        let dist = runs::run_dist(&ranges, sequences, parent.avoid, &floats, |v| self.count(v))?;
-        let id = self.dists.len() as u32;
-        self.dists.push(dist);
-        self.dist_memo.insert(key, id);
-        Some(id)
+        let fields = &self.res.rules.fields;
+        let mut dists: Vec<Option<RunDist>> = vec![None; jobs.len()];
+        each_of(&mut dists, 64, |k, d| *d = jobs[k].compute(fields));
+        for (job, dist) in jobs.into_iter().zip(dists) {
+            // Too many sets: each state finds out again, as without this.
+            let Some(dist) = dist else { continue };
+            let id = self.dists.len() as u32;
+            self.dists.push(dist);
+            self.dist_memo.insert(job.key, id);
+        }
     }
 
     /// The placement problem's levels (`adjust`: see [`PlaceKey`]).
@@ -2375,6 +2447,7 @@ impl<'a> Engine<'a> {
         layers.push(first);
         let mut total_edges = 0usize;
         for rec in 0..nd {
+            self.prefetch_dists(&layers[rec].states, rec);
             let mut next = Layer::default();
             let mut edges = Vec::new();
             let mut presents = Presents::default();

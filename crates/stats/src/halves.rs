@@ -53,7 +53,13 @@ where
 /// Calls `f(k, &mut out[k])` for every `k`: for many, the first half on
 /// this thread and the rest on another.
 pub(crate) fn each<T: Send>(out: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
-    if out.len() < SPLIT_AT {
+    each_of(out, SPLIT_AT, f);
+}
+
+/// [`each`], on two threads from `split_at` items on (fewer, costlier
+/// items than a state's).
+pub(crate) fn each_of<T: Send>(out: &mut [T], split_at: usize, f: impl Fn(usize, &mut T) + Sync) {
+    if out.len() < split_at.max(2) {
         for (k, x) in out.iter_mut().enumerate() {
             f(k, x);
         }
