@@ -114,23 +114,18 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
         .filter(|&i| !run.layers[i].edges.is_empty())
         .collect();
     let edges: usize = run.layers.iter().map(|l| l.edges.len()).sum();
-    if edges < PIPELINE_AT {
-        for &i in &layers {
-            // A stopped run's statistics are discarded (`exact_with`).
-            if run.stop.is_set() {
-                break;
-            }
-            judge(i, group(run, all, i));
-        }
-    } else {
-        // Two threads group every other layer each; this one judges them
-        // in layer order.
-        std::thread::scope(|scope| {
-            let halves: Vec<_> = (0..2)
-                .map(|h| {
-                    let (tx, rx) = std::sync::mpsc::sync_channel(1);
-                    let mine: Vec<usize> = layers.iter().copied().skip(h).step_by(2).collect();
-                    scope.spawn(move || {
+    // Two threads group every other layer each; this one judges them in
+    // layer order. Should a thread not start, nothing has been judged yet
+    // and this one does it all.
+    let piped = edges >= PIPELINE_AT
+        && std::thread::scope(|scope| {
+            let mut halves = Vec::with_capacity(2);
+            for h in 0..2 {
+                let (tx, rx) = std::sync::mpsc::sync_channel(1);
+                let mine: Vec<usize> = layers.iter().copied().skip(h).step_by(2).collect();
+                let started = std::thread::Builder::new()
+                    .name("dgnkit-stats".into())
+                    .spawn_scoped(scope, move || {
                         for i in mine {
                             // A judge that stopped early hangs up.
                             if run.stop.is_set() || tx.send((i, group(run, all, i))).is_err() {
@@ -138,16 +133,27 @@ pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) 
                             }
                         }
                     });
-                    rx
-                })
-                .collect();
+                if started.is_err() {
+                    return false;
+                }
+                halves.push(rx);
+            }
             for k in 0..layers.len() {
                 let Ok((i, grouped)) = halves[k % 2].recv() else {
                     break;
                 };
                 judge(i, grouped);
             }
+            true
         });
+    if !piped {
+        for &i in &layers {
+            // A stopped run's statistics are discarded (`exact_with`).
+            if run.stop.is_set() {
+                break;
+            }
+            judge(i, group(run, all, i));
+        }
     }
     let last = run.layers.len() - 1;
     for (si, fail) in run.terminal_fail.iter().enumerate() {

@@ -6,6 +6,7 @@
 //! state's boundary, each summed on its own thread into its own part of
 //! the layer's values. The sums are those of one thread, edge for edge.
 
+use std::sync::mpsc;
 use std::thread;
 
 /// Edges at least, in one layer, worth a second thread.
@@ -37,16 +38,43 @@ where
     let cut = order.partition_point(|k| key(k) < at);
     let (lo, hi) = order.split_at(cut);
     let (out_lo, out_hi) = out.split_at_mut(at);
+    let f = &f;
+    let (second, first) = both(move || f(hi, out_hi, at), || f(lo, out_lo, 0));
+    vec![first, second]
+}
+
+/// Runs `other` on a second thread while `here` runs on this one; both on
+/// this one when no thread can be started (the results are the same).
+pub(crate) fn both<A, B, F, G>(other: F, here: G) -> (A, B)
+where
+    A: Send,
+    F: FnOnce() -> A + Send,
+    G: FnOnce() -> B,
+{
     thread::scope(|s| {
-        let f = &f;
-        let other = s.spawn(move || f(hi, out_hi, at));
-        let first = f(lo, out_lo, 0);
+        // `other` goes to the thread once it runs, so that it is still at
+        // hand should the thread not start.
+        let (tx, rx) = mpsc::sync_channel::<F>(1);
+        let started = thread::Builder::new()
+            .name("dgnkit-stats".into())
+            .spawn_scoped(s, move || rx.recv().ok().map(|job| job()));
+        let handle = match started {
+            Ok(handle) => match tx.send(other) {
+                Ok(()) => handle,
+                Err(mpsc::SendError(other)) => return (other(), here()),
+            },
+            Err(_) => return (other(), here()),
+        };
+        let b = here();
         // A panic on the other thread is one of this crate's bugs, which
         // the caller's `catch_unwind` reports as for one thread.
-        let second = other
+        let a = handle
             .join()
             .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        vec![first, second]
+        match a {
+            Some(a) => (a, b),
+            None => unreachable!("the thread received its job"),
+        }
     })
 }
 
@@ -67,26 +95,33 @@ pub(crate) fn each_of<T: Send>(out: &mut [T], split_at: usize, f: impl Fn(usize,
     }
     let mid = out.len() / 2;
     let (lo, hi) = out.split_at_mut(mid);
-    thread::scope(|s| {
-        let f = &f;
-        let other = s.spawn(move || {
+    let f = &f;
+    both(
+        move || {
             for (k, x) in hi.iter_mut().enumerate() {
                 f(mid + k, x);
             }
-        });
-        for (k, x) in lo.iter_mut().enumerate() {
-            f(k, x);
-        }
-        other
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-    });
+        },
+        || {
+            for (k, x) in lo.iter_mut().enumerate() {
+                f(k, x);
+            }
+        },
+    );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn both_gives_each_side_s_result() {
+        let here = thread::current().id();
+        let ((a, other), b) = both(|| (2 + 2, thread::current().id()), || 3 * 3);
+        assert_eq!((a, b), (4, 9));
+        assert_ne!(other, here);
+    }
 
     #[test]
     fn each_visits_every_slot_once_with_its_index() {
