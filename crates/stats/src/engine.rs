@@ -45,7 +45,7 @@
 
 use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
 use super::fxhash::FxHashMap;
-use super::halves::{each, each_of, halves};
+use super::halves::{both, each, each_of, halves};
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::runs::{self, bit, probe, RunDist, RunPos};
 use super::tail::Tails;
@@ -2529,27 +2529,38 @@ impl<'a> Engine<'a> {
             .collect();
         // Per state of each layer, per live dungeon: the levels a branch
         // loaded from that layer on may land on.
-        let reach = Reach {
-            layers: layers
-                .iter()
-                .enumerate()
-                .map(|(i, layer)| {
-                    let mut starts = Vec::with_capacity(layer.states.len() + 1);
-                    let mut masks = Vec::new();
-                    for s in &layer.states {
-                        starts.push(masks.len() as u32);
-                        let n_slots = self.n_slots(&s.loaded);
-                        masks.extend(
-                            s.live
-                                .iter()
-                                .map(|l| self.future_mask(l, i, &s.slots, n_slots)),
-                        );
-                    }
-                    starts.push(masks.len() as u32);
-                    (starts, masks)
-                })
-                .collect(),
+        let reach_of = |i: usize| {
+            let layer = &layers[i];
+            let mut starts = Vec::with_capacity(layer.states.len() + 1);
+            let mut masks = Vec::new();
+            for s in &layer.states {
+                starts.push(masks.len() as u32);
+                let n_slots = self.n_slots(&s.loaded);
+                masks.extend(
+                    s.live
+                        .iter()
+                        .map(|l| self.future_mask(l, i, &s.slots, n_slots)),
+                );
+            }
+            starts.push(masks.len() as u32);
+            (starts, masks)
         };
+        // Layers apart: those after the middle state on another thread.
+        let total: usize = layers.iter().map(|l| l.states.len()).sum();
+        let mid = layers
+            .iter()
+            .scan(0, |seen, l| {
+                *seen += l.states.len();
+                Some(*seen)
+            })
+            .position(|seen| 2 * seen >= total)
+            .map_or(layers.len(), |k| k + 1);
+        let (later, mut earlier) = both(
+            || (mid..layers.len()).map(reach_of).collect::<Vec<_>>(),
+            || (0..mid).map(reach_of).collect::<Vec<_>>(),
+        );
+        earlier.extend(later);
+        let reach = Reach { layers: earlier };
         let alpha = forward(&layers, false);
         // With evidence: the chances of reaching each state by any path too,
         // which the failures are counted with.
