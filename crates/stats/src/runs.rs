@@ -459,6 +459,30 @@ mod tests {
             })
     }
 
+    /// [`run_dist`] and [`by_sequences`], which must agree.
+    fn against_sequences(
+        ranges: &[(i32, i32)],
+        avoid: u64,
+        floats: &[bool],
+    ) -> Result<(RunDist, RunDist), TestCaseError> {
+        let sequences = ranges.iter().map(|&(_, c)| c as u64).product();
+        let dist = run_dist(ranges, sequences, avoid, floats, |v| v).expect("small");
+        let want = by_sequences(ranges, avoid, floats);
+        prop_assert!(
+            same(&dist.marg, &want.marg),
+            "{:?} vs {:?}",
+            dist.marg,
+            want.marg
+        );
+        prop_assert!(
+            same(&dist.first, &want.first),
+            "{:?} vs {:?}",
+            dist.first,
+            want.first
+        );
+        Ok((dist, want))
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
 
@@ -485,12 +509,7 @@ mod tests {
         ) {
             let ranges: Vec<(i32, i32)> = members.iter().map(|&(b, c, _)| (b, c)).collect();
             let floats: Vec<bool> = members.iter().map(|&(_, _, f)| f).collect();
-            let avoid = avoid << 1;
-            let sequences = ranges.iter().map(|&(_, c)| c as u64).product();
-            let dist = run_dist(&ranges, sequences, avoid, &floats, |v| v).expect("small");
-            let want = by_sequences(&ranges, avoid, &floats);
-            prop_assert!(same(&dist.marg, &want.marg), "{:?} vs {:?}", dist.marg, want.marg);
-            prop_assert!(same(&dist.first, &want.first), "{:?} vs {:?}", dist.first, want.first);
+            let (dist, want) = against_sequences(&ranges, avoid << 1, &floats)?;
             let span = want.marg.iter().flatten().fold(0, |s, &(l, _)| s | bit(l));
             prop_assert_eq!(dist.span, span);
         }
@@ -509,12 +528,7 @@ mod tests {
             let mut fl: Vec<bool> = members.iter().map(|&(_, _, f)| f).collect();
             ranges.extend([last, last]);
             fl.extend([floats.0, floats.1]);
-            let avoid = avoid << 1;
-            let sequences = ranges.iter().map(|&(_, c)| c as u64).product();
-            let dist = run_dist(&ranges, sequences, avoid, &fl, |v| v).expect("small");
-            let want = by_sequences(&ranges, avoid, &fl);
-            prop_assert!(same(&dist.marg, &want.marg), "{:?} vs {:?}", dist.marg, want.marg);
-            prop_assert!(same(&dist.first, &want.first), "{:?} vs {:?}", dist.first, want.first);
+            against_sequences(&ranges, avoid << 1, &fl)?;
         }
     }
 }
