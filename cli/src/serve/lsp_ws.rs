@@ -9,9 +9,11 @@
 //! most `lsp_sessions` sessions live at once (503 before the upgrade when
 //! they are taken), a message is at most `body_bytes` long, a session
 //! holds at most `lsp_documents` documents, and each session runs on a
-//! thread of its own (with one more for its statistics), so that a
-//! session's analysis never blocks the HTTP API's runtime or another
-//! session. A client that sends a binary frame or a message too large is
+//! thread of its own, so that a session's analysis never blocks the HTTP
+//! API's runtime or another session. The sessions' statistics and layout
+//! odds run one at a time on the process's one statistics thread
+//! (`dgnkit_lsp::heavy`): together they hold at most one enumeration's
+//! memory. A client that sends a binary frame or a message too large is
 //! closed; a message that is not JSON-RPC is answered with its error, as
 //! the stdio server answers it. A browser may connect only from this
 //! server's own page.
@@ -168,10 +170,11 @@ async fn run(socket: WebSocket, session: Session) {
 }
 
 /// The session's server, on a runtime of its own: its analysis runs on
-/// this thread, its statistics and layout odds one at a time on one more
-/// (so that a session takes at most two cores). When it ends, its
-/// statistics still running are given the time budget of a command to
-/// finish before the session's place is given up.
+/// this thread; its statistics and layout odds wait, on one blocking
+/// thread, for the process's statistics thread, which runs every
+/// session's one at a time. When it ends, its statistics still running are
+/// given the time budget of a command to finish before the session's place
+/// is given up.
 fn serve_on_own_thread(input: DuplexStream, output: DuplexStream, session: Session) {
     let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
         .max_blocking_threads(1)
