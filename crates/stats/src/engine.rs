@@ -2448,8 +2448,12 @@ impl<'a> Engine<'a> {
         let mut total_edges = 0usize;
         for rec in 0..nd {
             self.prefetch_dists(&layers[rec].states, rec);
+            // Most layers of the largest files map each state to one: the
+            // index would otherwise grow, and hash every state again, a
+            // dozen times.
             let mut next = Layer::default();
-            let mut edges = Vec::new();
+            next.index.reserve(layers[rec].states.len());
+            let mut edges = Vec::with_capacity(layers[rec].states.len());
             let mut presents = Presents::default();
             let mut outs = Vec::new();
             for (si, s) in layers[rec].states.iter().enumerate() {
