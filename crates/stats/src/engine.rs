@@ -58,6 +58,7 @@ use crate::loader::{BranchKind, DungeonChance, EntrySource, NonPositiveRn2, Reso
 use crate::rng::RngKind;
 use crate::script::flags;
 use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
 
 /// The enumeration needs more than the budget allows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,10 +89,10 @@ pub struct Live {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Dungeon records that exist, in index order.
-    pub loaded: Box<[u16]>,
+    pub loaded: Arc<[u16]>,
     pub live: Box<[Live]>,
     /// `(slot, level)` of slots later chains read; level -1: no level.
-    pub slots: Box<[(i32, i32)]>,
+    pub slots: Arc<[(i32, i32)]>,
     /// Bit `f`: the first level named `Rules::floating_levels[f]` has been
     /// seen.
     pub knox_done: u8,
@@ -101,7 +102,7 @@ pub struct State {
     pub dummy_done: bool,
     /// dNetHack's `alternate_history[]` (dNAO `dungeon.c:659-664`): its set
     /// slots in order (the game sets them one after another from slot 0).
-    pub alts: Box<[AltSlot]>,
+    pub alts: Arc<[AltSlot]>,
 }
 
 /// One set slot of dNetHack's `alternate_history[]`.
@@ -313,6 +314,31 @@ impl Layer {
         }
         self.states = states.into_iter().flatten().collect();
     }
+}
+
+/// One allocation for each distinct list the states hold: most of them
+/// load the same records and know the same slots (a tenth of the largest
+/// files' memory, held once per state otherwise). Shared by the threads
+/// that read the engine, hence the locks (taken as states are made, on one
+/// thread).
+#[derive(Default)]
+struct Lists {
+    loaded: Distinct<u16>,
+    slots: Distinct<(i32, i32)>,
+    alts: Distinct<AltSlot>,
+}
+
+/// The distinct lists of one kind made so far.
+type Distinct<T> = Mutex<FxHashMap<Arc<[T]>, ()>>;
+
+fn shared<T: Eq + std::hash::Hash>(lists: &Distinct<T>, v: Vec<T>) -> Arc<[T]> {
+    let mut lists = lists.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((list, ())) = lists.get_key_value(v.as_slice()) {
+        return list.clone();
+    }
+    let list: Arc<[T]> = v.into();
+    lists.insert(list.clone(), ());
+    list
 }
 
 /// The backward values of one state.
@@ -554,6 +580,7 @@ pub struct Engine<'a> {
     /// the external chains.
     #[allow(clippy::type_complexity)]
     tail_starts: FxHashMap<(u32, i32, i32, Vec<bool>, Vec<(i32, i32)>), usize>,
+    lists: Lists,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -733,6 +760,7 @@ impl<'a> Engine<'a> {
             no_mix: vec![false; res.dungeons.len()],
             tails: Tails::default(),
             tail_starts: FxHashMap::default(),
+            lists: Lists::default(),
             skip_dungeon_chance,
             skip_level_chance,
             budget,
@@ -1285,9 +1313,12 @@ impl<'a> Engine<'a> {
         // States are held by the hundred thousand: their vectors are made
         // to measure (a filtered `collect` would leave room for four).
         let slots = s.slots.iter().filter(|(slot, _)| needed.contains(slot));
-        let mut kept = Vec::with_capacity(slots.clone().count());
-        kept.extend(slots.copied());
-        s.slots = kept.into_boxed_slice();
+        let count = slots.clone().count();
+        if count < s.slots.len() {
+            let mut kept = Vec::with_capacity(count);
+            kept.extend(slots.copied());
+            s.slots = shared(&self.lists.slots, kept);
+        }
         let stays = |l: &&Live| self.live_until[l.record as usize] >= next as i64;
         let mut live = Vec::with_capacity(s.live.iter().filter(stays).count());
         live.extend(s.live.iter().filter(stays).cloned().map(|mut l| {
@@ -1310,7 +1341,7 @@ impl<'a> Engine<'a> {
             s.dummy_done = false;
         }
         if !self.alt_later[next] {
-            s.alts = Box::default();
+            s.alts = Arc::default();
         }
         s
     }
@@ -1846,7 +1877,7 @@ impl<'a> Engine<'a> {
             };
             if !p_drop.is_zero() {
                 let next = State {
-                    alts: dropped.into_boxed_slice(),
+                    alts: shared(&self.lists.alts, dropped),
                     ..s.clone()
                 };
                 out.push((
@@ -1861,7 +1892,7 @@ impl<'a> Engine<'a> {
             }
             p_exist = p_keep;
             kept_state = State {
-                alts: kept.into_boxed_slice(),
+                alts: shared(&self.lists.alts, kept),
                 ..s.clone()
             };
             &kept_state
@@ -2374,7 +2405,7 @@ impl<'a> Engine<'a> {
             let mut loaded = Vec::with_capacity(next.loaded.len() + 1);
             loaded.extend_from_slice(&next.loaded);
             loaded.push(rec as u16);
-            next.loaded = loaded.into_boxed_slice();
+            next.loaded = shared(&self.lists.loaded, loaded);
             if let Some(b) = branch {
                 if let Some(parent) = next
                     .live
@@ -2410,7 +2441,7 @@ impl<'a> Engine<'a> {
                 slots.push((n_slots + j as i32, i32::from(v)));
             }
             slots.sort_unstable();
-            next.slots = slots.into_boxed_slice();
+            next.slots = shared(&self.lists.slots, slots);
             next.knox_done = knox_done;
             next.knox_bad = knox_bad;
             next.dummy_done = dummy_done;
@@ -2435,13 +2466,13 @@ impl<'a> Engine<'a> {
         let mut layers: Vec<Layer> = Vec::with_capacity(nd + 1);
         let mut first = Layer::default();
         first.intern(State {
-            loaded: Box::default(),
+            loaded: Arc::default(),
             live: Box::default(),
-            slots: Box::default(),
+            slots: Arc::default(),
             knox_done: 0,
             knox_bad: false,
             dummy_done: false,
-            alts: Box::default(),
+            alts: Arc::default(),
         });
         first.seal();
         layers.push(first);
