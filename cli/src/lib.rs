@@ -229,6 +229,10 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    // One enumeration, then the process exits (`dgnkit::stats::free_aside`).
+    if matches!(cli.command, Command::Stats(_) | Command::Bones(_)) {
+        dgnkit::stats::free_aside(true);
+    }
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Compile(args) => compile::run(args),

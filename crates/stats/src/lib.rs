@@ -616,6 +616,19 @@ pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
     }
 }
 
+/// [`free_aside`].
+static FREE_ASIDE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The largest files' enumerations hold hundreds of thousands of
+/// allocations, a tenth of the run to free. A program that computes one set
+/// of statistics and exits (`dgn stats`, `dgn bones`) has them freed on
+/// another thread while it finishes, and does not wait for it at exit; a
+/// program that goes on to compute more (a server, `dgn diff`) frees them
+/// before, so that two are never held at once (the default).
+pub fn free_aside(on: bool) {
+    FREE_ASIDE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
 fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
     if let Some(what) = needs_sampling(opts) {
         return Err(TooLarge { what });
@@ -639,13 +652,14 @@ fn exact_with(res: &Resolver, opts: &StatsOptions) -> Result<Stats, TooLarge> {
         });
     }
     let method = exact_method(&run);
-    // The largest files' enumerations hold hundreds of thousands of
-    // allocations, a tenth of the run to free: another thread frees them
-    // while the statistics are finished (and a process that exits first
-    // need not wait for it). Should no thread start, they are freed here.
-    let _ = std::thread::Builder::new()
-        .name("dgnkit-stats-drop".into())
-        .spawn(move || drop(run));
+    if FREE_ASIDE.load(std::sync::atomic::Ordering::Relaxed) {
+        // Should no thread start, they are freed here.
+        let _ = std::thread::Builder::new()
+            .name("dgnkit-stats-drop".into())
+            .spawn(move || drop(run));
+    } else {
+        drop(run);
+    }
     let mut stats = acc.finish(res, method);
     stats.given = given_result(&acc, opts, None);
     Ok(stats)
