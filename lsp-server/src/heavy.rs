@@ -41,6 +41,10 @@ fn serve(rx: Receiver<Task>) {
         match rx.recv_timeout(RELEASE_AFTER) {
             Ok(task) => {
                 task();
+                // Each computation starts from a heap without the last
+                // one's free pages, which a computation of another shape
+                // would otherwise leave around its own.
+                release();
                 freed = true;
             }
             Err(RecvTimeoutError::Timeout) => {
