@@ -79,9 +79,9 @@ pub fn geometry(canonical: &[u8], semantic: &Semantic, config: &Config) -> Geome
 /// What the server's exact statistics may take before it samples instead.
 /// An editor holds the server for hours beside everything else, so it
 /// stays under 300 MB: the largest corpus files' enumerations hold about
-/// 620 bytes an outcome while they run (notdNetHack's and SlashDNH's
+/// 570 bytes an outcome while they run (notdNetHack's and SlashDNH's
 /// 392,000 and 404,000 outcomes, 33,120 loader states after one dungeon:
-/// 250 to 256 MB, the whole server included, since [`crate::heavy`] runs
+/// 226 to 235 MB, the whole server included, since [`crate::heavy`] runs
 /// one computation at a time), and a dungeon's placement-search states
 /// about 250 bytes (SlashTNG's and OZslashem's 339,000: 87 MB). Every
 /// corpus file is exact within these; a larger file is sampled as
