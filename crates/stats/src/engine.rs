@@ -419,29 +419,23 @@ impl Back {
 
     /// The values of level `l` of live dungeon `li`.
     pub fn ends_at(&self, li: usize, l: usize) -> Ends {
-        let m = self.reach().get(li).copied().unwrap_or(0);
-        if let Some(vals) = self
-            .levels
-            .as_ref()
-            .filter(|_| l < LEVELS && m & (1u64 << l) != 0)
-        {
-            let k = (m & ((1u64 << l) - 1)).count_ones() as usize;
-            let v = vals.ends[self.offset(li) + k];
-            let w = |v: f64| W {
-                v,
-                e: vals.ends_err,
-            };
-            Ends {
-                none: w(v[0]),
-                branch: [w(v[1]), w(v[2]), w(v[3])],
-            }
-        } else {
-            Ends {
+        match level_in(self.ends_of(li), l) {
+            Some(v) => Ends {
+                none: v[0],
+                branch: [v[1], v[2], v[3]],
+            },
+            None => Ends {
                 none: self.succ,
                 branch: [W::ZERO; ENDS],
-            }
+            },
         }
     }
+}
+
+/// Level `l`'s values among a dungeon's ([`Back::ends_of`]), if it has any.
+fn level_in((mask, ends, err): (u64, &[[f64; 1 + ENDS]], f64), l: usize) -> Option<[W; 1 + ENDS]> {
+    (l < LEVELS && mask & (1u64 << l) != 0)
+        .then(|| ends[(mask & ((1u64 << l) - 1)).count_ones() as usize].map(|v| W { v, e: err }))
 }
 
 /// Everything the enumeration found.
@@ -1584,10 +1578,15 @@ impl<'a> Engine<'a> {
             return Some(id);
         }
         let dist = job.compute(&self.res.rules.fields)?;
+        Some(self.add_dist(job.key, dist))
+    }
+
+    /// A new run's joint chances, numbered and memoised.
+    fn add_dist(&mut self, key: (u32, u64, i32, u8), dist: RunDist) -> u32 {
         let id = self.dists.len() as u32;
         self.dists.push(dist);
-        self.dist_memo.insert(job.key, id);
-        Some(id)
+        self.dist_memo.insert(key, id);
+        id
     }
 
     /// What [`Engine::run_dist`] computes for the run `rp` into `parent`;
@@ -1674,10 +1673,9 @@ impl<'a> Engine<'a> {
         each_of(&mut dists, 64, |k, d| *d = jobs[k].compute(fields));
         for (job, dist) in jobs.into_iter().zip(dists) {
             // Too many sets: each state finds out again, as without this.
-            let Some(dist) = dist else { continue };
-            let id = self.dists.len() as u32;
-            self.dists.push(dist);
-            self.dist_memo.insert(job.key, id);
+            if let Some(dist) = dist {
+                self.add_dist(job.key, dist);
+            }
         }
     }
 
@@ -2847,7 +2845,7 @@ fn backward(
                     for (li, live) in s.live.iter().enumerate() {
                         let pos = to_state.live.iter().position(|l| l.record == live.record);
                         // As `ends_at` reads them, a dungeon at a time.
-                        let (nmask, nends, nerr) = match pos {
+                        let next_ends = match pos {
                             Some(p) => nxt[t].ends_of(p),
                             None => (0, &[][..], 0.0),
                         };
@@ -2860,11 +2858,8 @@ fn backward(
                             let v: [W; 1 + ENDS] = if adds {
                                 let c = classes(i, e);
                                 [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ]
-                            } else if l < LEVELS && nmask & (1u64 << l) != 0 {
-                                let x = nends[(nmask & ((1u64 << l) - 1)).count_ones() as usize];
-                                x.map(|v| W { v, e: nerr })
                             } else {
-                                [succ, W::ZERO, W::ZERO, W::ZERO]
+                                level_in(next_ends, l).unwrap_or([succ, W::ZERO, W::ZERO, W::ZERO])
                             };
                             for (acc, x) in sums[k].iter_mut().zip(v) {
                                 *acc += e.p * x;
