@@ -44,8 +44,9 @@
 //! every path ([`Run::alpha_all`]).
 
 use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
+use super::follow::{Follow, Followed, Made, Masses, Sink};
 use super::fxhash::FxHashMap;
-use super::halves::{both, each, each_of, halves};
+use super::halves::{each, each_of, halves};
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::runs::{self, bit, probe, RunDist, RunPos};
 use super::tail::Tails;
@@ -239,7 +240,7 @@ pub struct Edge {
 /// [`Edge::info`] of an edge without an outcome.
 pub const NO_INFO: u32 = u32::MAX;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Layer {
     pub states: Vec<State>,
     pub index: FxHashMap<State, u32>,
@@ -443,7 +444,7 @@ pub struct Run {
     /// The enumeration's [`Stop`], which the passes over the run heed too.
     pub stop: Stop,
     pub layers: Vec<Layer>,
-    pub placements: Vec<Placement>,
+    pub placements: Vec<Arc<Placement>>,
     /// Per placement: which of its dungeon's level records exist. Held once
     /// here rather than by each of the hundreds of thousands of outcomes.
     pub patterns: Vec<Vec<bool>>,
@@ -463,18 +464,9 @@ pub struct Run {
     /// branch rules ([`Engine::core_chance`]). Which special level lies
     /// where, beyond the levels kept in the state, has no effect on later
     /// draws, so given the state it is independent of everything after.
-    pub core: Vec<Vec<LevelMasses>>,
+    pub core: Vec<Masses>,
     /// [`BranchInfo::spread`]'s.
     pub spreads: Vec<Spread>,
-}
-
-/// Per live dungeon of one state: a mask of levels and a value for each
-/// of them, in increasing order; `err` bounds the error of every value
-/// (one bound a state, as [`Back`]'s values have).
-#[derive(Clone, Debug, Default)]
-pub struct LevelMasses {
-    pub live: Vec<(u64, Vec<f64>)>,
-    pub err: f64,
 }
 
 impl Run {
@@ -487,21 +479,18 @@ impl Run {
     /// state `from` of layer `i`, is a no-bones level judged without branch
     /// rules, given that state (zero without dNetHack's bones rules).
     pub fn core_at(&self, i: usize, from: usize, record: u32, level: i32) -> W {
-        let Some(lives) = self.core.get(i).and_then(|l| l.get(from)) else {
-            return W::ZERO;
-        };
         let s = &self.layers[i].states[from];
         let Some(li) = s.live.iter().position(|l| u32::from(l.record) == record) else {
             return W::ZERO;
         };
-        let Some((mask, mass)) = lives.live.get(li) else {
+        let Some((mask, mass, err)) = self.core.get(i).and_then(|m| m.at(from, li)) else {
             return W::ZERO;
         };
         let a = self.alpha[i][from];
         match usize::try_from(level).ok().filter(|&l| l < LEVELS) {
             Some(l) if mask & (1u64 << l) != 0 && a.v > 0.0 => {
                 let v = mass[(mask & ((1u64 << l) - 1)).count_ones() as usize];
-                (W { v, e: lives.err } / a).snapped()
+                (W { v, e: err } / a).snapped()
             }
             _ => W::ZERO,
         }
@@ -541,9 +530,10 @@ pub struct Engine<'a> {
     /// ([`super::exact::madman_records`]).
     madman_locate: Option<u32>,
     /// Branch record -> the dungeon records it may lead to.
-    branch_targets: Vec<Vec<u32>>,
+    branch_targets: Arc<[Vec<u32>]>,
     memo: FxHashMap<PlaceKey, u32>,
-    placements: Vec<Placement>,
+    /// Shared with the passes that follow the enumeration ([`Follow`]).
+    placements: Vec<Arc<Placement>>,
     /// [`Run::patterns`].
     patterns: Vec<Vec<bool>>,
     placement_nodes: usize,
@@ -600,9 +590,9 @@ struct PlaceKey {
 
 /// Per layer, state and live dungeon: the levels a branch loaded from that
 /// layer on may land on ([`Engine::future_mask`]), one vector a layer.
-struct Reach {
+pub(crate) struct Reach {
     /// Per layer: where each state's masks start, and the masks.
-    layers: Vec<(Vec<u32>, Vec<u64>)>,
+    pub(crate) layers: Vec<(Vec<u32>, Vec<u64>)>,
 }
 
 impl Reach {
@@ -689,6 +679,106 @@ fn nonpositive_branch_levels(
     }
 }
 
+/// Level slots of the records `loaded` (chains number them in order).
+pub(crate) fn n_slots(res: &Resolver, loaded: &[u16]) -> i32 {
+    loaded
+        .iter()
+        .map(|&r| {
+            let d = &res.dungeons[r as usize];
+            (d.levels.1 - d.levels.0) as i32
+        })
+        .sum()
+}
+
+/// The levels a later branch of dungeon `live` may land on (stage
+/// `next` on), given what `slots` knows.
+pub(crate) fn future_mask(
+    res: &Resolver,
+    branch_targets: &[Vec<u32>],
+    live: &Live,
+    next: usize,
+    slots: &[(i32, i32)],
+    n_slots: i32,
+) -> u64 {
+    let d = &res.dungeons[live.record as usize];
+    let mut mask = 0u64;
+    for b in d.branches.0..d.branches.1 {
+        if !branch_targets[b as usize]
+            .iter()
+            .any(|&r| r as usize >= next)
+        {
+            continue;
+        }
+        let br = &res.branches[b as usize];
+        let chained = if br.chain >= 0 {
+            if br.chain >= n_slots {
+                // A slot of a dungeon not loaded yet: anything.
+                mask |= span_mask(1, live.n);
+                continue;
+            }
+            match slots.iter().find(|(s, _)| *s == br.chain) {
+                Some(&(_, v)) if v > 0 => Some(v),
+                _ => continue,
+            }
+        } else {
+            None
+        };
+        if let Ok((s, c)) = level_range(live.n, br.range.base, br.range.rand, chained) {
+            // A negative count looks at its base only (3.6's raw
+            // `rn2` is not enumerated).
+            mask |= span_mask(s, c.max(1));
+        }
+    }
+    mask
+}
+
+/// The chance that level `l` of dungeon record `rec`, as outcome `info`
+/// has it, is a no-bones level judged without branch rules: by its own
+/// facts, or by a special level with marker "none" or waiting for an event
+/// lying there.
+pub(crate) fn core_chance(
+    res: &Resolver,
+    other_end: Option<&BonesOptions>,
+    placements: &[Arc<Placement>],
+    rec: usize,
+    info: &Present,
+    l: i32,
+) -> W {
+    let Some(opts) = other_end else {
+        return W::ZERO;
+    };
+    let d = &res.dungeons[rec];
+    let num = info.n;
+    let f = LevelFacts {
+        dungeon_none: d.bones.is_empty(),
+        bottom: l == num,
+        level: l,
+        main_dungeon: d.name == crate::bones::rules::MAIN_DUNGEON,
+        vibrating: d.flags & flags::HELLISH != 0 && l == num - 1,
+        ..LevelFacts::default()
+    };
+    if no_bones_rule(&opts.rules, &f, false).is_some() {
+        return W::ONE;
+    }
+    let Some(at) = usize::try_from(l).ok().filter(|&l| l < LEVELS) else {
+        return W::ZERO;
+    };
+    let class = &placements[info.placement as usize].classes[info.class as usize];
+    let core = (0..class.pos.len())
+        .filter(|&j| {
+            let lrec = &res.levels[d.levels.0 as usize + j];
+            lrec.bones.is_empty() || opts.event_level(&lrec.name).is_some()
+        })
+        .fold(W::ZERO, |a, j| {
+            a + class.pos[j].get(at).copied().unwrap_or(W::ZERO)
+        });
+    if class.p.v > 0.0 {
+        (core / class.p).snapped()
+    } else {
+        W::ZERO
+    }
+}
+
 impl<'a> Engine<'a> {
     pub fn new(res: &'a Resolver, wizard: bool, budget: Budget) -> Self {
         let (skip_dungeon_chance, skip_level_chance) = res.skips_chances(wizard);
@@ -768,7 +858,7 @@ impl<'a> Engine<'a> {
             neg_rn2: res.rules.rn2_nonpositive,
             other_end: None,
             madman_locate: None,
-            branch_targets,
+            branch_targets: branch_targets.into(),
             memo: FxHashMap::default(),
             placements: Vec::new(),
             patterns: Vec::new(),
@@ -813,222 +903,9 @@ impl<'a> Engine<'a> {
         self
     }
 
-    /// The chance that level `l` of dungeon record `rec`, as outcome
-    /// `info` has it, is a no-bones level judged
-    /// without branch rules: by its own facts, or by a special level with
-    /// marker "none" or waiting for an event lying there.
+    /// [`core_chance`], with the placements so far.
     fn core_chance(&self, rec: usize, info: &Present, l: i32) -> W {
-        let Some(opts) = self.other_end else {
-            return W::ZERO;
-        };
-        let d = &self.res.dungeons[rec];
-        let num = info.n;
-        let f = LevelFacts {
-            dungeon_none: d.bones.is_empty(),
-            bottom: l == num,
-            level: l,
-            main_dungeon: d.name == crate::bones::rules::MAIN_DUNGEON,
-            vibrating: d.flags & flags::HELLISH != 0 && l == num - 1,
-            ..LevelFacts::default()
-        };
-        if no_bones_rule(&opts.rules, &f, false).is_some() {
-            return W::ONE;
-        }
-        let Some(at) = usize::try_from(l).ok().filter(|&l| l < LEVELS) else {
-            return W::ZERO;
-        };
-        let class = &self.placements[info.placement as usize].classes[info.class as usize];
-        let core = (0..class.pos.len())
-            .filter(|&j| {
-                let lrec = &self.res.levels[d.levels.0 as usize + j];
-                lrec.bones.is_empty() || opts.event_level(&lrec.name).is_some()
-            })
-            .fold(W::ZERO, |a, j| {
-                a + class.pos[j].get(at).copied().unwrap_or(W::ZERO)
-            });
-        if class.p.v > 0.0 {
-            (core / class.p).snapped()
-        } else {
-            W::ZERO
-        }
-    }
-
-    /// [`Run::core`], forward: a dungeon's levels get their chance when it
-    /// is created, and carry it along every later edge. Once a layer's
-    /// successor is done, only the levels its own record's branches leave
-    /// from are kept ([`Run::core_at`] reads no other).
-    fn core_mass(
-        &self,
-        layers: &[Layer],
-        alpha: &[Vec<W>],
-        reach: &Reach,
-    ) -> Vec<Vec<LevelMasses>> {
-        let layer_mass = |i: usize| -> Vec<LevelMasses> {
-            let mut masses = vec![LevelMasses::default(); layers[i].states.len()];
-            each(&mut masses, |si, m| {
-                let s = &layers[i].states[si];
-                m.live = (0..s.live.len())
-                    .map(|li| {
-                        let m = reach.at(i, si)[li] & LEVEL_BITS;
-                        (m, vec![0.0; m.count_ones() as usize])
-                    })
-                    .collect();
-            });
-            masses
-        };
-        let mut mass: Vec<Vec<LevelMasses>> = Vec::with_capacity(layers.len());
-        mass.push(layer_mass(0));
-        for i in 0..layers.len().saturating_sub(1) {
-            if self.stop.is_set() {
-                break;
-            }
-            // Layer `i - 1`'s masses have been read: trimmed before layer
-            // `i + 1`'s are made, so that two layers are whole at a time.
-            if i > 0 {
-                self.keep_read(&layers[i - 1], &mut mass[i - 1]);
-            }
-            mass.push(layer_mass(i + 1));
-            let (cur, rest) = mass.split_at_mut(i + 1);
-            let (cur, nxt) = (&cur[i], &mut rest[0]);
-            // A state's masses are summed with their bounds over the edges
-            // into it, then stored.
-            let edges = &layers[i].edges;
-            let mut order: Vec<(u32, u32)> = edges
-                .iter()
-                .enumerate()
-                .filter_map(|(k, e)| match e.to {
-                    To::State(t) if e.ok => Some((t, k as u32)),
-                    _ => None,
-                })
-                .collect();
-            order.sort_unstable();
-            halves(
-                &order,
-                |&(t, _)| t as usize,
-                nxt,
-                |part, nxt, base| {
-                    let mut sums: Vec<W> = Vec::new();
-                    let mut starts: Vec<usize> = Vec::new();
-                    for group in part.chunk_by(|a, b| a.0 == b.0) {
-                        let t = group[0].0 as usize;
-                        let to_state = &layers[i + 1].states[t];
-                        starts.clear();
-                        starts.extend(nxt[t - base].live.iter().scan(0, |at, (_, v)| {
-                            let s = *at;
-                            *at += v.len();
-                            Some(s)
-                        }));
-                        sums.clear();
-                        sums.resize(
-                            nxt[t - base].live.iter().map(|(_, v)| v.len()).sum(),
-                            W::ZERO,
-                        );
-                        for &(_, ek) in group {
-                            let e = &edges[ek as usize];
-                            let f = e.from as usize;
-                            let from = &layers[i].states[f];
-                            for (lj, live) in to_state.live.iter().enumerate() {
-                                let mut levels = nxt[t - base].live[lj].0;
-                                let out = &mut sums[starts[lj]..];
-                                let mut k = 0;
-                                if usize::from(live.record) == i {
-                                    let Some(info) = layers[i].info(e) else {
-                                        continue;
-                                    };
-                                    let w = alpha[i][f] * e.p;
-                                    while levels != 0 {
-                                        let l = levels.trailing_zeros() as i32;
-                                        levels &= levels - 1;
-                                        out[k] += w * self.core_chance(i, info, l);
-                                        k += 1;
-                                    }
-                                } else {
-                                    let Some(li) =
-                                        from.live.iter().position(|x| x.record == live.record)
-                                    else {
-                                        continue;
-                                    };
-                                    let (fmask, fmass) = &cur[f].live[li];
-                                    while levels != 0 {
-                                        let l = levels.trailing_zeros();
-                                        levels &= levels - 1;
-                                        if fmask & (1u64 << l) != 0 {
-                                            let kf =
-                                                (fmask & ((1u64 << l) - 1)).count_ones() as usize;
-                                            let x = W {
-                                                v: fmass[kf],
-                                                e: cur[f].err,
-                                            };
-                                            out[k] += x * e.p;
-                                        }
-                                        k += 1;
-                                    }
-                                }
-                            }
-                        }
-                        let to = &mut nxt[t - base];
-                        for ((_, vals), &at) in to.live.iter_mut().zip(starts.iter()) {
-                            for (v, w) in vals.iter_mut().zip(&sums[at..]) {
-                                *v = w.v;
-                            }
-                        }
-                        to.err = largest_bound(&sums);
-                    }
-                },
-            );
-        }
-        let n = mass.len();
-        for i in n.saturating_sub(2)..n.saturating_sub(1) {
-            self.keep_read(&layers[i], &mut mass[i]);
-        }
-        mass
-    }
-
-    /// Drops the masses of a layer but those of the levels its edges'
-    /// branches leave from, where the statistics judge the parent level
-    /// (`exact::present`: a plain other end, not floating).
-    fn keep_read(&self, layer: &Layer, mass: &mut [LevelMasses]) {
-        let mut read: Vec<Vec<(u32, u64)>> = vec![Vec::new(); layer.states.len()];
-        for e in &layer.edges {
-            let Some(b) = layer.info(e).and_then(|info| info.branch) else {
-                continue;
-            };
-            if b.floated || b.other != END_PLAIN {
-                continue;
-            }
-            let levels = match b.spread {
-                Some(id) => self.spreads[id as usize]
-                    .at
-                    .iter()
-                    .fold(0, |m, x| m | bit(x.level)),
-                None => bit(b.level),
-            };
-            let r = &mut read[e.from as usize];
-            match r.iter_mut().find(|(p, _)| *p == b.parent) {
-                Some((_, m)) => *m |= levels,
-                None => r.push((b.parent, levels)),
-            }
-        }
-        each(mass, |si, lives| {
-            let (s, read) = (&layer.states[si], &read[si]);
-            for (live, m) in s.live.iter().zip(lives.live.iter_mut()) {
-                let keep = read
-                    .iter()
-                    .find(|(p, _)| *p == u32::from(live.record))
-                    .map_or(0, |&(_, l)| l & m.0);
-                let mut kept = Vec::with_capacity(keep.count_ones() as usize);
-                let mut levels = keep;
-                while levels != 0 {
-                    let l = levels.trailing_zeros();
-                    levels &= levels - 1;
-                    kept.push(m.1[(m.0 & ((1u64 << l) - 1)).count_ones() as usize]);
-                }
-                *m = (keep, kept);
-            }
-            if lives.live.iter().all(|(keep, _)| *keep == 0) {
-                lives.live = Vec::new();
-            }
-        });
+        core_chance(self.res, self.other_end, &self.placements, rec, info, l)
     }
 
     /// Whether the parent `owner` brings rule 11 to the entry level of a
@@ -1246,13 +1123,7 @@ impl<'a> Engine<'a> {
     }
 
     fn n_slots(&self, loaded: &[u16]) -> i32 {
-        loaded
-            .iter()
-            .map(|&r| {
-                let d = &self.res.dungeons[r as usize];
-                (d.levels.1 - d.levels.0) as i32
-            })
-            .sum()
+        n_slots(self.res, loaded)
     }
 
     fn n_branch_records(&self, loaded: &[u16]) -> usize {
@@ -1265,39 +1136,8 @@ impl<'a> Engine<'a> {
             .sum()
     }
 
-    /// The levels a later branch of dungeon `live` may land on (stage
-    /// `next` on), given what `slots` knows.
     fn future_mask(&self, live: &Live, next: usize, slots: &[(i32, i32)], n_slots: i32) -> u64 {
-        let d = &self.res.dungeons[live.record as usize];
-        let mut mask = 0u64;
-        for b in d.branches.0..d.branches.1 {
-            if !self.branch_targets[b as usize]
-                .iter()
-                .any(|&r| r as usize >= next)
-            {
-                continue;
-            }
-            let br = &self.res.branches[b as usize];
-            let chained = if br.chain >= 0 {
-                if br.chain >= n_slots {
-                    // A slot of a dungeon not loaded yet: anything.
-                    mask |= span_mask(1, live.n);
-                    continue;
-                }
-                match slots.iter().find(|(s, _)| *s == br.chain) {
-                    Some(&(_, v)) if v > 0 => Some(v),
-                    _ => continue,
-                }
-            } else {
-                None
-            };
-            if let Ok((s, c)) = level_range(live.n, br.range.base, br.range.rand, chained) {
-                // A negative count looks at its base only (3.6's raw
-                // `rn2` is not enumerated).
-                mask |= span_mask(s, c.max(1));
-            }
-        }
-        mask
+        future_mask(self.res, &self.branch_targets, live, next, slots, n_slots)
     }
 
     /// Drops what stage `next` and later cannot read.
@@ -1838,7 +1678,7 @@ impl<'a> Engine<'a> {
         })?;
         self.placement_nodes += result.nodes;
         let id = self.placements.len() as u32;
-        self.placements.push(result);
+        self.placements.push(Arc::new(result));
         self.patterns.push(key.pattern.clone());
         self.memo.insert(key, id);
         Ok(Some(id))
@@ -2460,10 +2300,95 @@ impl<'a> Engine<'a> {
     /// Runs the forward enumeration and the backward pass.
     pub fn run(mut self) -> Result<Run, TooLarge> {
         self.check_final_moves()?;
+        let follow = Follow::new(
+            self.res,
+            self.other_end,
+            self.branch_targets.clone(),
+            self.checks.is_some(),
+            self.stop.clone(),
+        );
+        // The passes that follow the layers run beside the enumeration.
+        let (layers, followed) = std::thread::scope(|scope| {
+            let (mut sink, handle) = Sink::start(scope, follow);
+            let layers = self.layers(&mut sink);
+            let followed = sink.finish(handle);
+            layers.map(|l| (l, followed))
+        })?;
+        self.stopped()?;
+        let Some(followed) = followed else {
+            // Only should the thread have lost its job before starting.
+            return Err(TooLarge {
+                what: STOPPED.to_string(),
+            });
+        };
+        // The other thread has let go of them.
+        let layers: Vec<Layer> = layers.into_iter().map(Arc::unwrap_or_clone).collect();
         let nd = self.res.dungeons.len();
-        let mut layers: Vec<Layer> = Vec::with_capacity(nd + 1);
-        let mut first = Layer::default();
-        first.intern(State {
+        // After the last dungeon: Fort Ludios, then the hard-wired dungeons.
+        let terminal_fail: Vec<Option<FailKey>> = layers[nd]
+            .states
+            .iter()
+            .map(|s| {
+                if s.knox_bad {
+                    return Some(FailKey {
+                        code: "knox-not-reachable",
+                        dungeon: None,
+                        level: None,
+                    });
+                }
+                self.res.rules.required_dungeons.iter().find_map(|name| {
+                    let found = s
+                        .loaded
+                        .iter()
+                        .any(|&r| self.res.dungeons[r as usize].name == *name);
+                    (!found).then_some(FailKey {
+                        code: "missing-dungeon",
+                        dungeon: None,
+                        level: None,
+                    })
+                })
+            })
+            .collect();
+        let Followed {
+            reach,
+            alpha,
+            alpha_all,
+            core,
+        } = followed;
+        let classes = |rec: usize, e: &Edge| match layers[rec].info(e) {
+            Some(info) => self.entry_classes(rec, info),
+            None => [W::ZERO; ENDS],
+        };
+        let runs = Runs {
+            spreads: &self.spreads,
+            dists: &self.dists,
+        };
+        // The passes after the enumeration take seconds on the largest
+        // files: each stops early when asked, and its values are dropped.
+        let back = backward(&layers, &reach, &terminal_fail, &classes, &runs, &self.stop);
+        self.stopped()?;
+        Ok(Run {
+            stop: self.stop.clone(),
+            layers,
+            placements: self.placements,
+            patterns: self.patterns,
+            alpha,
+            alpha_all,
+            back,
+            terminal_fail,
+            placement_nodes: self.placement_nodes,
+            core,
+            spreads: self.spreads,
+        })
+    }
+
+    /// The layers of states, each sent to `sink` once done (with the
+    /// placements and spreads made for it).
+    fn layers(&mut self, sink: &mut Sink<'_>) -> Result<Vec<Arc<Layer>>, TooLarge> {
+        let nd = self.res.dungeons.len();
+        let mut layers: Vec<Arc<Layer>> = Vec::with_capacity(nd + 1);
+        let mut cur = Layer::default();
+        cur.intern(State {
             loaded: Arc::default(),
             live: Box::default(),
             slots: Arc::default(),
@@ -2472,20 +2397,20 @@ impl<'a> Engine<'a> {
             dummy_done: false,
             alts: Arc::default(),
         });
-        first.seal();
-        layers.push(first);
+        cur.seal();
         let mut total_edges = 0usize;
+        let (mut sent_placements, mut sent_spreads) = (0, 0);
         for rec in 0..nd {
-            self.prefetch_dists(&layers[rec].states, rec);
+            self.prefetch_dists(&cur.states, rec);
             // Most layers of the largest files map each state to one: the
             // index would otherwise grow, and hash every state again, a
             // dozen times.
             let mut next = Layer::default();
-            next.index.reserve(layers[rec].states.len());
-            let mut edges = Vec::with_capacity(layers[rec].states.len());
+            next.index.reserve(cur.states.len());
+            let mut edges = Vec::with_capacity(cur.states.len());
             let mut presents = Presents::default();
             let mut outs = Vec::new();
-            for (si, s) in layers[rec].states.iter().enumerate() {
+            for (si, s) in cur.states.iter().enumerate() {
                 if si.is_multiple_of(256) {
                     self.stopped()?;
                 }
@@ -2528,134 +2453,32 @@ impl<'a> Engine<'a> {
                 });
             }
             edges.shrink_to_fit();
-            layers[rec].edges = edges;
+            cur.edges = edges;
             presents.list.shrink_to_fit();
-            layers[rec].presents = presents.list;
+            cur.presents = presents.list;
             next.seal();
-            layers.push(next);
+            let done = Arc::new(std::mem::replace(&mut cur, next));
+            sink.send(Made {
+                layer: done.clone(),
+                placements: self.placements[sent_placements..].to_vec(),
+                spread_levels: self.spreads[sent_spreads..]
+                    .iter()
+                    .map(|sp| sp.at.iter().fold(0, |m, x| m | bit(x.level)))
+                    .collect(),
+            });
+            (sent_placements, sent_spreads) = (self.placements.len(), self.spreads.len());
+            layers.push(done);
         }
         self.stopped()?;
-        // After the last dungeon: Fort Ludios, then the hard-wired dungeons.
-        let terminal_fail: Vec<Option<FailKey>> = layers[nd]
-            .states
-            .iter()
-            .map(|s| {
-                if s.knox_bad {
-                    return Some(FailKey {
-                        code: "knox-not-reachable",
-                        dungeon: None,
-                        level: None,
-                    });
-                }
-                self.res.rules.required_dungeons.iter().find_map(|name| {
-                    let found = s
-                        .loaded
-                        .iter()
-                        .any(|&r| self.res.dungeons[r as usize].name == *name);
-                    (!found).then_some(FailKey {
-                        code: "missing-dungeon",
-                        dungeon: None,
-                        level: None,
-                    })
-                })
-            })
-            .collect();
-        // Per state of each layer, per live dungeon: the levels a branch
-        // loaded from that layer on may land on.
-        let reach_of = |i: usize| {
-            let layer = &layers[i];
-            let mut starts = Vec::with_capacity(layer.states.len() + 1);
-            let mut masks = Vec::new();
-            for s in &layer.states {
-                starts.push(masks.len() as u32);
-                let n_slots = self.n_slots(&s.loaded);
-                masks.extend(
-                    s.live
-                        .iter()
-                        .map(|l| self.future_mask(l, i, &s.slots, n_slots)),
-                );
-            }
-            starts.push(masks.len() as u32);
-            (starts, masks)
-        };
-        // Layers apart: those after the middle state on another thread.
-        let total: usize = layers.iter().map(|l| l.states.len()).sum();
-        let mid = layers
-            .iter()
-            .scan(0, |seen, l| {
-                *seen += l.states.len();
-                Some(*seen)
-            })
-            .position(|seen| 2 * seen >= total)
-            .map_or(layers.len(), |k| k + 1);
-        let (later, mut earlier) = both(
-            || (mid..layers.len()).map(reach_of).collect::<Vec<_>>(),
-            || (0..mid).map(reach_of).collect::<Vec<_>>(),
-        );
-        earlier.extend(later);
-        let reach = Reach { layers: earlier };
-        let alpha = forward(&layers, false);
-        // With evidence: the chances of reaching each state by any path too,
-        // which the failures are counted with.
-        let alpha_all = self.checks.as_ref().map(|_| forward(&layers, true));
-        let classes = |rec: usize, e: &Edge| match layers[rec].info(e) {
-            Some(info) => self.entry_classes(rec, info),
-            None => [W::ZERO; ENDS],
-        };
-        let runs = Runs {
-            spreads: &self.spreads,
-            dists: &self.dists,
-        };
-        // The passes after the enumeration take seconds on the largest
-        // files: each stops early when asked, and its values are dropped.
-        let back = backward(&layers, &reach, &terminal_fail, &classes, &runs, &self.stop);
-        self.stopped()?;
-        let core = if self.other_end.is_some() {
-            self.core_mass(&layers, &alpha, &reach)
-        } else {
-            Vec::new()
-        };
-        self.stopped()?;
-        Ok(Run {
-            stop: self.stop.clone(),
-            layers,
-            placements: self.placements,
-            patterns: self.patterns,
-            alpha,
-            alpha_all,
-            back,
-            terminal_fail,
-            placement_nodes: self.placement_nodes,
-            core,
-            spreads: self.spreads,
-        })
+        let last = Arc::new(cur);
+        sink.send(Made {
+            layer: last.clone(),
+            placements: Vec::new(),
+            spread_levels: Vec::new(),
+        });
+        layers.push(last);
+        Ok(layers)
     }
-}
-
-/// The chance of reaching each state, along the edges that meet the
-/// evidence (or along `all` of them).
-fn forward(layers: &[Layer], all: bool) -> Vec<Vec<W>> {
-    let mut alpha: Vec<Vec<W>> = layers
-        .iter()
-        .map(|l| vec![W::ZERO; l.states.len()])
-        .collect();
-    if let Some(a) = alpha.first_mut().and_then(|a| a.first_mut()) {
-        *a = W::ONE;
-    }
-    for (i, layer) in layers.iter().enumerate() {
-        if i + 1 >= layers.len() {
-            break;
-        }
-        let (cur, rest) = alpha.split_at_mut(i + 1);
-        let cur = &cur[i];
-        let nxt = &mut rest[0];
-        for e in layer.edges.iter().filter(|e| all || e.ok) {
-            if let To::State(t) = e.to {
-                nxt[t as usize] += cur[e.from as usize] * e.p;
-            }
-        }
-    }
-    alpha
 }
 
 /// The branch end an edge adds to its parent that counts for bones (a
@@ -2716,7 +2539,7 @@ impl Runs<'_> {
 }
 
 /// Levels `1..LEVELS`, the ones [`Back`] describes.
-const LEVEL_BITS: u64 = (u64::MAX >> (64 - LEVELS)) & !1;
+pub(crate) const LEVEL_BITS: u64 = (u64::MAX >> (64 - LEVELS)) & !1;
 
 /// `reach.at(i, s)[li]`: the levels a branch loaded from layer `i` on may land
 /// on in live dungeon `li` of state `s` ([`Engine::future_mask`]). On any

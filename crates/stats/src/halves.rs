@@ -6,8 +6,26 @@
 //! state's boundary, each summed on its own thread into its own part of
 //! the layer's values. The sums are those of one thread, edge for edge.
 
+use std::cell::Cell;
 use std::sync::mpsc;
 use std::thread;
+
+thread_local! {
+    /// This thread runs beside another that keeps the second core busy
+    /// ([`alone`]).
+    static ALONE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// From now on, this thread runs both halves of its passes itself: it is
+/// already the second core's (`crate::follow`).
+pub(crate) fn alone() {
+    ALONE.with(|a| a.set(true));
+}
+
+/// Whether this thread runs both halves itself ([`alone`]).
+pub(crate) fn is_alone() -> bool {
+    ALONE.with(Cell::get)
+}
 
 /// Edges at least, in one layer, worth a second thread.
 const SPLIT_AT: usize = 4_096;
@@ -51,6 +69,9 @@ where
     F: FnOnce() -> A + Send,
     G: FnOnce() -> B,
 {
+    if is_alone() {
+        return (other(), here());
+    }
     thread::scope(|s| {
         // `other` goes to the thread once it runs, so that it is still at
         // hand should the thread not start.

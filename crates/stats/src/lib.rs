@@ -35,6 +35,7 @@ pub mod diff;
 mod engine;
 pub mod evidence;
 mod exact;
+mod follow;
 mod fxhash;
 mod halves;
 mod mix;

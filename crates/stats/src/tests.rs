@@ -637,6 +637,49 @@ fn dnethack_bones_rules_match_the_loader() {
     check_bones(&quest, rules, true, &madman);
 }
 
+/// The passes that follow the enumeration on a second thread
+/// (`crate::follow`) give, bit for bit, what they give on the enumeration's
+/// own thread when no second one is at hand (with evidence, too).
+#[test]
+fn the_passes_beside_the_enumeration_give_what_one_thread_does() {
+    let bones = dgnkit::options::Target::DNetHack.game().bones_options();
+    let rules = dnethack_rules(crate::loader::GameInputs::default());
+    for script in [mini_quest(), mini_alternates(), mini_run((2, 3))] {
+        let res = Resolver::with_rules(&script, rules.clone()).expect("resolver");
+        let run = |alone: bool| {
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    if alone {
+                        crate::halves::alone();
+                    }
+                    engine::Engine::new(&res, false, Budget::default())
+                        .with_bones(&bones)
+                        .run()
+                        .expect("enumerable")
+                })
+                .join()
+                .expect("no panic")
+            })
+        };
+        let (beside, here) = (run(false), run(true));
+        assert!(beside.core.iter().any(|m| *m != Default::default()));
+        assert_eq!(beside.core, here.core);
+        assert_eq!(beside.alpha, here.alpha);
+        let succ = |r: &engine::Run| -> Vec<Vec<u64>> {
+            r.back
+                .iter()
+                .map(|l| l.iter().map(|b| b.succ.v.to_bits()).collect())
+                .collect()
+        };
+        assert_eq!(succ(&beside), succ(&here));
+        let stats = |r: &engine::Run| {
+            let acc = exact::accumulate(&res, r, &bones, true);
+            format!("{:?}", acc.finish(&res, exact_method(r)))
+        };
+        assert_eq!(stats(&beside), stats(&here));
+    }
+}
+
 /// A small top dungeon with a run of three one-level dungeons hanging off
 /// it by overlapping unchained branches, each avoiding the levels the
 /// others and the earlier branches took; then one more dungeon (there in
