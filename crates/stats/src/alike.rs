@@ -52,8 +52,9 @@ impl After {
         let class = run.layers[i + 1]
             .states
             .iter()
-            .zip(&run.back[i + 1])
-            .map(|(s, back)| {
+            .enumerate()
+            .map(|(t, s)| {
+                let back = run.back[i + 1].at(t);
                 key.clear();
                 key.extend(bits(back.succ));
                 if let Some(p) = s.live.iter().position(|l| usize::from(l.record) == i) {

@@ -342,9 +342,9 @@ fn shared<T: Eq + std::hash::Hash>(lists: &Distinct<T>, v: Vec<T>) -> Arc<[T]> {
     list
 }
 
-/// The backward values of one state.
+/// The backward values of one state, while the backward pass reads them.
 #[derive(Clone, Debug, Default)]
-pub struct Back {
+struct Back {
     /// Chance that the rest of the resolution succeeds.
     pub succ: W,
     /// The values of its live dungeons' levels; none once they are read
@@ -404,7 +404,7 @@ impl Back {
     }
 
     /// Live dungeon `li`'s levels a later branch may land on, the values of
-    /// each of them in increasing order (as [`Back::ends_at`] gives them),
+    /// each of them in increasing order (as [`BackAt::ends_at`] gives them),
     /// and the bound of their errors.
     pub(crate) fn ends_of(&self, li: usize) -> (u64, &[[f64; 1 + ENDS]], f64) {
         let m = self.reach().get(li).copied().unwrap_or(0);
@@ -415,6 +415,107 @@ impl Back {
                 (m, &vals.ends[at..at + n], vals.ends_err)
             }
             None => (0, &[], 0.0),
+        }
+    }
+}
+
+/// Level `l`'s values among a dungeon's ([`Back::ends_of`]), if it has any.
+fn level_in((mask, ends, err): (u64, &[[f64; 1 + ENDS]], f64), l: usize) -> Option<[W; 1 + ENDS]> {
+    (l < LEVELS && mask & (1u64 << l) != 0)
+        .then(|| ends[(mask & ((1u64 << l) - 1)).count_ones() as usize].map(|v| W { v, e: err }))
+}
+
+/// One layer's backward values once the layer before has read them: per
+/// state, the chance that the rest succeeds and the values of the levels of
+/// the dungeon its layer's record created (the statistics read no other).
+/// Flat, as the core masses are ([`Masses`]).
+#[derive(Debug, Default)]
+pub struct BackLayer {
+    succ: Vec<W>,
+    /// Per state: the live dungeon whose values are kept ([`NONE_KEPT`]:
+    /// none), its levels, where their values start in `ends`, and the
+    /// bound of their errors.
+    own: Vec<u32>,
+    mask: Vec<u64>,
+    at: Vec<u32>,
+    err: Vec<f64>,
+    ends: Vec<[f64; 1 + ENDS]>,
+}
+
+/// [`BackLayer::own`] of a state that keeps no values.
+const NONE_KEPT: u32 = u32::MAX;
+
+/// A state's values in a [`BackLayer`].
+#[derive(Clone, Copy, Debug)]
+pub struct BackAt<'b> {
+    /// Chance that the rest of the resolution succeeds.
+    pub succ: W,
+    own: Option<(usize, u64, &'b [[f64; 1 + ENDS]], f64)>,
+}
+
+impl BackLayer {
+    /// The values of `vals`, for the states of `layer`, that the statistics
+    /// read: those of the dungeon record `record` created.
+    fn kept(layer: &Layer, record: usize, vals: Vec<Back>) -> BackLayer {
+        let n = vals.len();
+        let mut out = BackLayer {
+            succ: Vec::with_capacity(n),
+            own: Vec::with_capacity(n),
+            mask: Vec::with_capacity(n),
+            at: Vec::with_capacity(n),
+            err: Vec::with_capacity(n),
+            ends: Vec::new(),
+        };
+        for (s, b) in layer.states.iter().zip(vals) {
+            out.succ.push(b.succ);
+            let own = s.live.iter().position(|l| usize::from(l.record) == record);
+            let kept = own
+                .map(|li| (li, b.ends_of(li)))
+                .filter(|(_, (m, _, _))| *m != 0);
+            match kept {
+                Some((li, (m, ends, err))) => {
+                    out.own.push(li as u32);
+                    out.mask.push(m);
+                    out.at.push(out.ends.len() as u32);
+                    out.err.push(err);
+                    out.ends.extend_from_slice(ends);
+                }
+                None => {
+                    out.own.push(NONE_KEPT);
+                    out.mask.push(0);
+                    out.at.push(out.ends.len() as u32);
+                    out.err.push(0.0);
+                }
+            }
+        }
+        out.ends.shrink_to_fit();
+        out
+    }
+
+    /// State `t`'s values (none, should the pass have stopped before it).
+    pub fn at(&self, t: usize) -> BackAt<'_> {
+        let succ = self.succ.get(t).copied().unwrap_or(W::ZERO);
+        let own = match self.own.get(t) {
+            Some(&li) if li != NONE_KEPT => {
+                let (m, at) = (self.mask[t], self.at[t] as usize);
+                self.ends
+                    .get(at..at + m.count_ones() as usize)
+                    .map(|ends| (li as usize, m, ends, self.err[t]))
+            }
+            _ => None,
+        };
+        BackAt { succ, own }
+    }
+}
+
+impl BackAt<'_> {
+    /// Live dungeon `li`'s levels a later branch may land on, the values of
+    /// each of them in increasing order (as [`BackAt::ends_at`] gives them),
+    /// and the bound of their errors.
+    pub(crate) fn ends_of(&self, li: usize) -> (u64, &[[f64; 1 + ENDS]], f64) {
+        match self.own {
+            Some((own, m, ends, err)) if own == li => (m, ends, err),
+            _ => (0, &[], 0.0),
         }
     }
 
@@ -433,12 +534,6 @@ impl Back {
     }
 }
 
-/// Level `l`'s values among a dungeon's ([`Back::ends_of`]), if it has any.
-fn level_in((mask, ends, err): (u64, &[[f64; 1 + ENDS]], f64), l: usize) -> Option<[W; 1 + ENDS]> {
-    (l < LEVELS && mask & (1u64 << l) != 0)
-        .then(|| ends[(mask & ((1u64 << l) - 1)).count_ones() as usize].map(|v| W { v, e: err }))
-}
-
 /// Everything the enumeration found.
 pub struct Run {
     /// The enumeration's [`Stop`], which the passes over the run heed too.
@@ -453,7 +548,7 @@ pub struct Run {
     pub alpha: Vec<Vec<W>>,
     /// With evidence: the chance of reaching each state by any path.
     pub alpha_all: Option<Vec<Vec<W>>>,
-    pub back: Vec<Vec<Back>>,
+    pub back: Vec<BackLayer>,
     /// Failures after the last dungeon (missing hard-wired dungeons), per
     /// final state.
     pub terminal_fail: Vec<Option<FailKey>>,
@@ -2315,6 +2410,15 @@ impl<'a> Engine<'a> {
             layers.map(|l| (l, followed))
         })?;
         self.stopped()?;
+        // What only the enumeration reads: freed before the backward pass,
+        // whose values are the largest the engine holds.
+        self.tails = Tails::default();
+        self.memo = FxHashMap::default();
+        self.tail_starts = FxHashMap::default();
+        self.lists = Lists::default();
+        self.spread_memo = FxHashMap::default();
+        self.shift_memo = FxHashMap::default();
+        self.dist_memo = FxHashMap::default();
         let Some(followed) = followed else {
             // Only should the thread have lost its job before starting.
             return Err(TooLarge {
@@ -2545,7 +2649,7 @@ pub(crate) const LEVEL_BITS: u64 = (u64::MAX >> (64 - LEVELS)) & !1;
 /// on in live dungeon `li` of state `s` ([`Engine::future_mask`]). On any
 /// other level no later branch ends: there the values are the chance of
 /// success and nothing else, so only reached levels are stored
-/// ([`Back::ends_at`]). Masks only shrink from a layer to the next, which
+/// ([`BackAt::ends_at`]). Masks only shrink from a layer to the next, which
 /// makes that hold by induction from the last layer, where nothing is
 /// live. `classes(record, edge)`: the other-end classes an edge's entry
 /// level brings to the parent level its branch ends on.
@@ -2556,27 +2660,29 @@ fn backward(
     classes: &(dyn Fn(usize, &Edge) -> [W; ENDS] + Sync),
     runs: &Runs<'_>,
     stop: &Stop,
-) -> Vec<Vec<Back>> {
+) -> Vec<BackLayer> {
     let last = layers.len() - 1;
-    let mut back: Vec<Vec<Back>> = layers
-        .iter()
-        .map(|l| vec![Back::default(); l.states.len()])
+    let mut out: Vec<BackLayer> = layers.iter().map(|_| BackLayer::default()).collect();
+    // Two layers' values are whole at a time: the one being summed, and
+    // the one after it, which it reads.
+    let mut after: Vec<Back> = (0..layers[last].states.len())
+        .map(|si| Back {
+            succ: if terminal_fail[si].is_some() {
+                W::ZERO
+            } else {
+                W::ONE
+            },
+            levels: None,
+        })
         .collect();
-    for (si, b) in back[last].iter_mut().enumerate() {
-        b.succ = if terminal_fail[si].is_some() {
-            W::ZERO
-        } else {
-            W::ONE
-        };
-    }
     for i in (0..last).rev() {
         if stop.is_set() {
             break;
         }
         let layer = &layers[i];
-        let (cur, rest) = back.split_at_mut(i + 1);
-        let cur = &mut cur[i];
-        let nxt = &rest[0];
+        let mut here = vec![Back::default(); layer.states.len()];
+        let cur = &mut here;
+        let nxt = &after;
         // In a deferred run after its start, the run's levels have no
         // values (see `Back::ends`): not kept.
         let mut deferred = vec![None; layer.states.len()];
@@ -2711,28 +2817,10 @@ fn backward(
         }
         // Layer `i + 1`'s values have been read: from now on only those of
         // the dungeon record `i` created are (by the statistics).
-        each(&mut rest[0], |si, b| {
-            let s = &layers[i + 1].states[si];
-            let own = s.live.iter().position(|l| usize::from(l.record) == i);
-            let at = own.map(|li| b.offset(li));
-            b.levels = match (own, at, b.levels.take()) {
-                (Some(li), Some(at), Some(mut vals)) if vals.reach[li] != 0 => {
-                    // In place: a state's allocations are reused.
-                    let n = vals.reach[li].count_ones() as usize;
-                    for (lj, m) in vals.reach.iter_mut().enumerate() {
-                        if lj != li {
-                            *m = 0;
-                        }
-                    }
-                    vals.ends.drain(..at);
-                    vals.ends.truncate(n);
-                    vals.ends.shrink_to_fit();
-                    vals.run = Vec::new();
-                    Some(vals)
-                }
-                _ => None,
-            };
-        });
+        out[i + 1] = BackLayer::kept(&layers[i + 1], i, std::mem::replace(&mut after, here));
     }
-    back
+    if !stop.is_set() {
+        out[0] = BackLayer::kept(&layers[0], usize::MAX, after);
+    }
+    out
 }

@@ -272,7 +272,7 @@ fn present(
     } = *at;
     let rec = i;
     let d = &res.dungeons[rec];
-    let back = &run.back[i + 1][t];
+    let back = run.back[i + 1].at(t);
     let s = back.succ;
     let w = a * e.p;
     let ws = w * s;

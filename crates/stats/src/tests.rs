@@ -668,7 +668,12 @@ fn the_passes_beside_the_enumeration_give_what_one_thread_does() {
         let succ = |r: &engine::Run| -> Vec<Vec<u64>> {
             r.back
                 .iter()
-                .map(|l| l.iter().map(|b| b.succ.v.to_bits()).collect())
+                .zip(&r.layers)
+                .map(|(b, l)| {
+                    (0..l.states.len())
+                        .map(|t| b.at(t).succ.v.to_bits())
+                        .collect()
+                })
                 .collect()
         };
         assert_eq!(succ(&beside), succ(&here));
