@@ -58,7 +58,6 @@ use crate::evidence::{Checks, Evidence, Facts};
 use crate::loader::{BranchKind, DungeonChance, EntrySource, NonPositiveRn2, Resolver};
 use crate::rng::RngKind;
 use crate::script::flags;
-use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 /// The enumeration needs more than the budget allows.
@@ -602,7 +601,7 @@ pub struct Engine<'a> {
     /// Per dungeon record: the last record a branch of it may lead to.
     live_until: Vec<i64>,
     /// Per stage `s`: slots that chains of stage `s` and later read.
-    needed_slots: Vec<BTreeSet<i32>>,
+    needed_slots: Vec<Slots>,
     /// Per stage `s`: whether a floating-level / `dummy` record comes at `s` or
     /// later (else the flags do not matter and are dropped).
     knox_later: Vec<bool>,
@@ -624,8 +623,8 @@ pub struct Engine<'a> {
     /// Rule 10's locate-level record, kept in the class key
     /// ([`super::exact::madman_records`]).
     madman_locate: Option<u32>,
-    /// Branch record -> the dungeon records it may lead to.
-    branch_targets: Arc<[Vec<u32>]>,
+    /// Branch record -> the last dungeon record it may lead to (-1: none).
+    branch_last: Arc<[i64]>,
     memo: FxHashMap<PlaceKey, u32>,
     /// Shared with the passes that follow the enumeration ([`Follow`]).
     placements: Vec<Arc<Placement>>,
@@ -694,6 +693,28 @@ impl Reach {
     fn at(&self, i: usize, si: usize) -> &[u64] {
         let (starts, masks) = &self.layers[i];
         &masks[starts[si] as usize..starts[si + 1] as usize]
+    }
+}
+
+/// A set of level slots: looked up for every slot of every state a layer
+/// makes, hence bits rather than a tree.
+#[derive(Clone, Debug, Default)]
+struct Slots(Vec<u64>);
+
+impl Slots {
+    fn insert(&mut self, slot: i32) {
+        let Ok(k) = usize::try_from(slot) else { return };
+        if self.0.len() <= k / 64 {
+            self.0.resize(k / 64 + 1, 0);
+        }
+        self.0[k / 64] |= 1 << (k % 64);
+    }
+
+    fn contains(&self, slot: i32) -> bool {
+        usize::try_from(slot)
+            .ok()
+            .and_then(|k| self.0.get(k / 64).map(|w| w & (1 << (k % 64)) != 0))
+            .unwrap_or(false)
     }
 }
 
@@ -789,7 +810,7 @@ pub(crate) fn n_slots(res: &Resolver, loaded: &[u16]) -> i32 {
 /// `next` on), given what `slots` knows.
 pub(crate) fn future_mask(
     res: &Resolver,
-    branch_targets: &[Vec<u32>],
+    branch_last: &[i64],
     live: &Live,
     next: usize,
     slots: &[(i32, i32)],
@@ -798,10 +819,7 @@ pub(crate) fn future_mask(
     let d = &res.dungeons[live.record as usize];
     let mut mask = 0u64;
     for b in d.branches.0..d.branches.1 {
-        if !branch_targets[b as usize]
-            .iter()
-            .any(|&r| r as usize >= next)
-        {
+        if branch_last[b as usize] < next as i64 {
             continue;
         }
         let br = &res.branches[b as usize];
@@ -878,15 +896,15 @@ impl<'a> Engine<'a> {
     pub fn new(res: &'a Resolver, wizard: bool, budget: Budget) -> Self {
         let (skip_dungeon_chance, skip_level_chance) = res.skips_chances(wizard);
         let nd = res.dungeons.len();
-        let mut branch_targets = vec![Vec::new(); res.branches.len()];
+        let mut branch_last = vec![-1i64; res.branches.len()];
         let mut live_until = vec![-1i64; nd];
         for (r, d) in res.dungeons.iter().enumerate() {
             for &(b, owner) in &d.incoming {
-                branch_targets[b as usize].push(r as u32);
+                branch_last[b as usize] = branch_last[b as usize].max(r as i64);
                 live_until[owner as usize] = live_until[owner as usize].max(r as i64);
             }
         }
-        let mut needed_slots = vec![BTreeSet::new(); nd + 1];
+        let mut needed_slots = vec![Slots::default(); nd + 1];
         for s in (0..nd).rev() {
             let mut set = needed_slots[s + 1].clone();
             let d = &res.dungeons[s];
@@ -953,7 +971,7 @@ impl<'a> Engine<'a> {
             neg_rn2: res.rules.rn2_nonpositive,
             other_end: None,
             madman_locate: None,
-            branch_targets: branch_targets.into(),
+            branch_last: branch_last.into(),
             memo: FxHashMap::default(),
             placements: Vec::new(),
             patterns: Vec::new(),
@@ -1109,7 +1127,7 @@ impl<'a> Engine<'a> {
     /// `n_slots`) goes into the placement's class key.
     fn keeps_level(&self, rec: usize, n_slots: i32, j: usize, knox_here: u8) -> bool {
         let l = self.res.dungeons[rec].levels.0 as usize + j;
-        self.needed_slots[rec + 1].contains(&(n_slots + j as i32))
+        self.needed_slots[rec + 1].contains(n_slots + j as i32)
             || floats_in(self.res.levels[l].floating, knox_here)
             || self.madman_locate == Some(l as u32)
     }
@@ -1232,7 +1250,7 @@ impl<'a> Engine<'a> {
     }
 
     fn future_mask(&self, live: &Live, next: usize, slots: &[(i32, i32)], n_slots: i32) -> u64 {
-        future_mask(self.res, &self.branch_targets, live, next, slots, n_slots)
+        future_mask(self.res, &self.branch_last, live, next, slots, n_slots)
     }
 
     /// Drops what stage `next` and later cannot read.
@@ -1241,7 +1259,7 @@ impl<'a> Engine<'a> {
         let needed = &self.needed_slots[next];
         // States are held by the hundred thousand: their vectors are made
         // to measure (a filtered `collect` would leave room for four).
-        let slots = s.slots.iter().filter(|(slot, _)| needed.contains(slot));
+        let slots = s.slots.iter().filter(|(slot, _)| needed.contains(*slot));
         let count = slots.clone().count();
         if count < s.slots.len() {
             let mut kept = Vec::with_capacity(count);
@@ -2368,13 +2386,16 @@ impl<'a> Engine<'a> {
                 live.sort_by_key(|l| l.record);
                 next.live = live.into_boxed_slice();
             }
-            let mut slots = Vec::with_capacity(next.slots.len() + kept.len());
-            slots.extend_from_slice(&next.slots);
-            for (&j, &v) in kept.iter().zip(&class.key) {
-                slots.push((n_slots + j as i32, i32::from(v)));
+            // Most outcomes keep no slot: the list is the one held already.
+            if !kept.is_empty() {
+                let mut slots = Vec::with_capacity(next.slots.len() + kept.len());
+                slots.extend_from_slice(&next.slots);
+                for (&j, &v) in kept.iter().zip(&class.key) {
+                    slots.push((n_slots + j as i32, i32::from(v)));
+                }
+                slots.sort_unstable();
+                next.slots = shared(&self.lists.slots, slots);
             }
-            slots.sort_unstable();
-            next.slots = shared(&self.lists.slots, slots);
             next.knox_done = knox_done;
             next.knox_bad = knox_bad;
             next.dummy_done = dummy_done;
@@ -2398,7 +2419,7 @@ impl<'a> Engine<'a> {
         let follow = Follow::new(
             self.res,
             self.other_end,
-            self.branch_targets.clone(),
+            self.branch_last.clone(),
             self.checks.is_some(),
             self.stop.clone(),
         );

@@ -45,7 +45,7 @@ pub(crate) struct Follow<'a> {
     res: &'a Resolver,
     /// dNetHack's bones rules: with them only are core masses summed.
     other_end: Option<&'a BonesOptions>,
-    branch_targets: Arc<[Vec<u32>]>,
+    branch_last: Arc<[i64]>,
     evidence: bool,
     stop: Stop,
     /// Held until the passes are done (the enumeration holds them too).
@@ -62,14 +62,14 @@ impl<'a> Follow<'a> {
     pub fn new(
         res: &'a Resolver,
         other_end: Option<&'a BonesOptions>,
-        branch_targets: Arc<[Vec<u32>]>,
+        branch_last: Arc<[i64]>,
         evidence: bool,
         stop: Stop,
     ) -> Self {
         Follow {
             res,
             other_end,
-            branch_targets,
+            branch_last,
             evidence,
             stop,
             layers: Vec::new(),
@@ -133,7 +133,7 @@ impl<'a> Follow<'a> {
             masks.extend(
                 s.live
                     .iter()
-                    .map(|l| future_mask(self.res, &self.branch_targets, l, i, &s.slots, n_slots)),
+                    .map(|l| future_mask(self.res, &self.branch_last, l, i, &s.slots, n_slots)),
             );
         }
         starts.push(masks.len() as u32);
