@@ -1266,21 +1266,31 @@ impl<'a> Engine<'a> {
             kept.extend(slots.copied());
             s.slots = shared(&self.lists.slots, kept);
         }
-        let stays = |l: &&Live| self.live_until[l.record as usize] >= next as i64;
-        let mut live = Vec::with_capacity(s.live.iter().filter(stays).count());
-        live.extend(s.live.iter().filter(stays).cloned().map(|mut l| {
+        let stays = |l: &Live| self.live_until[l.record as usize] >= next as i64;
+        let avoid = |l: &Live| {
             // A deferred run's joint chances are those of the levels
             // taken before it, all of them.
-            l.avoid = if l.pending > 0 {
+            if l.pending > 0 {
                 l.avoid
             } else if self.res.rules.avoid_branch_levels {
-                l.avoid & self.future_mask(&l, next, &s.slots, n_slots)
+                l.avoid & self.future_mask(l, next, &s.slots, n_slots)
             } else {
                 0
-            };
-            l
-        }));
-        s.live = live.into_boxed_slice();
+            }
+        };
+        if s.live.iter().all(stays) {
+            // In place: most states keep every live dungeon.
+            for k in 0..s.live.len() {
+                s.live[k].avoid = avoid(&s.live[k]);
+            }
+        } else {
+            let mut live = Vec::with_capacity(s.live.iter().filter(|l| stays(l)).count());
+            live.extend(s.live.iter().filter(|l| stays(l)).map(|l| Live {
+                avoid: avoid(l),
+                ..l.clone()
+            }));
+            s.live = live.into_boxed_slice();
+        }
         if !self.knox_later[next] {
             s.knox_done = 0;
         }
