@@ -2435,9 +2435,9 @@ impl<'a> Engine<'a> {
         );
         // The passes that follow the layers run beside the enumeration.
         let (layers, followed) = std::thread::scope(|scope| {
-            let (mut sink, handle) = Sink::start(scope, follow);
+            let mut sink = Sink::start(scope, follow);
             let layers = self.layers(&mut sink);
-            let followed = sink.finish(handle);
+            let followed = sink.finish();
             layers.map(|l| (l, followed))
         })?;
         self.stopped()?;
@@ -2519,7 +2519,7 @@ impl<'a> Engine<'a> {
 
     /// The layers of states, each sent to `sink` once done (with the
     /// placements and spreads made for it).
-    fn layers(&mut self, sink: &mut Sink<'_>) -> Result<Vec<Arc<Layer>>, TooLarge> {
+    fn layers(&mut self, sink: &mut Sink<'_, '_>) -> Result<Vec<Arc<Layer>>, TooLarge> {
         let nd = self.res.dungeons.len();
         let mut layers: Vec<Arc<Layer>> = Vec::with_capacity(nd + 1);
         let mut cur = Layer::default();

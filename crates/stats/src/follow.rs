@@ -296,18 +296,15 @@ impl<'a> Follow<'a> {
             }
         }
         let mut kept = Masses::with_states(layer.states.len());
+        let mut keeps: Vec<u64> = Vec::new();
         for (si, (s, read)) in layer.states.iter().zip(&read).enumerate() {
-            let keeps: Vec<u64> = s
-                .live
-                .iter()
-                .enumerate()
-                .map(|(li, live)| {
-                    let m = mass.at(si, li).map_or(0, |(m, _, _)| m);
-                    read.iter()
-                        .find(|(p, _)| *p == u32::from(live.record))
-                        .map_or(0, |&(_, l)| l & m)
-                })
-                .collect();
+            keeps.clear();
+            keeps.extend(s.live.iter().enumerate().map(|(li, live)| {
+                let m = mass.at(si, li).map_or(0, |(m, _, _)| m);
+                read.iter()
+                    .find(|(p, _)| *p == u32::from(live.record))
+                    .map_or(0, |&(_, l)| l & m)
+            }));
             // A state none of whose levels is read keeps nothing.
             if keeps.iter().any(|&k| k != 0) {
                 for (li, &keep) in keeps.iter().enumerate() {
@@ -402,27 +399,21 @@ impl Masses {
 
 /// Where the finished layers go: to the passes on a second thread, or,
 /// when none can start, to the same passes on this one as they come.
-pub(crate) enum Sink<'a> {
-    Thread(mpsc::Sender<Made>),
+pub(crate) enum Sink<'a, 's> {
+    Thread(
+        mpsc::Sender<Made>,
+        thread::ScopedJoinHandle<'s, Option<Followed>>,
+    ),
     Here(Box<Follow<'a>>),
 }
 
-impl<'a> Sink<'a> {
+impl<'a: 's, 's> Sink<'a, 's> {
     /// Starts the passes on a thread of `scope`; `follow` stays here should
     /// the thread not start, or this one be the second core's already
-    /// ([`alone`]). The thread's handle gives the values.
-    pub fn start<'s>(
-        scope: &'s thread::Scope<'s, '_>,
-        follow: Follow<'a>,
-    ) -> (
-        Sink<'a>,
-        Option<thread::ScopedJoinHandle<'s, Option<Followed>>>,
-    )
-    where
-        'a: 's,
-    {
+    /// ([`alone`]).
+    pub fn start(scope: &'s thread::Scope<'s, '_>, follow: Follow<'a>) -> Sink<'a, 's> {
         if is_alone() {
-            return (Sink::Here(Box::new(follow)), None);
+            return Sink::Here(Box::new(follow));
         }
         let (job_tx, job_rx) = mpsc::sync_channel::<Follow<'a>>(1);
         let (tx, rx) = mpsc::channel::<Made>();
@@ -440,31 +431,31 @@ impl<'a> Sink<'a> {
             });
         match started {
             Ok(handle) => match job_tx.send(follow) {
-                Ok(()) => (Sink::Thread(tx), Some(handle)),
-                Err(mpsc::SendError(follow)) => (Sink::Here(Box::new(follow)), None),
+                Ok(()) => Sink::Thread(tx, handle),
+                Err(mpsc::SendError(follow)) => Sink::Here(Box::new(follow)),
             },
-            Err(_) => (Sink::Here(Box::new(follow)), None),
+            Err(_) => Sink::Here(Box::new(follow)),
         }
     }
+}
 
+impl Sink<'_, '_> {
     pub fn send(&mut self, made: Made) {
         match self {
             // A thread that stopped has panicked, which its join reports.
-            Sink::Thread(tx) => {
+            Sink::Thread(tx, _) => {
                 let _ = tx.send(made);
             }
             Sink::Here(follow) => follow.push(made),
         }
     }
 
-    /// The values: this thread's, or the other's once it has them.
-    pub fn finish(
-        self,
-        handle: Option<thread::ScopedJoinHandle<'_, Option<Followed>>>,
-    ) -> Option<Followed> {
-        match (self, handle) {
-            (Sink::Here(follow), _) => Some(follow.finish()),
-            (Sink::Thread(tx), Some(handle)) => {
+    /// The values: this thread's, or the other's once it has them (none
+    /// only should it have lost its job before starting).
+    pub fn finish(self) -> Option<Followed> {
+        match self {
+            Sink::Here(follow) => Some(follow.finish()),
+            Sink::Thread(tx, handle) => {
                 drop(tx);
                 // A panic on the other thread is one of this crate's bugs,
                 // which the caller's `catch_unwind` reports as for one thread.
@@ -472,7 +463,6 @@ impl<'a> Sink<'a> {
                     .join()
                     .unwrap_or_else(|p| std::panic::resume_unwind(p))
             }
-            (Sink::Thread(_), None) => None,
         }
     }
 }
