@@ -46,7 +46,7 @@
 use super::acc::{Ends, ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
 use super::follow::{Follow, Followed, Made, Masses, Sink};
 use super::fxhash::FxHashMap;
-use super::halves::{each, each_of, halves};
+use super::halves::{self, each_of, halves};
 use super::place::{self, Abort, PLevel, Placement, LEVELS};
 use super::runs::{self, bit, probe, RunDist, RunPos};
 use super::tail::Tails;
@@ -341,80 +341,171 @@ fn shared<T: Eq + std::hash::Hash>(lists: &Distinct<T>, v: Vec<T>) -> Arc<[T]> {
     list
 }
 
-/// The backward values of one state, while the backward pass reads them.
-#[derive(Clone, Debug, Default)]
+/// One layer's backward values while the backward pass sums them and the
+/// layer before reads them: per state, in flat vectors (a state's own
+/// allocations cost a fifth of the pass on the largest files).
+#[derive(Debug, Default)]
 struct Back {
-    /// Chance that the rest of the resolution succeeds.
-    pub succ: W,
-    /// The values of its live dungeons' levels; none once they are read
-    /// (most states of the largest files, which hold hundreds of thousands).
-    levels: Option<Box<BackLevels>>,
-}
-
-/// [`Back`]'s values per level.
-#[derive(Clone, Debug, Default)]
-struct BackLevels {
-    /// Per live dungeon (as in `State::live`): the levels a later branch
-    /// may land on; on the others none does. Once the layer before has
-    /// read a state's values, only the dungeon its layer's record created
-    /// keeps them (the statistics read no other): `reach` is empty when
-    /// that dungeon is not live, and `run` is dropped.
+    /// Per state: the chance that the rest of the resolution succeeds.
+    succ: Vec<W>,
+    /// Per state, where its masks start in `reach` (and one more entry):
+    /// per live dungeon (as in `State::live`), the levels a later branch
+    /// may land on; on the others none does.
+    reach_at: Vec<u32>,
     reach: Vec<u64>,
-    /// Per live dungeon, per level of its `reach` in increasing order: the
+    /// Per state, where its values start in `ends` (and one more entry):
+    /// per live dungeon, per level of its `reach` in increasing order, the
     /// chance that the rest succeeds and no later branch ends there
     /// (`[0]`), or the first later branch ending there brings other-end
     /// class `c` (`[1 + c]`). In a deferred run's states after its start,
     /// the run's levels are left out of `reach` (the state forgot the run's
     /// earlier branches): the start's values, which earlier layers read,
     /// are computed from the whole run.
-    /// One vector for all live dungeons, in order (one allocation a state).
-    /// The values only: `ends_err` bounds the error of each of them (these
-    /// are the largest values the engine holds, two layers of every live
-    /// dungeon's levels at once, and a bound each would double them).
+    ends_at: Vec<u32>,
     ends: Vec<[f64; 1 + ENDS]>,
-    ends_err: f64,
-    /// In a deferred run: per branch of the run, the chance that the rest
-    /// succeeds with that branch's entry level bringing other-end class
-    /// `c` (for the branches not placed yet).
-    run: Vec<[W; ENDS]>,
+    /// Per state: the values only, and one bound of the error of each of
+    /// a state's (these are the largest values the engine holds, two
+    /// layers of every live dungeon's levels at once, and a bound each
+    /// would double them).
+    err: Vec<f64>,
+    /// Per state, in a deferred run: per branch of the run, the chance that
+    /// the rest succeeds with that branch's entry level bringing other-end
+    /// class `c` (for the branches not placed yet); empty elsewhere.
+    run: Vec<Vec<[W; ENDS]>>,
 }
 
 impl Back {
-    /// [`BackLevels::reach`].
-    pub fn reach(&self) -> &[u64] {
-        self.levels.as_ref().map_or(&[], |m| &m.reach)
+    /// The values of a layer's states: their masks, and no chances yet.
+    fn new(masks: impl IntoIterator<Item = impl IntoIterator<Item = u64>>) -> Back {
+        let mut b = Back {
+            reach_at: vec![0],
+            ends_at: vec![0],
+            ..Back::default()
+        };
+        for state in masks {
+            let mut n = *b.ends_at.last().unwrap_or(&0);
+            for m in state {
+                b.reach.push(m);
+                n += m.count_ones();
+            }
+            b.reach_at.push(b.reach.len() as u32);
+            b.ends_at.push(n);
+        }
+        let states = b.reach_at.len() - 1;
+        b.succ = vec![W::ZERO; states];
+        b.err = vec![0.0; states];
+        b.run = vec![Vec::new(); states];
+        b.ends = vec![[0.0; 1 + ENDS]; *b.ends_at.last().unwrap_or(&0) as usize];
+        b
     }
 
-    fn run(&self) -> &[[W; ENDS]] {
-        self.levels.as_ref().map_or(&[], |m| &m.run)
+    /// State `t`'s masks.
+    fn reach(&self, t: usize) -> &[u64] {
+        &self.reach[self.reach_at[t] as usize..self.reach_at[t + 1] as usize]
     }
 
-    fn levels_mut(&mut self) -> &mut BackLevels {
-        self.levels.get_or_insert_with(Default::default)
+    /// State `t`'s live dungeon `li`'s levels a later branch may land on,
+    /// the values of each of them in increasing order (as
+    /// [`BackAt::ends_at`] gives them), and the bound of their errors;
+    /// `at`: where the dungeon's values start among the state's.
+    fn ends_of(&self, t: usize, li: usize, at: usize) -> (u64, &[[f64; 1 + ENDS]], f64) {
+        let m = self.reach(t).get(li).copied().unwrap_or(0);
+        if m == 0 {
+            return (0, &[], 0.0);
+        }
+        let from = self.ends_at[t] as usize + at;
+        (
+            m,
+            &self.ends[from..from + m.count_ones() as usize],
+            self.err[t],
+        )
     }
 
-    /// Where live dungeon `li`'s levels start in `ends`.
-    fn offset(&self, li: usize) -> usize {
-        self.reach()
+    /// The same, counting where the dungeon's values start.
+    fn ends_of_dungeon(&self, t: usize, li: usize) -> (u64, &[[f64; 1 + ENDS]], f64) {
+        let at = self
+            .reach(t)
             .iter()
             .take(li)
             .map(|m| m.count_ones() as usize)
-            .sum()
+            .sum();
+        self.ends_of(t, li, at)
     }
 
-    /// Live dungeon `li`'s levels a later branch may land on, the values of
-    /// each of them in increasing order (as [`BackAt::ends_at`] gives them),
-    /// and the bound of their errors.
-    pub(crate) fn ends_of(&self, li: usize) -> (u64, &[[f64; 1 + ENDS]], f64) {
-        let m = self.reach().get(li).copied().unwrap_or(0);
-        match self.levels.as_ref().filter(|_| m != 0) {
-            Some(vals) => {
-                let at = self.offset(li);
-                let n = m.count_ones() as usize;
-                (m, &vals.ends[at..at + n], vals.ends_err)
-            }
-            None => (0, &[], 0.0),
+    /// The part of the values from state `base` on, to sum into.
+    fn part(&mut self) -> BackPart<'_> {
+        BackPart {
+            base: 0,
+            reach_at: &self.reach_at,
+            reach: &self.reach,
+            ends_at: &self.ends_at,
+            succ: &mut self.succ,
+            ends: &mut self.ends,
+            err: &mut self.err,
+            run: &mut self.run,
         }
+    }
+}
+
+/// Some states' values of a [`Back`], to sum into on one thread.
+struct BackPart<'b> {
+    /// The first state it holds.
+    base: usize,
+    reach_at: &'b [u32],
+    reach: &'b [u64],
+    ends_at: &'b [u32],
+    succ: &'b mut [W],
+    /// From the first state's values on.
+    ends: &'b mut [[f64; 1 + ENDS]],
+    err: &'b mut [f64],
+    run: &'b mut [Vec<[W; ENDS]>],
+}
+
+impl<'b> BackPart<'b> {
+    /// State `t`'s (a state of the part) masks and values.
+    fn state(&mut self, t: usize) -> (&[u64], &mut [[f64; 1 + ENDS]]) {
+        let from = (self.ends_at[t] - self.ends_at[self.base]) as usize;
+        let to = (self.ends_at[t + 1] - self.ends_at[self.base]) as usize;
+        (
+            &self.reach[self.reach_at[t] as usize..self.reach_at[t + 1] as usize],
+            &mut self.ends[from..to],
+        )
+    }
+}
+
+impl<'b> halves::Parts for BackPart<'b> {
+    fn len(&self) -> usize {
+        self.succ.len()
+    }
+
+    fn split(self, at: usize) -> (Self, Self) {
+        let cut = (self.ends_at[self.base + at] - self.ends_at[self.base]) as usize;
+        let (succ_lo, succ_hi) = self.succ.split_at_mut(at);
+        let (ends_lo, ends_hi) = self.ends.split_at_mut(cut);
+        let (err_lo, err_hi) = self.err.split_at_mut(at);
+        let (run_lo, run_hi) = self.run.split_at_mut(at);
+        (
+            BackPart {
+                base: self.base,
+                reach_at: self.reach_at,
+                reach: self.reach,
+                ends_at: self.ends_at,
+                succ: succ_lo,
+                ends: ends_lo,
+                err: err_lo,
+                run: run_lo,
+            },
+            BackPart {
+                base: self.base + at,
+                reach_at: self.reach_at,
+                reach: self.reach,
+                ends_at: self.ends_at,
+                succ: succ_hi,
+                ends: ends_hi,
+                err: err_hi,
+                run: run_hi,
+            },
+        )
     }
 }
 
@@ -455,21 +546,20 @@ pub struct BackAt<'b> {
 impl BackLayer {
     /// The values of `vals`, for the states of `layer`, that the statistics
     /// read: those of the dungeon record `record` created.
-    fn kept(layer: &Layer, record: usize, vals: Vec<Back>) -> BackLayer {
-        let n = vals.len();
+    fn kept(layer: &Layer, record: usize, mut vals: Back) -> BackLayer {
+        let n = layer.states.len();
         let mut out = BackLayer {
-            succ: Vec::with_capacity(n),
+            succ: std::mem::take(&mut vals.succ),
             own: Vec::with_capacity(n),
             mask: Vec::with_capacity(n),
             at: Vec::with_capacity(n),
             err: Vec::with_capacity(n),
             ends: Vec::new(),
         };
-        for (s, b) in layer.states.iter().zip(vals) {
-            out.succ.push(b.succ);
+        for (t, s) in layer.states.iter().enumerate() {
             let own = s.live.iter().position(|l| usize::from(l.record) == record);
             let kept = own
-                .map(|li| (li, b.ends_of(li)))
+                .map(|li| (li, vals.ends_of_dungeon(t, li)))
                 .filter(|(_, (m, _, _))| *m != 0);
             match kept {
                 Some((li, (m, ends, err))) => {
@@ -659,7 +749,17 @@ pub struct Engine<'a> {
     #[allow(clippy::type_complexity)]
     tail_starts: FxHashMap<(u32, i32, i32, Vec<bool>, Vec<(i32, i32)>), usize>,
     lists: Lists,
+    /// While [`Engine::prefetch_placements`] looks ahead: the placements
+    /// asked for and not yet made.
+    wanted: Option<Vec<PlaceKey>>,
 }
+
+/// A placement [`Engine::prefetch_placements`] has yet to make.
+const NOT_YET: u32 = u32::MAX;
+
+/// Layers of at most this many states have their placements searched
+/// ahead ([`Engine::prefetch_placements`]).
+const PREFETCH_UP_TO: usize = 16;
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct PlaceKey {
@@ -680,6 +780,17 @@ struct PlaceKey {
     /// Per level: 100, or its chance roll mixed into the placement's tail
     /// ([`place::PLevel::chance`]).
     chances: Vec<u8>,
+}
+
+impl PlaceKey {
+    fn input<'a>(&'a self, levels: &'a [PLevel]) -> place::Input<'a> {
+        place::Input {
+            n: self.n,
+            start: self.start,
+            levels,
+            external: &self.external,
+        }
+    }
 }
 
 /// Per layer, state and live dungeon: the levels a branch loaded from that
@@ -958,6 +1069,7 @@ impl<'a> Engine<'a> {
             tails: Tails::default(),
             tail_starts: FxHashMap::default(),
             lists: Lists::default(),
+            wanted: None,
             skip_dungeon_chance,
             skip_level_chance,
             budget,
@@ -1764,22 +1876,16 @@ impl<'a> Engine<'a> {
         if let Some(&id) = self.memo.get(&key) {
             return Ok(Some(id));
         }
+        if let Some(wanted) = self.wanted.as_mut() {
+            if !wanted.contains(&key) {
+                wanted.push(key);
+            }
+            return Ok(Some(NOT_YET));
+        }
         let rec = key.record as usize;
         let d = &self.res.dungeons[rec];
-        let levels = self.plevels(
-            rec,
-            &key.pattern,
-            &key.keep,
-            key.adjust,
-            &key.filters,
-            &key.chances,
-        );
-        let input = place::Input {
-            n: key.n,
-            start: key.start,
-            levels: &levels,
-            external: &key.external,
-        };
+        let levels = self.place_levels(&key);
+        let input = key.input(&levels);
         let left = self
             .budget
             .placement_nodes
@@ -1799,12 +1905,94 @@ impl<'a> Engine<'a> {
                 )
             },
         })?;
+        Ok(Some(self.keep_placement(key, result)))
+    }
+
+    fn keep_placement(&mut self, key: PlaceKey, result: Placement) -> u32 {
         self.placement_nodes += result.nodes;
         let id = self.placements.len() as u32;
         self.placements.push(Arc::new(result));
         self.patterns.push(key.pattern.clone());
         self.memo.insert(key, id);
-        Ok(Some(id))
+        id
+    }
+
+    fn place_levels(&self, key: &PlaceKey) -> Vec<PLevel> {
+        self.plevels(
+            key.record as usize,
+            &key.pattern,
+            &key.keep,
+            key.adjust,
+            &key.filters,
+            &key.chances,
+        )
+    }
+
+    /// Before a layer of a few states: the placements its states will ask
+    /// for, searched two at a time (the Dungeons of Doom's sizes on
+    /// dNetHack's files: a fifth of the enumeration, with the other core
+    /// idle). Each search fills a memo of its own, absorbed into the
+    /// shared one in the order the states would have asked; what each
+    /// counts is then what it would have added to the shared memo, so the
+    /// statistics and the reported work are the same as searched one after
+    /// another, which is what happens from the first search that fails,
+    /// or would have run out of budget, on.
+    fn prefetch_placements(&mut self, states: &[State], rec: usize) {
+        if states.len() > PREFETCH_UP_TO || halves::is_alone() {
+            return;
+        }
+        self.wanted = Some(Vec::new());
+        let mut out = Vec::new();
+        for s in states {
+            out.clear();
+            // Whatever fails fails again, as it would have, when the
+            // layer is made.
+            if self.expand(s, rec, &mut out).is_err() {
+                break;
+            }
+        }
+        let wanted = self.wanted.take().unwrap_or_default();
+        if wanted.len() < 2 {
+            return;
+        }
+        let jobs: Vec<(PlaceKey, Vec<PLevel>)> = wanted
+            .into_iter()
+            .map(|key| {
+                let levels = self.place_levels(&key);
+                (key, levels)
+            })
+            .collect();
+        let budget = self
+            .budget
+            .placement_nodes
+            .saturating_sub(self.placement_nodes);
+        let mut found: Vec<Option<(Placement, Tails)>> = (0..jobs.len()).map(|_| None).collect();
+        let stop = &self.stop;
+        each_of(&mut found, 2, |k, slot| {
+            let (key, levels) = &jobs[k];
+            let mut tails = Tails::default();
+            if let Ok(p) = place::place(&key.input(levels), budget, stop, &mut tails) {
+                *slot = Some((p, tails));
+            }
+        });
+        for ((key, _), slot) in jobs.into_iter().zip(found) {
+            let Some((mut result, tails)) = slot else {
+                break;
+            };
+            let searched = result.nodes - tails.entries();
+            // Within what the search would have had left, it would have
+            // ended as it did.
+            if searched
+                > self
+                    .budget
+                    .placement_nodes
+                    .saturating_sub(self.placement_nodes)
+            {
+                break;
+            }
+            result.nodes = searched + self.tails.absorb(tails);
+            self.keep_placement(key, result);
+        }
     }
 
     /// Every outcome of loading dungeon record `rec` from state `s`.
@@ -2289,7 +2477,10 @@ impl<'a> Engine<'a> {
         let res = self.res;
         let d = &res.dungeons[rec];
         let (l0, l1) = d.levels;
-        let placement = &self.placements[pid as usize];
+        // Looking ahead ([`Engine::prefetch_placements`]): nothing to make.
+        let Some(placement) = self.placements.get(pid as usize) else {
+            return;
+        };
         let fail = |code: &'static str, level: Option<u32>| {
             Box::new(FailKey {
                 code,
@@ -2537,6 +2728,7 @@ impl<'a> Engine<'a> {
         let (mut sent_placements, mut sent_spreads) = (0, 0);
         for rec in 0..nd {
             self.prefetch_dists(&cur.states, rec);
+            self.prefetch_placements(&cur.states, rec);
             // Most layers of the largest files map each state to one: the
             // index would otherwise grow, and hash every state again, a
             // dozen times.
@@ -2640,10 +2832,21 @@ impl Runs<'_> {
     /// The backward values of the levels a run from state `b` may take,
     /// from the chances that each of its branches is the first to end on a
     /// level (no later branch lands there: [`Engine::deferred_spread`]).
-    fn judge(&self, b: &mut Back, li: usize, dist: &RunDist) {
+    /// `run`: the start's chances per branch of the run ([`Back::run`]);
+    /// `masks`, `ends` and `err`: the start's, which the run's levels of
+    /// live dungeon `li` are written into.
+    fn judge(
+        &self,
+        (run, succ): (&[[W; ENDS]], W),
+        masks: &[u64],
+        ends: &mut [[f64; 1 + ENDS]],
+        err: &mut f64,
+        li: usize,
+        dist: &RunDist,
+    ) {
         let mut first = [[W::ZERO; ENDS + 1]; LEVELS];
         for (i, f) in dist.first.iter().enumerate() {
-            let g = b.run().get(i).copied().unwrap_or([W::ZERO; ENDS]);
+            let g = run.get(i).copied().unwrap_or([W::ZERO; ENDS]);
             for &(l, p) in f {
                 let Some(x) = usize::try_from(l).ok().and_then(|l| first.get_mut(l)) else {
                     continue;
@@ -2654,10 +2857,8 @@ impl Runs<'_> {
                 }
             }
         }
-        let mut levels = b.reach().get(li).copied().unwrap_or(0);
-        let mut k = b.offset(li);
-        let succ = b.succ;
-        let vals = b.levels_mut();
+        let mut levels = masks.get(li).copied().unwrap_or(0);
+        let mut k: usize = masks.iter().take(li).map(|m| m.count_ones() as usize).sum();
         while levels != 0 {
             let l = levels.trailing_zeros() as usize;
             levels &= levels - 1;
@@ -2665,8 +2866,8 @@ impl Runs<'_> {
                 let x = first[l];
                 let none = (W::ONE - x[0]).snapped() * succ;
                 let v = [none, x[1], x[2], x[3]];
-                vals.ends[k] = v.map(|w| w.v);
-                vals.ends_err = vals.ends_err.max(largest_bound(&v));
+                ends[k] = v.map(|w| w.v);
+                *err = err.max(largest_bound(&v));
             }
             k += 1;
         }
@@ -2696,24 +2897,17 @@ fn backward(
     let mut out: Vec<BackLayer> = layers.iter().map(|_| BackLayer::default()).collect();
     // Two layers' values are whole at a time: the one being summed, and
     // the one after it, which it reads.
-    let mut after: Vec<Back> = (0..layers[last].states.len())
-        .map(|si| Back {
-            succ: if terminal_fail[si].is_some() {
-                W::ZERO
-            } else {
-                W::ONE
-            },
-            levels: None,
-        })
-        .collect();
+    let mut after = Back::new(layers[last].states.iter().map(|_| []));
+    for (si, succ) in after.succ.iter_mut().enumerate() {
+        if terminal_fail[si].is_none() {
+            *succ = W::ONE;
+        }
+    }
     for i in (0..last).rev() {
         if stop.is_set() {
             break;
         }
         let layer = &layers[i];
-        let mut here = vec![Back::default(); layer.states.len()];
-        let cur = &mut here;
-        let nxt = &after;
         // In a deferred run after its start, the run's levels have no
         // values (see `Back::ends`): not kept.
         let mut deferred = vec![None; layer.states.len()];
@@ -2722,63 +2916,50 @@ fn backward(
                 deferred[e.from as usize] = Some((sp.owner, runs.dists[sp.dist as usize].span));
             }
         }
-        each(cur, |si, b| {
-            let s = &layer.states[si];
-            let masks: Vec<u64> = (0..s.live.len())
-                .map(|li| {
-                    let m = reach.at(i, si)[li] & LEVEL_BITS;
-                    match deferred[si] {
-                        Some((p, span)) if u32::from(s.live[li].record) == p => m & !span,
-                        _ => m,
-                    }
-                })
-                .collect();
-            let n: u32 = masks.iter().map(|m| m.count_ones()).sum();
-            if n > 0 || !masks.is_empty() {
-                b.levels = Some(Box::new(BackLevels {
-                    reach: masks,
-                    ends: vec![[0.0; 1 + ENDS]; n as usize],
-                    ends_err: 0.0,
-                    run: Vec::new(),
-                }));
-            }
-        });
+        let mut here = Back::new(layer.states.iter().enumerate().map(|(si, s)| {
+            let deferred = deferred[si];
+            s.live.iter().zip(reach.at(i, si)).map(move |(live, &m)| {
+                let m = m & LEVEL_BITS;
+                match deferred {
+                    Some((p, span)) if u32::from(live.record) == p => m & !span,
+                    _ => m,
+                }
+            })
+        }));
+        let nxt = &after;
         // A state's values are summed with their bounds, over its edges,
         // then stored (`Back::ends`).
         let mut order: Vec<u32> = (0..layer.edges.len() as u32)
             .filter(|&k| layer.edges[k as usize].ok)
             .collect();
         order.sort_by_key(|&k| layer.edges[k as usize].from);
-        // States where a deferred run starts: its dist and parent record.
         let from_of = |&k: &u32| layer.edges[k as usize].from as usize;
-        let starts: Vec<(usize, u32, u32)> = halves(&order, from_of, cur, |part, cur, base| {
-            let mut starts: Vec<(usize, u32, u32)> = Vec::new();
+        halves(&order, from_of, here.part(), |part, mut cur, _| {
             let mut sums: Vec<[W; 1 + ENDS]> = Vec::new();
             for group in
                 part.chunk_by(|&a, &b| layer.edges[a as usize].from == layer.edges[b as usize].from)
             {
                 let from = layer.edges[group[0] as usize].from as usize;
+                let here = from - cur.base;
+                // A deferred run that starts here: its dist and parent.
+                let mut start = None;
                 sums.clear();
-                sums.resize(
-                    cur[from - base].levels.as_ref().map_or(0, |m| m.ends.len()),
-                    [W::ZERO; 1 + ENDS],
-                );
+                sums.resize(cur.state(from).1.len(), [W::ZERO; 1 + ENDS]);
                 for &ek in group {
                     let e = &layer.edges[ek as usize];
                     let To::State(t) = e.to else { continue };
                     let t = t as usize;
-                    let from = e.from as usize;
-                    let succ = nxt[t].succ;
-                    cur[from - base].succ += e.p * succ;
+                    let succ = nxt.succ[t];
+                    cur.succ[here] += e.p * succ;
                     // A sub after the run's last member reads nothing of it.
                     if let Some(sp) = runs.of(layer, e).filter(|sp| sp.member || sp.pos > 0) {
                         let dist = &runs.dists[sp.dist as usize];
                         let pos = usize::from(sp.pos);
-                        let run = &mut cur[from - base].levels_mut().run;
+                        let run = &mut cur.run[here];
                         if run.is_empty() {
                             *run = vec![[W::ZERO; ENDS]; dist.marg.len()];
                             if pos == 0 {
-                                starts.push((from, sp.dist, sp.owner));
+                                start = Some((sp.dist, sp.owner));
                             }
                         }
                         // A member's entry brings its class to its level; a sub's
@@ -2793,7 +2974,7 @@ fn backward(
                             pos
                         };
                         for (j, acc) in run.iter_mut().enumerate().skip(later_from) {
-                            let later = nxt[t].run().get(j).copied().unwrap_or([W::ZERO; ENDS]);
+                            let later = nxt.run[t].get(j).copied().unwrap_or([W::ZERO; ENDS]);
                             for (a, g) in acc.iter_mut().zip(later) {
                                 *a += e.p * g;
                             }
@@ -2801,16 +2982,26 @@ fn backward(
                     }
                     let s = &layer.states[from];
                     let added = added_end(layer, e, runs);
-                    let to_state = &layers[i + 1].states[t];
+                    let to_live = &layers[i + 1].states[t].live;
+                    let to_reach = nxt.reach(t);
+                    let masks = cur.state(from).0;
+                    // Both states' live dungeons are in record order: the
+                    // next state's are walked once, with where their
+                    // values start.
+                    let (mut p, mut p_at) = (0, 0);
+                    let mut k = 0;
                     for (li, live) in s.live.iter().enumerate() {
-                        let pos = to_state.live.iter().position(|l| l.record == live.record);
+                        while p < to_live.len() && to_live[p].record < live.record {
+                            p_at += to_reach.get(p).map_or(0, |m| m.count_ones() as usize);
+                            p += 1;
+                        }
                         // As `ends_at` reads them, a dungeon at a time.
-                        let next_ends = match pos {
-                            Some(p) => nxt[t].ends_of(p),
-                            None => (0, &[][..], 0.0),
+                        let next_ends = if to_live.get(p).is_some_and(|l| l.record == live.record) {
+                            nxt.ends_of(t, p, p_at)
+                        } else {
+                            (0, &[][..], 0.0)
                         };
-                        let mut levels = cur[from - base].reach().get(li).copied().unwrap_or(0);
-                        let mut k = cur[from - base].offset(li);
+                        let mut levels = masks.get(li).copied().unwrap_or(0);
                         while levels != 0 {
                             let l = levels.trailing_zeros() as usize;
                             levels &= levels - 1;
@@ -2828,24 +3019,25 @@ fn backward(
                         }
                     }
                 }
-                if let Some(vals) = cur[from - base].levels.as_mut() {
-                    for (to, sum) in vals.ends.iter_mut().zip(&sums) {
-                        *to = sum.map(|w| w.v);
-                    }
-                    vals.ends_err = largest_bound(sums.iter().flatten());
+                let mut err = largest_bound(sums.iter().flatten());
+                let (run, succ) = (std::mem::take(&mut cur.run[here]), cur.succ[here]);
+                let (masks, ends) = cur.state(from);
+                for (to, sum) in ends.iter_mut().zip(&sums) {
+                    *to = sum.map(|w| w.v);
                 }
+                // Where a deferred run starts, its levels' values are the
+                // run's, now that its chances per branch are summed.
+                if let Some((dist, parent)) = start {
+                    let live = &layer.states[from].live;
+                    if let Some(li) = live.iter().position(|l| u32::from(l.record) == parent) {
+                        let dist = &runs.dists[dist as usize];
+                        runs.judge((&run, succ), masks, ends, &mut err, li, dist);
+                    }
+                }
+                cur.run[here] = run;
+                cur.err[here] = err;
             }
-            starts
-        })
-        .into_iter()
-        .flatten()
-        .collect();
-        for (from, dist, parent) in starts {
-            let s = &layer.states[from];
-            if let Some(li) = s.live.iter().position(|l| u32::from(l.record) == parent) {
-                runs.judge(&mut cur[from], li, &runs.dists[dist as usize]);
-            }
-        }
+        });
         // Layer `i + 1`'s values have been read: from now on only those of
         // the dungeon record `i` created are (by the statistics).
         out[i + 1] = BackLayer::kept(&layers[i + 1], i, std::mem::replace(&mut after, here));

@@ -7,7 +7,7 @@
 //! the layer's values. The sums are those of one thread, edge for edge.
 
 use std::cell::Cell;
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex, PoisonError};
 use std::thread;
 
 thread_local! {
@@ -30,20 +30,37 @@ pub(crate) fn is_alone() -> bool {
 /// Edges at least, in one layer, worth a second thread.
 const SPLIT_AT: usize = 4_096;
 
+/// What [`halves`] sums into: values indexed by key, that split in two at
+/// a key.
+pub(crate) trait Parts: Send + Sized {
+    fn len(&self) -> usize;
+    fn split(self, at: usize) -> (Self, Self);
+}
+
+impl<T: Send> Parts for &mut [T] {
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+
+    fn split(self, at: usize) -> (Self, Self) {
+        self.split_at_mut(at)
+    }
+}
+
 /// Calls `f(part, out_part, base)` over `order` (sorted by `key`) and
 /// `out`, indexed by `key`: one call on this thread for few edges, else
 /// one each for the edges of the keys below a middle key and those of the
 /// rest, on two threads; `base` is the first key `out_part` holds. The
 /// results in key order.
-pub(crate) fn halves<K, T, R>(
+pub(crate) fn halves<K, P, R>(
     order: &[K],
     key: impl Fn(&K) -> usize,
-    out: &mut [T],
-    f: impl Fn(&[K], &mut [T], usize) -> R + Sync,
+    out: P,
+    f: impl Fn(&[K], P, usize) -> R + Sync,
 ) -> Vec<R>
 where
     K: Sync,
-    T: Send,
+    P: Parts,
     R: Send,
 {
     let mid = order.len() / 2;
@@ -55,7 +72,7 @@ where
     };
     let cut = order.partition_point(|k| key(k) < at);
     let (lo, hi) = order.split_at(cut);
-    let (out_lo, out_hi) = out.split_at_mut(at);
+    let (out_lo, out_hi) = out.split(at);
     let f = &f;
     let (second, first) = both(move || f(hi, out_hi, at), || f(lo, out_lo, 0));
     vec![first, second]
@@ -99,14 +116,9 @@ where
     })
 }
 
-/// Calls `f(k, &mut out[k])` for every `k`: for many, the first half on
-/// this thread and the rest on another.
-pub(crate) fn each<T: Send>(out: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
-    each_of(out, SPLIT_AT, f);
-}
-
-/// [`each`], on two threads from `split_at` items on (fewer, costlier
-/// items than a state's).
+/// Calls `f(k, &mut out[k])` for every `k`: from `split_at` items on, on
+/// two threads, each taking the next few items once done with its last
+/// (items' costs vary: a run's joint chances, a placement search).
 pub(crate) fn each_of<T: Send>(out: &mut [T], split_at: usize, f: impl Fn(usize, &mut T) + Sync) {
     if out.len() < split_at.max(2) {
         for (k, x) in out.iter_mut().enumerate() {
@@ -114,21 +126,18 @@ pub(crate) fn each_of<T: Send>(out: &mut [T], split_at: usize, f: impl Fn(usize,
         }
         return;
     }
-    let mid = out.len() / 2;
-    let (lo, hi) = out.split_at_mut(mid);
-    let f = &f;
-    both(
-        move || {
-            for (k, x) in hi.iter_mut().enumerate() {
-                f(mid + k, x);
-            }
-        },
-        || {
-            for (k, x) in lo.iter_mut().enumerate() {
-                f(k, x);
-            }
-        },
-    );
+    let size = out.len().div_ceil(64);
+    let chunks = Mutex::new(out.chunks_mut(size).enumerate());
+    let work = || loop {
+        let next = chunks.lock().unwrap_or_else(PoisonError::into_inner).next();
+        let Some((c, part)) = next else {
+            break;
+        };
+        for (k, x) in part.iter_mut().enumerate() {
+            f(c * size + k, x);
+        }
+    };
+    both(work, work);
 }
 
 #[cfg(test)]
@@ -148,7 +157,7 @@ mod tests {
     fn each_visits_every_slot_once_with_its_index() {
         for n in [0, 3, SPLIT_AT - 1, SPLIT_AT, 3 * SPLIT_AT + 1] {
             let mut out = vec![usize::MAX; n];
-            each(&mut out, |k, x| {
+            each_of(&mut out, SPLIT_AT, |k, x| {
                 assert_eq!(*x, usize::MAX);
                 *x = k;
             });
@@ -168,7 +177,7 @@ mod tests {
             let mut order = keys.clone();
             order.sort_unstable();
             let mut out = vec![0u64; 64];
-            let parts = halves(&order, |&k| k, &mut out, |part, out, base| {
+            let parts = halves(&order, |&k| k, &mut out[..], |part, out: &mut [u64], base| {
                 for &k in part {
                     out[k - base] += 1;
                 }

@@ -1391,6 +1391,69 @@ mod tests {
         }
     }
 
+    /// Placements searched each on a memo of its own, the memos absorbed in
+    /// order (as the engine searches a layer's ahead, two at a time), give
+    /// what they give one after another on one memo, bit for bit, and
+    /// count the same work: what each adds to the memo. The memo absorbed
+    /// into is then the shared one: a search after costs the same on both.
+    #[test]
+    fn placements_searched_apart_and_absorbed_are_those_searched_on_one_memo() {
+        let kept = |base, rand| PLevel {
+            keep: true,
+            ..lvl(base, rand)
+        };
+        let mut qstlb = kept(3, 2);
+        qstlb.chain = 3;
+        let levels = vec![
+            kept(2, 2),
+            qstlb,
+            lvl(4, 5),
+            lvl(5, 6),
+            kept(6, 4),
+            kept(6, 4),
+            kept(6, 4),
+            kept(-1, 0),
+        ];
+        let stop = Stop::default();
+        let (mut shared, mut absorbed) = (Tails::default(), Tails::default());
+        let mut added = 0;
+        for n in (10..=13).rev() {
+            let input = Input {
+                n,
+                start: 3,
+                levels: &levels,
+                external: &[],
+            };
+            let one = place(&input, 1_000_000, &stop, &mut shared).unwrap();
+            let mut own = Tails::default();
+            let mut apart = place(&input, 1_000_000, &stop, &mut own).unwrap();
+            assert!(own.entries() > 0 && apart.nodes > own.entries());
+            apart.nodes = apart.nodes - own.entries() + absorbed.absorb(own);
+            assert_eq!(format!("{apart:?}"), format!("{one:?}"), "n {n}");
+            added += apart.nodes;
+        }
+        assert_eq!(absorbed.entries(), shared.entries());
+        assert!(
+            added > shared.entries(),
+            "the searches' own nodes count too"
+        );
+        for n in [9, 14] {
+            let input = Input {
+                n,
+                start: 3,
+                levels: &levels,
+                external: &[],
+            };
+            let on_shared = place(&input, 1_000_000, &stop, &mut shared).unwrap();
+            let on_absorbed = place(&input, 1_000_000, &stop, &mut absorbed).unwrap();
+            assert_eq!(
+                format!("{on_absorbed:?}"),
+                format!("{on_shared:?}"),
+                "n {n}"
+            );
+        }
+    }
+
     /// Levels from [`arb_level`]'s: slots 0..3 are an earlier dungeon's
     /// (slot 1 holds the test's `ext`), 3.. this one's.
     fn levels_of(spec: &[(i32, i32, i32, bool, bool)]) -> Vec<PLevel> {

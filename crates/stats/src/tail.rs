@@ -204,6 +204,38 @@ pub fn atoms(run: &[RunLevel]) -> Vec<(u64, u64)> {
 }
 
 impl Tails {
+    /// Memo entries held, over every run.
+    pub fn entries(&self) -> usize {
+        self.all.iter().map(|s| s.nodes.len()).sum()
+    }
+
+    /// Takes in the entries of `other`, a memo filled on its own, that
+    /// this one lacks; returns how many. A memo that had been shared would
+    /// hold the same entries (an entry's sub-searches come before it in
+    /// both) and give the same chances ([`Shape::by_kept`] does not read
+    /// entries' numbers), so placements searched apart and absorbed in
+    /// order count what they would have added one after another.
+    pub fn absorb(&mut self, other: Tails) -> usize {
+        let mut theirs: Vec<Option<Shape>> = other.all.into_iter().map(Some).collect();
+        let mut runs: Vec<(Vec<RunLevel>, u32)> = other.shapes.into_iter().collect();
+        runs.sort_unstable_by_key(|&(_, id)| id);
+        let mut added = 0;
+        for (run, id) in runs {
+            let Some(shape) = theirs.get_mut(id as usize).and_then(Option::take) else {
+                continue;
+            };
+            match self.shapes.get(&run) {
+                Some(&mine) => added += self.all[mine as usize].absorb(shape),
+                None => {
+                    added += shape.nodes.len();
+                    self.shapes.insert(run, self.all.len() as u32);
+                    self.all.push(shape);
+                }
+            }
+        }
+        added
+    }
+
     /// Solves the run of levels `run` (at most 63) from the levels `taken`
     /// before it; `None` when it has too many atoms or kept levels.
     pub fn solve(&mut self, run: &[RunLevel], taken: u64) -> Option<Solved> {
@@ -258,6 +290,36 @@ impl Tails {
 }
 
 impl Shape {
+    /// [`Tails::absorb`] for one run's entries: `other`'s numbered anew
+    /// after this one's, in their order (sub-searches first).
+    fn absorb(&mut self, other: Shape) -> usize {
+        let mut keys: Vec<Option<(u8, Vec<u8>)>> = vec![None; other.nodes.len()];
+        for (key, id) in other.memo {
+            keys[id as usize] = Some(key);
+        }
+        let mut renumber: Vec<u32> = Vec::with_capacity(other.nodes.len());
+        let mut added = 0;
+        for (mut node, key) in other.nodes.into_iter().zip(keys) {
+            let Some(key) = key else {
+                renumber.push(u32::MAX);
+                continue;
+            };
+            if let Some(&id) = self.memo.get(&key) {
+                renumber.push(id);
+                continue;
+            }
+            for step in &mut node.next {
+                step.2 = renumber[step.2 as usize];
+            }
+            let id = self.nodes.len() as u32;
+            self.nodes.push(node);
+            self.memo.insert(key, id);
+            renumber.push(id);
+            added += 1;
+        }
+        added
+    }
+
     fn new(run: &[RunLevel]) -> Option<Shape> {
         if run.len() > 63 || kept_outcomes(run) > MAX_KEPT_OUTCOMES {
             return None;
@@ -448,16 +510,25 @@ impl Shape {
         let mut joint = vec![W::ZERO; self.outcomes as usize * width];
         // The nodes of the current level, each with the chances of the
         // kept levels' outcomes before it.
+        // Nodes in the order the steps first reach them, not by number: a
+        // node's number depends on what the memo held before (the engine
+        // shares it between placements, or gives each its own), and the
+        // sums below must not.
         let mut here: Vec<(u32, Vec<(u32, W)>)> = vec![(root, vec![(0, W::ONE)])];
-        let mut steps: Vec<(u32, u32, W)> = Vec::new();
+        let mut slot: FxHashMap<u32, usize> = FxHashMap::default();
         for i in 0..len {
-            steps.clear();
+            let mut reached: Vec<(u32, Vec<(u32, W)>)> = Vec::new();
+            slot.clear();
             for (x, before) in &here {
                 for &(a, w, child) in &self.nodes[*x as usize].next {
                     let digit = self.kept_digit(i, a);
-                    for &(t, f) in before {
-                        steps.push((child, t + digit, f * w));
-                    }
+                    let k = *slot.entry(child).or_insert_with(|| {
+                        reached.push((child, Vec::new()));
+                        reached.len() - 1
+                    });
+                    reached[k]
+                        .1
+                        .extend(before.iter().map(|&(t, f)| (t + digit, f * w)));
                     if a == ABSENT {
                         continue;
                     }
@@ -470,7 +541,10 @@ impl Shape {
                     }
                 }
             }
-            here = group(&mut steps);
+            for (_, steps) in &mut reached {
+                sum_by_outcome(steps);
+            }
+            here = reached;
         }
         let mut p = vec![W::ZERO; self.outcomes as usize];
         let mut not_full = vec![0u64; self.outcomes as usize];
@@ -660,6 +734,19 @@ impl Shape {
             next,
         }
     }
+}
+
+/// A node's `(outcome, chance)` steps summed by outcome, in outcome order;
+/// equal outcomes are summed in the order they came.
+fn sum_by_outcome(steps: &mut Vec<(u32, W)>) {
+    steps.sort_by_key(|&(t, _)| t);
+    steps.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 += later.1;
+        }
+        same
+    });
 }
 
 /// `(node, outcome, chance)` steps summed by node and outcome, in order.

@@ -638,8 +638,10 @@ fn dnethack_bones_rules_match_the_loader() {
 }
 
 /// The passes that follow the enumeration on a second thread
-/// (`crate::follow`) give, bit for bit, what they give on the enumeration's
-/// own thread when no second one is at hand (with evidence, too).
+/// (`crate::follow`), and the placements searched ahead two at a time
+/// (`Engine::prefetch_placements`), give, bit for bit, what they give on
+/// the enumeration's own thread when no second one is at hand (with
+/// evidence, too), and count the same work.
 #[test]
 fn the_passes_beside_the_enumeration_give_what_one_thread_does() {
     let bones = dgnkit::options::Target::DNetHack.game().bones_options();
@@ -662,6 +664,11 @@ fn the_passes_beside_the_enumeration_give_what_one_thread_does() {
             })
         };
         let (beside, here) = (run(false), run(true));
+        assert_eq!(beside.placement_nodes, here.placement_nodes);
+        assert_eq!(
+            format!("{:?}", beside.placements),
+            format!("{:?}", here.placements)
+        );
         assert!(beside.core.iter().any(|m| *m != Default::default()));
         assert_eq!(beside.core, here.core);
         assert_eq!(beside.alpha, here.alpha);
