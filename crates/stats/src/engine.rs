@@ -312,7 +312,10 @@ impl Layer {
         for (s, i) in std::mem::take(&mut self.index) {
             states[i as usize] = Some(s);
         }
-        self.states = states.into_iter().flatten().collect();
+        // To measure: states are the most the engine holds, and a vector
+        // grown by doubling leaves its old buffers as holes in the heap.
+        self.states = Vec::with_capacity(states.len());
+        self.states.extend(states.into_iter().flatten());
     }
 }
 
@@ -375,28 +378,26 @@ struct Back {
 }
 
 impl Back {
-    /// The values of a layer's states: their masks, and no chances yet.
-    fn new(masks: impl IntoIterator<Item = impl IntoIterator<Item = u64>>) -> Back {
-        let mut b = Back {
-            reach_at: vec![0],
-            ends_at: vec![0],
-            ..Back::default()
-        };
-        for state in masks {
-            let mut n = *b.ends_at.last().unwrap_or(&0);
-            for m in state {
-                b.reach.push(m);
-                n += m.count_ones();
-            }
-            b.reach_at.push(b.reach.len() as u32);
-            b.ends_at.push(n);
+    /// The values of a layer's states: their masks (as [`Reach`] holds
+    /// them), and no chances yet.
+    fn new(reach_at: Vec<u32>, reach: Vec<u64>) -> Back {
+        let states = reach_at.len().saturating_sub(1);
+        let mut ends_at = Vec::with_capacity(states + 1);
+        ends_at.push(0u32);
+        for t in 0..states {
+            let masks = &reach[reach_at[t] as usize..reach_at[t + 1] as usize];
+            let n: u32 = masks.iter().map(|m| m.count_ones()).sum();
+            ends_at.push(ends_at[t] + n);
         }
-        let states = b.reach_at.len() - 1;
-        b.succ = vec![W::ZERO; states];
-        b.err = vec![0.0; states];
-        b.run = vec![Vec::new(); states];
-        b.ends = vec![[0.0; 1 + ENDS]; *b.ends_at.last().unwrap_or(&0) as usize];
-        b
+        Back {
+            succ: vec![W::ZERO; states],
+            ends: vec![[0.0; 1 + ENDS]; ends_at[states] as usize],
+            err: vec![0.0; states],
+            run: vec![Vec::new(); states],
+            reach_at,
+            reach,
+            ends_at,
+        }
     }
 
     /// State `t`'s masks.
@@ -556,12 +557,23 @@ impl BackLayer {
             err: Vec::with_capacity(n),
             ends: Vec::new(),
         };
-        for (t, s) in layer.states.iter().enumerate() {
+        let kept_of = |(t, s): (usize, &State)| {
             let own = s.live.iter().position(|l| usize::from(l.record) == record);
-            let kept = own
-                .map(|li| (li, vals.ends_of_dungeon(t, li)))
-                .filter(|(_, (m, _, _))| *m != 0);
-            match kept {
+            own.map(|li| (li, vals.ends_of_dungeon(t, li)))
+                .filter(|(_, (m, _, _))| *m != 0)
+        };
+        // To measure: the values of the layer after are held meanwhile.
+        out.ends.reserve_exact(
+            layer
+                .states
+                .iter()
+                .enumerate()
+                .filter_map(kept_of)
+                .map(|(_, (_, ends, _))| ends.len())
+                .sum(),
+        );
+        for (t, s) in layer.states.iter().enumerate() {
+            match kept_of((t, s)) {
                 Some((li, (m, ends, err))) => {
                     out.own.push(li as u32);
                     out.mask.push(m);
@@ -577,7 +589,6 @@ impl BackLayer {
                 }
             }
         }
-        out.ends.shrink_to_fit();
         out
     }
 
@@ -798,13 +809,6 @@ impl PlaceKey {
 pub(crate) struct Reach {
     /// Per layer: where each state's masks start, and the masks.
     pub(crate) layers: Vec<(Vec<u32>, Vec<u64>)>,
-}
-
-impl Reach {
-    fn at(&self, i: usize, si: usize) -> &[u64] {
-        let (starts, masks) = &self.layers[i];
-        &masks[starts[si] as usize..starts[si + 1] as usize]
-    }
 }
 
 /// A set of level slots: looked up for every slot of every state a layer
@@ -2691,7 +2695,7 @@ impl<'a> Engine<'a> {
         };
         // The passes after the enumeration take seconds on the largest
         // files: each stops early when asked, and its values are dropped.
-        let back = backward(&layers, &reach, &terminal_fail, &classes, &runs, &self.stop);
+        let back = backward(&layers, reach, &terminal_fail, &classes, &runs, &self.stop);
         self.stopped()?;
         Ok(Run {
             stop: self.stop.clone(),
@@ -2726,6 +2730,12 @@ impl<'a> Engine<'a> {
         cur.seal();
         let mut total_edges = 0usize;
         let (mut sent_placements, mut sent_spreads) = (0, 0);
+        // Made in buffers kept from layer to layer, then copied to measure:
+        // layers are held to the end, and vectors grown by doubling would
+        // leave their outgrown buffers as holes in the heap.
+        let mut edges: Vec<Edge> = Vec::new();
+        let mut presents = Presents::default();
+        let mut outs = Vec::new();
         for rec in 0..nd {
             self.prefetch_dists(&cur.states, rec);
             self.prefetch_placements(&cur.states, rec);
@@ -2734,9 +2744,9 @@ impl<'a> Engine<'a> {
             // dozen times.
             let mut next = Layer::default();
             next.index.reserve(cur.states.len());
-            let mut edges = Vec::with_capacity(cur.states.len());
-            let mut presents = Presents::default();
-            let mut outs = Vec::new();
+            edges.clear();
+            presents.list.clear();
+            presents.ids.clear();
             for (si, s) in cur.states.iter().enumerate() {
                 if si.is_multiple_of(256) {
                     self.stopped()?;
@@ -2779,10 +2789,10 @@ impl<'a> Engine<'a> {
                     what: format!("more than {} outcomes", self.budget.edges),
                 });
             }
-            edges.shrink_to_fit();
-            cur.edges = edges;
-            presents.list.shrink_to_fit();
-            cur.presents = presents.list;
+            cur.edges = Vec::with_capacity(edges.len());
+            cur.edges.append(&mut edges);
+            cur.presents = Vec::with_capacity(presents.list.len());
+            cur.presents.append(&mut presents.list);
             next.seal();
             let done = Arc::new(std::mem::replace(&mut cur, next));
             sink.send(Made {
@@ -2877,8 +2887,9 @@ impl Runs<'_> {
 /// Levels `1..LEVELS`, the ones [`Back`] describes.
 pub(crate) const LEVEL_BITS: u64 = (u64::MAX >> (64 - LEVELS)) & !1;
 
-/// `reach.at(i, s)[li]`: the levels a branch loaded from layer `i` on may land
-/// on in live dungeon `li` of state `s` ([`Engine::future_mask`]). On any
+/// `reach` (layer `i`, state `s`, live dungeon `li`): the levels a branch
+/// loaded from layer `i` on may land on in live dungeon `li` of state `s`
+/// ([`Engine::future_mask`]); each layer's become its values' masks. On any
 /// other level no later branch ends: there the values are the chance of
 /// success and nothing else, so only reached levels are stored
 /// ([`BackAt::ends_at`]). Masks only shrink from a layer to the next, which
@@ -2887,7 +2898,7 @@ pub(crate) const LEVEL_BITS: u64 = (u64::MAX >> (64 - LEVELS)) & !1;
 /// level brings to the parent level its branch ends on.
 fn backward(
     layers: &[Layer],
-    reach: &Reach,
+    mut reach: Reach,
     terminal_fail: &[Option<FailKey>],
     classes: &(dyn Fn(usize, &Edge) -> [W; ENDS] + Sync),
     runs: &Runs<'_>,
@@ -2897,7 +2908,7 @@ fn backward(
     let mut out: Vec<BackLayer> = layers.iter().map(|_| BackLayer::default()).collect();
     // Two layers' values are whole at a time: the one being summed, and
     // the one after it, which it reads.
-    let mut after = Back::new(layers[last].states.iter().map(|_| []));
+    let mut after = Back::new(vec![0; layers[last].states.len() + 1], Vec::new());
     for (si, succ) in after.succ.iter_mut().enumerate() {
         if terminal_fail[si].is_none() {
             *succ = W::ONE;
@@ -2916,16 +2927,19 @@ fn backward(
                 deferred[e.from as usize] = Some((sp.owner, runs.dists[sp.dist as usize].span));
             }
         }
-        let mut here = Back::new(layer.states.iter().enumerate().map(|(si, s)| {
-            let deferred = deferred[si];
-            s.live.iter().zip(reach.at(i, si)).map(move |(live, &m)| {
-                let m = m & LEVEL_BITS;
-                match deferred {
-                    Some((p, span)) if u32::from(live.record) == p => m & !span,
-                    _ => m,
+        // The layer's masks become its values' (read nowhere else).
+        let (starts, mut masks) = std::mem::take(&mut reach.layers[i]);
+        for (si, s) in layer.states.iter().enumerate() {
+            let state = starts[si] as usize..starts[si + 1] as usize;
+            for (live, m) in s.live.iter().zip(&mut masks[state]) {
+                *m &= LEVEL_BITS;
+                match deferred[si] {
+                    Some((p, span)) if u32::from(live.record) == p => *m &= !span,
+                    _ => {}
                 }
-            })
-        }));
+            }
+        }
+        let mut here = Back::new(starts, masks);
         let nxt = &after;
         // A state's values are summed with their bounds, over its edges,
         // then stored (`Back::ends`).

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::thread;
 
 use super::acc::END_PLAIN;
-use super::engine::{core_chance, future_mask, n_slots, Layer, Reach, To, LEVEL_BITS};
+use super::engine::{core_chance, future_mask, n_slots, Layer, Reach, State, To, LEVEL_BITS};
 use super::halves::{alone, is_alone};
 use super::place::Placement;
 use super::runs::bit;
@@ -126,7 +126,7 @@ impl<'a> Follow<'a> {
     /// `i` on may land on.
     fn reach_of(&self, layer: &Layer, i: usize) -> (Vec<u32>, Vec<u64>) {
         let mut starts = Vec::with_capacity(layer.states.len() + 1);
-        let mut masks = Vec::new();
+        let mut masks = Vec::with_capacity(layer.states.iter().map(|s| s.live.len()).sum());
         for s in &layer.states {
             starts.push(masks.len() as u32);
             let n_slots = n_slots(self.res, &s.loaded);
@@ -168,10 +168,22 @@ impl<'a> Follow<'a> {
     fn layer_mass(&self, i: usize) -> Masses {
         let layer = self.layer(i);
         let (starts, masks) = &self.reach[i];
-        let mut m = Masses::with_states(layer.states.len());
-        for (si, s) in layer.states.iter().enumerate() {
+        let masks_of = |si: usize, s: &State| {
             let at = &masks[starts[si] as usize..starts[si + 1] as usize];
-            for mask in &at[..s.live.len()] {
+            &at[..s.live.len()]
+        };
+        let mut m = Masses::with_states(layer.states.len());
+        let (mut lives, mut vals) = (0, 0);
+        for (si, s) in layer.states.iter().enumerate() {
+            lives += s.live.len();
+            vals += masks_of(si, s)
+                .iter()
+                .map(|mask| (mask & LEVEL_BITS).count_ones() as usize)
+                .sum::<usize>();
+        }
+        m.reserve(lives, vals);
+        for (si, s) in layer.states.iter().enumerate() {
+            for mask in masks_of(si, s) {
                 m.add_live(mask & LEVEL_BITS);
             }
             m.end_state(0.0);
@@ -295,18 +307,32 @@ impl<'a> Follow<'a> {
                 None => r.push((b.parent, levels)),
             }
         }
-        let mut kept = Masses::with_states(layer.states.len());
-        let mut keeps: Vec<u64> = Vec::new();
-        for (si, (s, read)) in layer.states.iter().zip(&read).enumerate() {
+        let keeps_of = |si: usize, s: &State, keeps: &mut Vec<u64>| {
             keeps.clear();
             keeps.extend(s.live.iter().enumerate().map(|(li, live)| {
                 let m = mass.at(si, li).map_or(0, |(m, _, _)| m);
-                read.iter()
+                read[si]
+                    .iter()
                     .find(|(p, _)| *p == u32::from(live.record))
                     .map_or(0, |&(_, l)| l & m)
             }));
             // A state none of whose levels is read keeps nothing.
-            if keeps.iter().any(|&k| k != 0) {
+            keeps.iter().any(|&k| k != 0)
+        };
+        // Held to the end: made to measure, so that no buffer outgrown is
+        // left behind in the heap.
+        let mut kept = Masses::with_states(layer.states.len());
+        let mut keeps: Vec<u64> = Vec::new();
+        let (mut lives, mut vals) = (0, 0);
+        for (si, s) in layer.states.iter().enumerate() {
+            if keeps_of(si, s, &mut keeps) {
+                lives += keeps.len();
+                vals += keeps.iter().map(|k| k.count_ones() as usize).sum::<usize>();
+            }
+        }
+        kept.reserve(lives, vals);
+        for (si, s) in layer.states.iter().enumerate() {
+            if keeps_of(si, s, &mut keeps) {
                 for (li, &keep) in keeps.iter().enumerate() {
                     kept.add_live(keep);
                     let Some((m, vals, _)) = mass.at(si, li) else {
@@ -324,7 +350,6 @@ impl<'a> Follow<'a> {
             }
             kept.end_state(mass.err.get(si).copied().unwrap_or(0.0));
         }
-        kept.shrink();
         kept
     }
 }
@@ -371,9 +396,9 @@ impl Masses {
         self.err.push(err);
     }
 
-    fn shrink(&mut self) {
-        self.lives.shrink_to_fit();
-        self.vals.shrink_to_fit();
+    fn reserve(&mut self, lives: usize, vals: usize) {
+        self.lives.reserve_exact(lives);
+        self.vals.reserve_exact(vals);
     }
 
     /// Where state `si`'s values are in `vals`.
