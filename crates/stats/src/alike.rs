@@ -22,8 +22,9 @@ struct Key {
     index: u32,
     p: [u64; 2],
     /// The outcome, its branch's spread left out (`present` reads the
-    /// level each spread level gives, which is in the outcome).
-    present: PresentKey,
+    /// level each spread level gives, which is in the outcome), by its
+    /// number in [`Alike::bare`].
+    present: u32,
     /// The chance that a plain branch's parent level is a no-bones level.
     q: [u64; 2],
     /// The state after it, by [`After`].
@@ -92,11 +93,18 @@ pub(crate) struct Group<'r> {
 pub(crate) struct Alike<'r> {
     keys: FxHashMap<Key, u32>,
     pub groups: Vec<Group<'r>>,
+    /// The outcomes met, their spreads left out, numbered: a layer's edges
+    /// share a few thousand, and a number hashes in one word.
+    bare: FxHashMap<PresentKey, u32>,
+    /// Per outcome of the layer ([`Edge::info`]) and level of its spread
+    /// (0 without one): its number in `bare`, once met.
+    known: FxHashMap<(u32, u32), u32>,
 }
 
 impl<'r> Alike<'r> {
-    /// Adds outcome `info` of dungeon record `i` at dungeon index `index`:
-    /// edge `e`, reached with chance `a`, to state `t`.
+    /// Adds outcome `info` of dungeon record `i` at dungeon index `index`
+    /// (the edge's outcome, at level `at` of its spread): edge `e`, reached
+    /// with chance `a`, to state `t`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn add(
         &mut self,
@@ -104,7 +112,7 @@ impl<'r> Alike<'r> {
         after: &After,
         i: usize,
         index: u32,
-        e: &'r Edge,
+        (e, at): (&'r Edge, u32),
         info: Present,
         a: W,
         t: usize,
@@ -115,14 +123,23 @@ impl<'r> Alike<'r> {
             }
             _ => W::ZERO,
         };
-        let mut bare = info.clone();
-        if let Some(b) = &mut bare.branch {
-            b.spread = None;
-        }
+        let present = match self.known.get(&(e.info, at)) {
+            Some(&id) => id,
+            None => {
+                let mut bare = info.clone();
+                if let Some(b) = &mut bare.branch {
+                    b.spread = None;
+                }
+                let n = self.bare.len() as u32;
+                let id = *self.bare.entry(bare.key()).or_insert(n);
+                self.known.insert((e.info, at), id);
+                id
+            }
+        };
         let key = Key {
             index,
             p: bits(e.p),
-            present: bare.key(),
+            present,
             q: bits(q),
             after: after.class[t],
             positive: a.v > 0.0,

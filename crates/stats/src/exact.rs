@@ -224,7 +224,7 @@ fn group<'r>(run: &'r Run, all: &[Vec<W>], i: usize) -> Grouped<'r> {
                     // A deferred run's branch: each level it may leave
                     // from, with its chance.
                     Some((b, id)) => {
-                        for x in &run.spreads[id as usize].at {
+                        for (at, x) in run.spreads[id as usize].at.iter().enumerate() {
                             let mut moved = info.clone();
                             moved.depth_start = x.depth_start;
                             moved.branch = Some(BranchInfo {
@@ -232,10 +232,11 @@ fn group<'r>(run: &'r Run, all: &[Vec<W>], i: usize) -> Grouped<'r> {
                                 depth: x.depth,
                                 ..b
                             });
-                            alike.add(run, &after, i, index, e, moved, a * x.p, t);
+                            let at = at as u32;
+                            alike.add(run, &after, i, index, (e, at), moved, a * x.p, t);
                         }
                     }
-                    None => alike.add(run, &after, i, index, e, info.clone(), a, t),
+                    None => alike.add(run, &after, i, index, (e, 0), info.clone(), a, t),
                 }
             }
         }
