@@ -58,6 +58,20 @@ fn serve(rx: Receiver<Task>) {
     }
 }
 
+/// At most two heaps from now on: the statistics run on two cores (the
+/// enumeration and the passes beside it, `dgnkit_stats`'s helper threads),
+/// and glibc would give each new thread a heap of its own, whose freed
+/// memory the others cannot reuse (the server's peak over the four largest
+/// files: 296 MB with a heap a thread, 262 MB with two).
+pub(crate) fn two_heaps() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a parameter of the allocator; it is safe to
+    // call at any time from any thread.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+}
+
 /// Returns the heaps' free memory to the system (glibc keeps it otherwise).
 fn release() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
