@@ -1330,19 +1330,18 @@ mod tests {
         assert_eq!(fast.fail, W::ONE);
     }
 
-    #[test]
-    fn kept_levels_of_wide_ranges_split_the_tail_by_their_levels() {
-        // dNetHack's Dungeons of Doom in small: an Oracle and a quest
-        // portal level chained to it, then optional big rooms, and three
-        // alignment quest portal levels (kept: branches are placed on
-        // them) sharing a range at the bottom, above the castle.
+    /// dNetHack's Dungeons of Doom in small: an Oracle and a quest portal
+    /// level chained to it, then optional big rooms, and three alignment
+    /// quest portal levels (kept: branches are placed on them) sharing a
+    /// range at the bottom, above the castle.
+    fn doom_in_small() -> Vec<PLevel> {
         let kept = |base, rand| PLevel {
             keep: true,
             ..lvl(base, rand)
         };
         let mut qstlb = kept(3, 2);
         qstlb.chain = 3;
-        let mut levels = vec![
+        vec![
             kept(2, 2),
             qstlb,
             lvl(4, 5),
@@ -1351,7 +1350,12 @@ mod tests {
             kept(6, 4),
             kept(6, 4),
             kept(-1, 0),
-        ];
+        ]
+    }
+
+    #[test]
+    fn kept_levels_of_wide_ranges_split_the_tail_by_their_levels() {
+        let mut levels = doom_in_small();
         for n in 10..=13 {
             let (fast, plain) = both(n, &levels, &[]);
             same_placement(&fast, &plain).unwrap_or_else(|e| panic!("n {n}: {e}"));
@@ -1398,22 +1402,7 @@ mod tests {
     /// into is then the shared one: a search after costs the same on both.
     #[test]
     fn placements_searched_apart_and_absorbed_are_those_searched_on_one_memo() {
-        let kept = |base, rand| PLevel {
-            keep: true,
-            ..lvl(base, rand)
-        };
-        let mut qstlb = kept(3, 2);
-        qstlb.chain = 3;
-        let levels = vec![
-            kept(2, 2),
-            qstlb,
-            lvl(4, 5),
-            lvl(5, 6),
-            kept(6, 4),
-            kept(6, 4),
-            kept(6, 4),
-            kept(-1, 0),
-        ];
+        let levels = doom_in_small();
         let stop = Stop::default();
         let (mut shared, mut absorbed) = (Tails::default(), Tails::default());
         let mut added = 0;
