@@ -1797,8 +1797,22 @@ impl<'a> Engine<'a> {
     /// Chains of existing levels of record `rec` that read earlier
     /// dungeons: `(slot, level)`, -1 for a slot without a level.
     fn external(&self, s: &State, rec: usize, pattern: &[bool], n_slots: i32) -> Vec<(i32, i32)> {
+        let mut external = Vec::new();
+        self.external_into(s, rec, pattern, n_slots, &mut external);
+        external
+    }
+
+    /// [`Engine::external`], into `external`.
+    fn external_into(
+        &self,
+        s: &State,
+        rec: usize,
+        pattern: &[bool],
+        n_slots: i32,
+        external: &mut Vec<(i32, i32)>,
+    ) {
         let l0 = self.res.dungeons[rec].levels.0 as usize;
-        let mut external: Vec<(i32, i32)> = Vec::new();
+        external.clear();
         for (j, &on) in pattern.iter().enumerate() {
             let c = self.res.levels[l0 + j].chain;
             if on && c >= 0 && c < n_slots {
@@ -1813,7 +1827,6 @@ impl<'a> Engine<'a> {
             }
         }
         external.sort_unstable();
-        external
     }
 
     /// The optional levels of record `rec` (of `num` levels) whose chance
@@ -1876,19 +1889,19 @@ impl<'a> Engine<'a> {
 
     /// The placement of `key`, memoised; `None` when its mixed levels
     /// cannot be mixed.
-    fn placement(&mut self, key: PlaceKey) -> Result<Option<u32>, TooLarge> {
-        if let Some(&id) = self.memo.get(&key) {
+    fn placement(&mut self, key: &PlaceKey) -> Result<Option<u32>, TooLarge> {
+        if let Some(&id) = self.memo.get(key) {
             return Ok(Some(id));
         }
         if let Some(wanted) = self.wanted.as_mut() {
-            if !wanted.contains(&key) {
-                wanted.push(key);
+            if !wanted.contains(key) {
+                wanted.push(key.clone());
             }
             return Ok(Some(NOT_YET));
         }
         let rec = key.record as usize;
         let d = &self.res.dungeons[rec];
-        let levels = self.place_levels(&key);
+        let levels = self.place_levels(key);
         let input = key.input(&levels);
         let left = self
             .budget
@@ -1909,7 +1922,7 @@ impl<'a> Engine<'a> {
                 )
             },
         })?;
-        Ok(Some(self.keep_placement(key, result)))
+        Ok(Some(self.keep_placement(key.clone(), result)))
     }
 
     fn keep_placement(&mut self, key: PlaceKey, result: Placement) -> u32 {
@@ -2353,41 +2366,45 @@ impl<'a> Engine<'a> {
                     ),
                 });
             }
+            // One key for every pattern and move: a state's placements are
+            // looked up by reference, and copied only when new.
+            let mut key = PlaceKey {
+                record: rec as u32,
+                start: n_slots,
+                n: num,
+                pattern: possible.clone(),
+                keep,
+                external: Vec::new(),
+                adjust: 0,
+                filters: Vec::new(),
+                chances,
+            };
             for mask in 0u64..(1u64 << optional.len()) {
                 // Mixed levels count as existing: the placement weighs
                 // them by their rolls.
-                let mut pattern = possible.clone();
+                key.pattern.copy_from_slice(&possible);
                 let mut p_pat = W::ONE;
                 for (bitno, &j) in optional.iter().enumerate() {
                     let on = mask & (1 << bitno) != 0;
-                    pattern[j] = on;
+                    key.pattern[j] = on;
                     p_pat = p_pat * if on { probs[j].0 } else { probs[j].1 };
                 }
-                let external = self.external(s, rec, &pattern, n_slots);
+                self.external_into(s, rec, &key.pattern, n_slots, &mut key.external);
                 let filtered = self.checks.as_ref().is_some_and(|c| c.filters(rec));
                 for &(adjust, p_adj) in &locate {
-                    let key = PlaceKey {
-                        record: rec as u32,
-                        start: n_slots,
-                        n: num,
-                        pattern: pattern.clone(),
-                        keep: keep.clone(),
-                        external: external.clone(),
-                        adjust,
-                        filters: Vec::new(),
-                        chances: chances.clone(),
-                    };
+                    key.adjust = adjust;
+                    let pattern = &key.pattern;
                     if filtered {
                         // The levels the evidence allows depend on the
                         // dungeon's top (a depth): a placement per draw.
                         for &(pd, branch, ds) in &draws {
-                            let (_, ds_adj) = self.lifted_start(s, rec, num, ds, &pattern);
+                            let (_, ds_adj) = self.lifted_start(s, rec, num, ds, pattern);
                             let filters = self
                                 .checks
                                 .as_ref()
                                 .map(|c| c.level_filters(self.res, rec, ds_adj))
                                 .unwrap_or_default();
-                            let Some(pid) = self.placement(PlaceKey {
+                            let Some(pid) = self.placement(&PlaceKey {
                                 filters,
                                 ..key.clone()
                             })?
@@ -2396,20 +2413,30 @@ impl<'a> Engine<'a> {
                             };
                             let prefix = pd * p_pat * p_adj;
                             self.outcomes(
-                                s, rec, index, num, entry, ds, branch, &pattern, pid, prefix,
+                                s, rec, index, num, entry, ds, branch, pattern, pid, prefix,
                                 knox_here, out,
                             );
                         }
                         continue;
                     }
-                    let Some(pid) = self.placement(key)? else {
+                    let Some(pid) = self.placement(&key)? else {
                         return self.unmix(entry_state, rec, entry_len, out);
                     };
                     for &(pd, branch, ds) in &draws {
                         let prefix = pd * p_pat * p_adj;
                         self.outcomes(
-                            s, rec, index, num, entry, ds, branch, &pattern, pid, prefix,
-                            knox_here, out,
+                            s,
+                            rec,
+                            index,
+                            num,
+                            entry,
+                            ds,
+                            branch,
+                            &key.pattern,
+                            pid,
+                            prefix,
+                            knox_here,
+                            out,
                         );
                     }
                 }
