@@ -424,16 +424,10 @@ impl Back {
 
     /// The same, counting where the dungeon's values start.
     fn ends_of_dungeon(&self, t: usize, li: usize) -> (u64, &[[f64; 1 + ENDS]], f64) {
-        let at = self
-            .reach(t)
-            .iter()
-            .take(li)
-            .map(|m| m.count_ones() as usize)
-            .sum();
-        self.ends_of(t, li, at)
+        self.ends_of(t, li, values_before(self.reach(t), li))
     }
 
-    /// The part of the values from state `base` on, to sum into.
+    /// The whole layer's values, to sum into ([`halves`] splits them).
     fn part(&mut self) -> BackPart<'_> {
         BackPart {
             base: 0,
@@ -446,6 +440,11 @@ impl Back {
             run: &mut self.run,
         }
     }
+}
+
+/// Where live dungeon `li`'s values start among a state's, by its masks.
+fn values_before(masks: &[u64], li: usize) -> usize {
+    masks.iter().take(li).map(|m| m.count_ones() as usize).sum()
 }
 
 /// Some states' values of a [`Back`], to sum into on one thread.
@@ -1903,10 +1902,7 @@ impl<'a> Engine<'a> {
         let d = &self.res.dungeons[rec];
         let levels = self.place_levels(key);
         let input = key.input(&levels);
-        let left = self
-            .budget
-            .placement_nodes
-            .saturating_sub(self.placement_nodes);
+        let left = self.placement_nodes_left();
         let result = match place::place(&input, left, &self.stop, &mut self.tails) {
             Err(e) if e.mixed => return Ok(None),
             r => r,
@@ -1923,6 +1919,13 @@ impl<'a> Engine<'a> {
             },
         })?;
         Ok(Some(self.keep_placement(key.clone(), result)))
+    }
+
+    /// The placement-search states the budget leaves.
+    fn placement_nodes_left(&self) -> usize {
+        self.budget
+            .placement_nodes
+            .saturating_sub(self.placement_nodes)
     }
 
     fn keep_placement(&mut self, key: PlaceKey, result: Placement) -> u32 {
@@ -1979,10 +1982,7 @@ impl<'a> Engine<'a> {
                 (key, levels)
             })
             .collect();
-        let budget = self
-            .budget
-            .placement_nodes
-            .saturating_sub(self.placement_nodes);
+        let budget = self.placement_nodes_left();
         let mut found: Vec<Option<(Placement, Tails)>> = (0..jobs.len()).map(|_| None).collect();
         let stop = &self.stop;
         each_of(&mut found, 2, |k, slot| {
@@ -1999,12 +1999,7 @@ impl<'a> Engine<'a> {
             let searched = result.nodes - tails.entries();
             // Within what the search would have had left, it would have
             // ended as it did.
-            if searched
-                > self
-                    .budget
-                    .placement_nodes
-                    .saturating_sub(self.placement_nodes)
-            {
+            if searched > self.placement_nodes_left() {
                 break;
             }
             result.nodes = searched + self.tails.absorb(tails);
@@ -2816,10 +2811,8 @@ impl<'a> Engine<'a> {
                     what: format!("more than {} outcomes", self.budget.edges),
                 });
             }
-            cur.edges = Vec::with_capacity(edges.len());
-            cur.edges.append(&mut edges);
-            cur.presents = Vec::with_capacity(presents.list.len());
-            cur.presents.append(&mut presents.list);
+            cur.edges = measured(&mut edges);
+            cur.presents = measured(&mut presents.list);
             next.seal();
             let done = Arc::new(std::mem::replace(&mut cur, next));
             sink.send(Made {
@@ -2843,6 +2836,14 @@ impl<'a> Engine<'a> {
         layers.push(last);
         Ok(layers)
     }
+}
+
+/// What `buf` holds, moved into a vector of its size (`buf` keeps its
+/// buffer for the next layer).
+fn measured<T>(buf: &mut Vec<T>) -> Vec<T> {
+    let mut v = Vec::with_capacity(buf.len());
+    v.append(buf);
+    v
 }
 
 /// The branch end an edge adds to its parent that counts for bones (a
@@ -2895,7 +2896,7 @@ impl Runs<'_> {
             }
         }
         let mut levels = masks.get(li).copied().unwrap_or(0);
-        let mut k: usize = masks.iter().take(li).map(|m| m.count_ones() as usize).sum();
+        let mut k = values_before(masks, li);
         while levels != 0 {
             let l = levels.trailing_zeros() as usize;
             levels &= levels - 1;
