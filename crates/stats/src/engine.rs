@@ -242,7 +242,7 @@ pub const NO_INFO: u32 = u32::MAX;
 #[derive(Clone, Default)]
 pub struct Layer {
     pub states: Vec<State>,
-    pub index: FxHashMap<State, u32>,
+    index: FxHashMap<Interned, u32>,
     /// Edges from this layer's states (to the next layer).
     pub edges: Vec<Edge>,
     /// The outcomes the edges have, each once: thousands of states share a
@@ -303,13 +303,13 @@ impl Layer {
     /// the largest files: one copy, not two).
     fn intern(&mut self, s: State) -> u32 {
         let n = self.index.len() as u32;
-        *self.index.entry(s).or_insert(n)
+        *self.index.entry(Interned(s)).or_insert(n)
     }
 
     /// Moves the interned states into `states`, in number order.
     fn seal(&mut self) {
         let mut states: Vec<Option<State>> = vec![None; self.index.len()];
-        for (s, i) in std::mem::take(&mut self.index) {
+        for (Interned(s), i) in std::mem::take(&mut self.index) {
             states[i as usize] = Some(s);
         }
         // To measure: states are the most the engine holds, and a vector
@@ -318,6 +318,47 @@ impl Layer {
         self.states.extend(states.into_iter().flatten());
     }
 }
+
+/// A state in a layer's index. Its lists are made by [`shared`], one
+/// allocation per distinct list, so equal lists are one address: hashed
+/// and compared by that, not element by element (a layer's ten thousand
+/// states each load twenty records).
+#[derive(Clone)]
+struct Interned(State);
+
+/// A list made by [`shared`], by its address (an empty list may also be
+/// `Arc::default()`'s).
+fn list_id<T>(list: &Arc<[T]>) -> usize {
+    if list.is_empty() {
+        0
+    } else {
+        Arc::as_ptr(list) as *const T as usize
+    }
+}
+
+impl std::hash::Hash for Interned {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let s = &self.0;
+        list_id(&s.loaded).hash(h);
+        s.live.hash(h);
+        list_id(&s.slots).hash(h);
+        (s.knox_done, s.knox_bad, s.dummy_done).hash(h);
+        list_id(&s.alts).hash(h);
+    }
+}
+
+impl PartialEq for Interned {
+    fn eq(&self, other: &Interned) -> bool {
+        let (a, b) = (&self.0, &other.0);
+        list_id(&a.loaded) == list_id(&b.loaded)
+            && a.live == b.live
+            && list_id(&a.slots) == list_id(&b.slots)
+            && (a.knox_done, a.knox_bad, a.dummy_done) == (b.knox_done, b.knox_bad, b.dummy_done)
+            && list_id(&a.alts) == list_id(&b.alts)
+    }
+}
+
+impl Eq for Interned {}
 
 /// One allocation for each distinct list the states hold: most of them
 /// load the same records and know the same slots (a tenth of the largest
@@ -742,6 +783,13 @@ pub struct Engine<'a> {
     /// the run's span, parent size, floating levels seen before it).
     dists: Vec<RunDist>,
     dist_memo: FxHashMap<(u32, u64, i32, u8), u32>,
+    /// [`Engine::run_dist`]'s answers by what it is asked (first record,
+    /// the parent's whole taken levels, its size, floating levels seen):
+    /// each member of a run asks again for every state, and working out
+    /// `dist_memo`'s key takes a job's vectors.
+    dist_asked: FxHashMap<(u32, u64, i32, u8), Option<u32>>,
+    /// By (record, size, first slot, floating levels still to come).
+    plans: FxHashMap<(u32, i32, i32, u8), Arc<LevelPlan>>,
     spreads: Vec<Spread>,
     /// By (dist, pos, the parent's two depth starts, step, entry).
     spread_memo: FxHashMap<(u32, u8, i32, i32, i32, i32), u32>,
@@ -779,7 +827,7 @@ struct PlaceKey {
     start: i32,
     n: i32,
     pattern: Vec<bool>,
-    keep: Vec<bool>,
+    keep: Arc<[bool]>,
     external: Vec<(i32, i32)>,
     /// Added to the base of the record before last (dNetHack's Quest
     /// locate level, [`Engine::locate_moves`]).
@@ -789,7 +837,26 @@ struct PlaceKey {
     filters: Vec<(u16, u64)>,
     /// Per level: 100, or its chance roll mixed into the placement's tail
     /// ([`place::PLevel::chance`]).
-    chances: Vec<u8>,
+    chances: Arc<[u8]>,
+}
+
+/// What a dungeon's levels ask of its placement, the same for every state
+/// that loads the dungeon with the same size, first slot and floating
+/// levels still to come: worked out once rather than for each of a
+/// layer's ten thousand states.
+struct LevelPlan {
+    /// Per level record: its chances of existing and not.
+    probs: Vec<(W, W)>,
+    /// The levels whose chance roll is enumerated (before mixing).
+    optional: Vec<usize>,
+    possible: Vec<bool>,
+    /// Per level record: whether it goes into the placement's class key
+    /// ([`Engine::keeps_level`]), and those that do.
+    keep: Arc<[bool]>,
+    kept: Vec<usize>,
+    /// Every level's chance as placed without mixing: 100.
+    unmixed: Arc<[u8]>,
+    locate: Vec<(i32, W)>,
 }
 
 impl PlaceKey {
@@ -841,8 +908,17 @@ fn floats_in(floating: Option<u8>, mask: u8) -> bool {
     floating.is_some_and(|f| mask & (1 << f) != 0)
 }
 
+/// The bits ([`bit`]) of levels `start..start + count`: asked for every
+/// branch of every live dungeon of every state, so made at once rather
+/// than level by level.
 fn span_mask(start: i32, count: i32) -> u64 {
-    (start..start + count).fold(0, |m, l| m | bit(l))
+    let lo = i64::from(start).max(1);
+    let hi = (i64::from(start) + i64::from(count)).min(64);
+    if lo >= hi {
+        return 0;
+    }
+    // `hi - lo` is at most 63: the shift cannot overflow.
+    ((1u64 << (hi - lo)) - 1) << lo
 }
 
 /// `level_range` on a dungeon of `lmax` levels with the chain's level
@@ -1065,6 +1141,8 @@ impl<'a> Engine<'a> {
             checks: None,
             dists: Vec::new(),
             dist_memo: FxHashMap::default(),
+            dist_asked: FxHashMap::default(),
+            plans: FxHashMap::default(),
             spreads: Vec::new(),
             spread_memo: FxHashMap::default(),
             stop: Stop::default(),
@@ -1236,6 +1314,46 @@ impl<'a> Engine<'a> {
                 == Some(&0)
         };
         checks.admits(self.res, rec, Some(&facts), passed)
+    }
+
+    /// [`LevelPlan`] for record `rec` of `num` levels from slot `n_slots`,
+    /// with floating levels `knox_here` still to come.
+    fn level_plan(&mut self, rec: usize, num: i32, n_slots: i32, knox_here: u8) -> Arc<LevelPlan> {
+        let key = (rec as u32, num, n_slots, knox_here);
+        if let Some(plan) = self.plans.get(&key) {
+            return plan.clone();
+        }
+        let res = self.res;
+        let (l0, l1) = res.dungeons[rec].levels;
+        let nlev = (l1 - l0) as usize;
+        // Level chance rolls.
+        let probs: Vec<(W, W)> = (l0..l1)
+            .map(|l| {
+                if self.skip_level_chance {
+                    (W::ONE, W::ZERO)
+                } else {
+                    let c = res.levels[l as usize].chance.clamp(0, 100) as u64;
+                    (W::ratio(c, 100), W::ratio(100 - c, 100))
+                }
+            })
+            .collect();
+        let optional: Vec<usize> = (0..nlev)
+            .filter(|&j| !probs[j].0.is_zero() && !probs[j].1.is_zero())
+            .collect();
+        let keep: Arc<[bool]> = (0..nlev)
+            .map(|j| self.keeps_level(rec, n_slots, j, knox_here))
+            .collect();
+        let plan = Arc::new(LevelPlan {
+            possible: probs.iter().map(|(y, _)| !y.is_zero()).collect(),
+            probs,
+            optional,
+            kept: (0..nlev).filter(|&j| keep[j]).collect(),
+            keep,
+            unmixed: vec![100; nlev].into(),
+            locate: self.locate_moves(rec, num),
+        });
+        self.plans.insert(key, plan.clone());
+        plan
     }
 
     /// Whether level record `j` of dungeon record `rec` (first slot
@@ -1651,12 +1769,19 @@ impl<'a> Engine<'a> {
     /// (memoised); `None` when a branch's range fails on its size (the run
     /// is then followed level by level) or the sequences are too many.
     fn run_dist(&mut self, parent: &Live, rp: RunPos, knox_done: u8) -> Option<u32> {
-        let job = self.dist_job(parent, rp, knox_done)?;
-        if let Some(&id) = self.dist_memo.get(&job.key) {
-            return Some(id);
+        let asked = (rp.first, parent.avoid, parent.n, knox_done);
+        if let Some(&id) = self.dist_asked.get(&asked) {
+            return id;
         }
-        let dist = job.compute(&self.res.rules.fields)?;
-        Some(self.add_dist(job.key, dist))
+        let id = self.dist_job(parent, rp, knox_done).and_then(|job| {
+            if let Some(&id) = self.dist_memo.get(&job.key) {
+                return Some(id);
+            }
+            let dist = job.compute(&self.res.rules.fields)?;
+            Some(self.add_dist(job.key, dist))
+        });
+        self.dist_asked.insert(asked, id);
+        id
     }
 
     /// A new run's joint chances, numbered and memoised.
@@ -1731,11 +1856,16 @@ impl<'a> Engine<'a> {
         let owner = self.res.dungeons[rec].incoming[0].1;
         let mut jobs: Vec<DistJob> = Vec::new();
         let mut wanted = FxHashMap::default();
+        let mut asked = FxHashMap::default();
         for s in states {
             let Some(parent) = s.live.iter().find(|l| u32::from(l.record) == owner) else {
                 continue;
             };
-            if parent.pending != rp.pos {
+            let question = (rp.first, parent.avoid, parent.n, s.knox_done);
+            if parent.pending != rp.pos
+                || self.dist_asked.contains_key(&question)
+                || asked.insert(question, ()).is_some()
+            {
                 continue;
             }
             let Some(job) = self.dist_job(parent, rp, s.knox_done) else {
@@ -2301,7 +2431,13 @@ impl<'a> Engine<'a> {
             let num = num.min(res.rules.maxlevel);
             let (l0, l1) = d.levels;
             let nlev = (l1 - l0) as usize;
-            let locate = self.locate_moves(rec, num);
+            // Floating levels whose first one may lie in this dungeon.
+            let knox_here = (l0..l1)
+                .filter_map(|l| res.levels[l as usize].floating)
+                .fold(0u8, |m, f| m | (1 << f))
+                & !s.knox_done;
+            let plan = self.level_plan(rec, num, n_slots, knox_here);
+            let locate = &plan.locate;
             if let Some(limits) = res.rules.limits {
                 if n_slots as usize + nlev > limits.max_levels {
                     for (pd, _, _) in draws {
@@ -2310,47 +2446,32 @@ impl<'a> Engine<'a> {
                     continue;
                 }
             }
-            // Level chance rolls.
-            let probs: Vec<(W, W)> = (l0..l1)
-                .map(|l| {
-                    if self.skip_level_chance {
-                        (W::ONE, W::ZERO)
-                    } else {
-                        let c = res.levels[l as usize].chance.clamp(0, 100) as u64;
-                        (W::ratio(c, 100), W::ratio(100 - c, 100))
-                    }
-                })
-                .collect();
-            let optional: Vec<usize> = (0..nlev)
-                .filter(|&j| !probs[j].0.is_zero() && !probs[j].1.is_zero())
-                .collect();
-            // Floating levels whose first one may lie in this dungeon.
-            let knox_here = (l0..l1)
-                .filter_map(|l| res.levels[l as usize].floating)
-                .fold(0u8, |m, f| m | (1 << f))
-                & !s.knox_done;
-            let keep: Vec<bool> = (0..nlev)
-                .map(|j| self.keeps_level(rec, n_slots, j, knox_here))
-                .collect();
-            let possible: Vec<bool> = probs.iter().map(|(y, _)| !y.is_zero()).collect();
+            let (probs, possible) = (&plan.probs, &plan.possible);
             let mixed = if self.skip_level_chance {
                 Vec::new()
             } else {
-                self.mixable(s, rec, num, n_slots, &possible, &optional, &keep)
+                self.mixable(s, rec, num, n_slots, possible, &plan.optional, &plan.keep)
             };
-            let chances: Vec<u8> = (0..nlev)
-                .map(|j| {
-                    if mixed.contains(&j) {
-                        res.levels[l0 as usize + j].chance.clamp(0, 100) as u8
-                    } else {
-                        100
-                    }
-                })
-                .collect();
-            let optional: Vec<usize> = optional
-                .into_iter()
-                .filter(|j| !mixed.contains(j))
-                .collect();
+            let (chances, optional) = if mixed.is_empty() {
+                (plan.unmixed.clone(), plan.optional.clone())
+            } else {
+                let chances: Arc<[u8]> = (0..nlev)
+                    .map(|j| {
+                        if mixed.contains(&j) {
+                            res.levels[l0 as usize + j].chance.clamp(0, 100) as u8
+                        } else {
+                            100
+                        }
+                    })
+                    .collect();
+                let optional: Vec<usize> = plan
+                    .optional
+                    .iter()
+                    .copied()
+                    .filter(|j| !mixed.contains(j))
+                    .collect();
+                (chances, optional)
+            };
             if optional.len() > self.budget.optional_levels {
                 return Err(TooLarge {
                     what: format!(
@@ -2367,8 +2488,8 @@ impl<'a> Engine<'a> {
                 record: rec as u32,
                 start: n_slots,
                 n: num,
-                pattern: possible.clone(),
-                keep,
+                pattern: possible.to_vec(),
+                keep: plan.keep.clone(),
                 external: Vec::new(),
                 adjust: 0,
                 filters: Vec::new(),
@@ -2377,7 +2498,7 @@ impl<'a> Engine<'a> {
             for mask in 0u64..(1u64 << optional.len()) {
                 // Mixed levels count as existing: the placement weighs
                 // them by their rolls.
-                key.pattern.copy_from_slice(&possible);
+                key.pattern.copy_from_slice(possible);
                 let mut p_pat = W::ONE;
                 for (bitno, &j) in optional.iter().enumerate() {
                     let on = mask & (1 << bitno) != 0;
@@ -2386,7 +2507,7 @@ impl<'a> Engine<'a> {
                 }
                 self.external_into(s, rec, &key.pattern, n_slots, &mut key.external);
                 let filtered = self.checks.as_ref().is_some_and(|c| c.filters(rec));
-                for &(adjust, p_adj) in &locate {
+                for &(adjust, p_adj) in locate {
                     key.adjust = adjust;
                     let pattern = &key.pattern;
                     if filtered {
@@ -2408,8 +2529,18 @@ impl<'a> Engine<'a> {
                             };
                             let prefix = pd * p_pat * p_adj;
                             self.outcomes(
-                                s, rec, index, num, entry, ds, branch, pattern, pid, prefix,
-                                knox_here, out,
+                                s,
+                                rec,
+                                index,
+                                num,
+                                entry,
+                                ds,
+                                branch,
+                                pattern,
+                                pid,
+                                prefix,
+                                (knox_here, &plan.kept),
+                                out,
                             );
                         }
                         continue;
@@ -2430,7 +2561,7 @@ impl<'a> Engine<'a> {
                             &key.pattern,
                             pid,
                             prefix,
-                            knox_here,
+                            (knox_here, &plan.kept),
                             out,
                         );
                     }
@@ -2497,12 +2628,12 @@ impl<'a> Engine<'a> {
         pattern: &[bool],
         pid: u32,
         prefix: W,
-        knox_here: u8,
+        (knox_here, kept): (u8, &[usize]),
         out: &mut Vec<(W, To, Option<Present>, Option<State>)>,
     ) {
         let res = self.res;
         let d = &res.dungeons[rec];
-        let (l0, l1) = d.levels;
+        let l0 = d.levels.0;
         // Looking ahead ([`Engine::prefetch_placements`]): nothing to make.
         let Some(placement) = self.placements.get(pid as usize) else {
             return;
@@ -2540,9 +2671,6 @@ impl<'a> Engine<'a> {
             ));
         }
         let n_slots = self.n_slots(&s.loaded);
-        let kept: Vec<usize> = (0..(l1 - l0) as usize)
-            .filter(|&j| self.keeps_level(rec, n_slots, j, knox_here))
-            .collect();
         for (ci, class) in placement.classes.iter().enumerate() {
             let p = prefix * class.p;
             let mut branch = branch;
@@ -2667,6 +2795,8 @@ impl<'a> Engine<'a> {
         self.spread_memo = FxHashMap::default();
         self.shift_memo = FxHashMap::default();
         self.dist_memo = FxHashMap::default();
+        self.dist_asked = FxHashMap::default();
+        self.plans = FxHashMap::default();
         let Some(followed) = followed else {
             // Only should the thread have lost its job before starting.
             return Err(TooLarge {
@@ -3088,4 +3218,18 @@ fn backward(
         out[0] = BackLayer::kept(&layers[0], usize::MAX, after);
     }
     out
+}
+
+#[cfg(test)]
+mod span_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn span_mask_is_the_levels_bits(start in -100i32..100, count in -10i32..120) {
+            let slow = (start..start + count).fold(0, |m, l| m | bit(l));
+            prop_assert_eq!(span_mask(start, count), slow);
+        }
+    }
 }
