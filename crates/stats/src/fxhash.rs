@@ -64,9 +64,14 @@ impl Hasher for FxHasher {
         self.add(i as u64);
     }
 
+    /// The product's low bits depend only on the words' low bits, and the
+    /// tables pick buckets by them: a key of one word whose low bits are
+    /// all alike (a mask of levels from 5 up) would land in a few buckets.
+    /// Turned so that the product's well-mixed high bits come low (as
+    /// rustc-hash 2 does).
     #[inline]
     fn finish(&self) -> u64 {
-        self.hash
+        self.hash.rotate_left(26)
     }
 }
 

@@ -267,16 +267,20 @@ pub(crate) fn run_dist(
             let mask = (base..base + n).fold(0, |m, l| m | bit(l));
             (avoid & mask).count_ones() as usize + i < n as usize
         }));
+    if !track {
+        untracked(
+            ranges,
+            below,
+            avoid,
+            floats,
+            &count,
+            [&mut marg, &mut firsts],
+        )?;
+        return Some(finish(marg, firsts, sequences));
+    }
     let mut sets: FxHashMap<(u64, u64), u64> = FxHashMap::default();
     sets.insert((avoid, 0), 1);
     for (i, &(base, n)) in ranges.iter().enumerate() {
-        if !track && i + 2 == k && ranges[i + 1] == (base, n) {
-            last_pair(&sets, base, n, below[i], [!floats[i], !floats[i + 1]], {
-                let (a, b) = (&mut marg[i..], &mut firsts[i..]);
-                [a, b]
-            });
-            break;
-        }
         let mut next: FxHashMap<(u64, u64), u64> = FxHashMap::default();
         let ends = !floats[i];
         for (&(avoid, taken), &w) in &sets {
@@ -302,15 +306,77 @@ pub(crate) fn run_dist(
         }
         sets = next;
     }
+    Some(finish(marg, firsts, sequences))
+}
+
+fn finish(marg: Vec<Tally>, firsts: Vec<Tally>, sequences: u64) -> RunDist {
     let span = marg
         .iter()
         .flat_map(|m| m.levels())
         .fold(0, |s, l| s | bit(l));
-    Some(RunDist {
+    RunDist {
         marg: as_chances(marg, sequences),
         first: as_chances(firsts, sequences),
         span,
-    })
+    }
+}
+
+/// [`run_dist`] when who took a level never matters: a set is its taken
+/// levels alone, and a member that ends is the first on whatever level it
+/// takes (it finds a free one).
+fn untracked(
+    ranges: &[(i32, i32)],
+    below: Vec<u64>,
+    avoid: u64,
+    floats: &[bool],
+    count: &impl Fn(i32) -> i32,
+    [marg, firsts]: [&mut [Tally]; 2],
+) -> Option<()> {
+    let k = ranges.len();
+    let mut sets: Vec<(u64, u64)> = vec![(avoid, 1)];
+    let mut next: FxHashMap<u64, u64> = FxHashMap::default();
+    for (i, &(base, n)) in ranges.iter().enumerate() {
+        let last = if i + 3 == k
+            && ranges[i + 1..] == [(base, n), (base, n)]
+            && base >= 1
+            && base + n <= 64
+        {
+            last_triple(&sets, base, n, &mut marg[i..]);
+            true
+        } else if i + 2 == k && ranges[i + 1] == (base, n) {
+            last_pair(&sets, base, n, below[i], &mut marg[i..]);
+            true
+        } else {
+            false
+        };
+        if last {
+            for j in i..k {
+                if !floats[j] {
+                    firsts[j] = marg[j].clone();
+                }
+            }
+            return Some(());
+        }
+        let m = &mut marg[i];
+        for &(avoid, w) in &sets {
+            landings(avoid, base, n, |raw, c| {
+                let level = count(raw);
+                m.add(level, w * c * below[i]);
+                if i + 1 < k {
+                    *next.entry(avoid | bit(level)).or_default() += w * c;
+                }
+            });
+        }
+        if !floats[i] {
+            firsts[i] = m.clone();
+        }
+        if next.len() > MAX_RUN_SETS {
+            return None;
+        }
+        sets.clear();
+        sets.extend(next.drain());
+    }
+    Some(())
 }
 
 /// The last two members of a run, when they share a range and no member
@@ -321,31 +387,65 @@ pub(crate) fn run_dist(
 /// the second member's `n * n` pairs of draws: `g` of each draw of the
 /// first that leaves it free and does not take the level before it, and
 /// `g + h` of the `h` draws that take that level).
-fn last_pair(
-    sets: &FxHashMap<(u64, u64), u64>,
-    base: i32,
-    n: i32,
-    below: u64,
-    ends: [bool; 2],
-    [marg, firsts]: [&mut [Tally]; 2],
-) {
+fn last_pair(sets: &[(u64, u64)], base: i32, n: i32, below: u64, marg: &mut [Tally]) {
+    let (first, second) = marg.split_at_mut(1);
+    let (first, second) = (&mut first[0], &mut second[0]);
     let mut free: Vec<(i32, u64)> = Vec::with_capacity(n as usize);
-    for (&(avoid, _), &w) in sets {
+    for &(avoid, w) in sets {
         free.clear();
         landings(avoid, base, n, |level, g| free.push((level, g)));
-        let m = free.len();
         // Two free levels at least: the second member finds one free.
-        debug_assert!(m >= 2);
-        for (j, &(level, g)) in free.iter().enumerate() {
-            let h = free[(j + m - 1) % m].1;
-            let first = w * g * below;
-            let second = w * (g * (n as u64 - g) + h * h);
-            for (i, c) in [first, second].into_iter().enumerate() {
-                marg[i].add(level, c);
-                if ends[i] {
-                    firsts[i].add(level, c);
-                }
-            }
+        debug_assert!(free.len() >= 2);
+        let Some(&(_, mut h)) = free.last() else {
+            continue;
+        };
+        for &(level, g) in &free {
+            first.add(level, w * g * below);
+            second.add(level, w * (g * (n as u64 - g) + h * h));
+            h = g;
+        }
+    }
+}
+
+/// The last three members of a run, when they share a range within the
+/// levels a mask holds and none finds its range full (as for
+/// [`last_pair`]): counted from the sets before them. The first takes a
+/// free level `j` with `g_j` of its draws, which leaves the next free
+/// level `g_j + g_{j+1}` draws and changes no other: the pair after it,
+/// summed over the first's levels, is [`last_pair`]'s sum with the gaps of
+/// the two free levels before each level changed in turn (with `g_1` and
+/// `g_2` the gaps of the free level before `j` and the one before that):
+/// the second member's `n * n` triples of draws at `j` are `g_j (n - g_j -
+/// g_1) + g_1 (g_j + g_1)` times `n`, the third's `g_1 ((g_j + g_1) (n -
+/// g_j - g_1) + g_2^2) + g_2 (g_j (n - g_j) + (g_1 + g_2)^2) + (n - g_j -
+/// g_1 - g_2) (g_j (n - g_j) + g_1^2)`.
+fn last_triple(sets: &[(u64, u64)], base: i32, n: i32, marg: &mut [Tally]) {
+    let [a, b, c] = marg else {
+        return;
+    };
+    let n = n as u64;
+    let mut gaps: Vec<(i32, u64)> = Vec::with_capacity(n as usize);
+    for &(avoid, w) in sets {
+        gaps.clear();
+        landings(avoid, base, n as i32, |level, g| gaps.push((level, g)));
+        let m = gaps.len();
+        // Three free levels at least: the last member finds one free.
+        debug_assert!(m >= 3);
+        if m < 3 {
+            continue;
+        }
+        let (mut g2, mut g1) = (gaps[m - 2].1, gaps[m - 1].1);
+        for &(level, g) in &gaps {
+            a.add(level, w * g * n * n);
+            b.add(level, w * n * (g * (n - g - g1) + g1 * (g + g1)));
+            let after = g * (n - g);
+            c.add(
+                level,
+                w * (g1 * ((g + g1) * (n - g - g1) + g2 * g2)
+                    + g2 * (after + (g1 + g2) * (g1 + g2))
+                    + (n - g - g1 - g2) * (after + g1 * g1)),
+            );
+            (g2, g1) = (g1, g);
         }
     }
 }
@@ -528,6 +628,23 @@ mod tests {
             let mut fl: Vec<bool> = members.iter().map(|&(_, _, f)| f).collect();
             ranges.extend([last, last]);
             fl.extend([floats.0, floats.1]);
+            against_sequences(&ranges, avoid << 1, &fl)?;
+        }
+
+        /// Runs whose last three members share a range, as dNetHack's
+        /// three `@ (5, 25)` side branches do, counted from the sets before
+        /// the three.
+        #[test]
+        fn last_triple_gives_every_sequence_s_chances(
+            members in proptest::collection::vec((1i32..10, 1i32..6, proptest::bool::weighted(0.3)), 0..3),
+            last in (1i32..10, 3i32..8),
+            floats in (proptest::bool::weighted(0.3), proptest::bool::weighted(0.3), proptest::bool::weighted(0.3)),
+            avoid in 0u64..(1 << 16),
+        ) {
+            let mut ranges: Vec<(i32, i32)> = members.iter().map(|&(b, c, _)| (b, c)).collect();
+            let mut fl: Vec<bool> = members.iter().map(|&(_, _, f)| f).collect();
+            ranges.extend([last, last, last]);
+            fl.extend([floats.0, floats.1, floats.2]);
             against_sequences(&ranges, avoid << 1, &fl)?;
         }
     }
