@@ -370,6 +370,30 @@ struct Lists {
     loaded: Distinct<u16>,
     slots: Distinct<(i32, i32)>,
     alts: Distinct<AltSlot>,
+    /// The last list of records extended, the record, and the list they
+    /// make: a layer's states mostly load the same records, and each would
+    /// otherwise build and look up the list.
+    #[allow(clippy::type_complexity)]
+    extended: Mutex<Option<(Arc<[u16]>, u16, Arc<[u16]>)>>,
+}
+
+impl Lists {
+    /// `loaded` and then `rec`, as one shared list.
+    fn loaded_with(&self, loaded: &Arc<[u16]>, rec: u16) -> Arc<[u16]> {
+        let mut last = self.extended.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((from, r, list)) = last.as_ref() {
+            if Arc::ptr_eq(from, loaded) && *r == rec {
+                return list.clone();
+            }
+        }
+        // Exactly: states are held by the hundred thousand.
+        let mut v = Vec::with_capacity(loaded.len() + 1);
+        v.extend_from_slice(loaded);
+        v.push(rec);
+        let list = shared(&self.loaded, v);
+        *last = Some((loaded.clone(), rec, list.clone()));
+        list
+    }
 }
 
 /// The distinct lists of one kind made so far.
@@ -2707,11 +2731,7 @@ impl<'a> Engine<'a> {
             let (dummy_done, ds_adj) = self.lifted_start(s, rec, num, ds, pattern);
             // The next state.
             let mut next = s.clone();
-            // Exactly: states are held by the hundred thousand.
-            let mut loaded = Vec::with_capacity(next.loaded.len() + 1);
-            loaded.extend_from_slice(&next.loaded);
-            loaded.push(rec as u16);
-            next.loaded = shared(&self.lists.loaded, loaded);
+            next.loaded = self.lists.loaded_with(&next.loaded, rec as u16);
             if let Some(b) = branch {
                 if let Some(parent) = next
                     .live
