@@ -15,6 +15,7 @@ use std::thread;
 
 use super::acc::END_PLAIN;
 use super::engine::{core_chance, future_mask, n_slots, Layer, Reach, State, To, LEVEL_BITS};
+use super::fxhash::FxHashMap;
 use super::halves::{alone, is_alone};
 use super::place::Placement;
 use super::runs::bit;
@@ -220,6 +221,8 @@ impl<'a> Follow<'a> {
             .collect();
         order.sort_unstable();
         let mut sums: Vec<W> = Vec::new();
+        // By (outcome, level): the layer's edges share a few outcomes.
+        let mut cores: FxHashMap<(u32, i32), W> = FxHashMap::default();
         for group in order.chunk_by(|a, b| a.0 == b.0) {
             let t = group[0].0 as usize;
             let to_state = &to_layer.states[t];
@@ -242,14 +245,10 @@ impl<'a> Follow<'a> {
                         while levels != 0 {
                             let l = levels.trailing_zeros() as i32;
                             levels &= levels - 1;
-                            out[k] += w * core_chance(
-                                self.res,
-                                self.other_end,
-                                &self.placements,
-                                i,
-                                info,
-                                l,
-                            );
+                            let core = *cores.entry((e.info, l)).or_insert_with(|| {
+                                core_chance(self.res, self.other_end, &self.placements, i, info, l)
+                            });
+                            out[k] += w * core;
                             k += 1;
                         }
                     } else {
