@@ -67,7 +67,7 @@ pub struct TooLarge {
 }
 
 /// A dungeon that may still be a branch's parent.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Live {
     pub record: u16,
     pub n: i32,
@@ -84,6 +84,19 @@ pub struct Live {
     /// its parent from. Its depths are those of the spread's first level;
     /// its subs' depths are spread with it.
     pub spread: Option<u32>,
+}
+
+/// Four words rather than a field at a time: every state a layer makes is
+/// hashed, with its few live dungeons.
+impl std::hash::Hash for Live {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(
+            u64::from(self.record) | u64::from(self.pending) << 16 | u64::from(self.n as u32) << 32,
+        );
+        h.write_u64(u64::from(self.depth_start as u32) | u64::from(self.depth_final as u32) << 32);
+        h.write_u64(self.avoid);
+        h.write_u64(self.spread.map_or(u64::MAX, u64::from));
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
