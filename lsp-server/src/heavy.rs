@@ -58,17 +58,23 @@ fn serve(rx: Receiver<Task>) {
     }
 }
 
-/// At most two heaps from now on: the statistics run on two cores (the
-/// enumeration and the passes beside it, `dgnkit_stats`'s helper threads),
-/// and glibc would give each new thread a heap of its own, whose freed
-/// memory the others cannot reuse (the server's peak over the four largest
-/// files: 296 MB with a heap a thread, 262 MB with two).
-pub(crate) fn two_heaps() {
+/// One heap from now on: the statistics run on two cores (the enumeration
+/// and the passes beside it, `dgnkit_stats`'s helper threads), and glibc
+/// would give each new thread a heap of its own, whose freed memory the
+/// others cannot reuse. The server's peak over the four largest files of
+/// the dNetHack family (`scripts/bench-lsp-memory`, bench/README.md): 296
+/// MB with a heap a thread, 262-276 MB and later, on a busier machine,
+/// 277-297 MB with two, 250-261 MB with one, 26 MB instead of 60 MB once
+/// idle. The threads then take turns at the heap's lock: the statistics
+/// take up to twice as long (1.1-2.6 s instead of 0.9-1.8 s), off the
+/// keystroke path, and hovers, answered from the last statistics
+/// meanwhile, stay within 30 ms.
+pub(crate) fn one_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a parameter of the allocator; it is safe to
     // call at any time from any thread.
     unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 2);
+        libc::mallopt(libc::M_ARENA_MAX, 1);
     }
 }
 

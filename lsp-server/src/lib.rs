@@ -51,7 +51,7 @@ where
     O: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
     // Before any thread of the server's allocates.
-    heavy::two_heaps();
+    heavy::one_heap();
     let shut_down = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let (service, socket) = server::service_with(shut_down.clone(), access);
     let (to_server, from_guard) = tokio::io::duplex(1 << 16);
