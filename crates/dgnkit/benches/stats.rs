@@ -1,8 +1,10 @@
 //! Exact layout statistics on NetHack 3.6's dungeon description (the
 //! built-in file), for both loaders, and the bones verdicts they feed; the
 //! same given what a player has seen (`dgn stats --given`, whose target
-//! is within 3x of the plain statistics); and each variant family's
-//! largest built-in description in its own game (`stats/families`).
+//! is within 3x of the plain statistics); each variant family's largest
+//! built-in description in its own game (`stats/families`); and each
+//! family's costliest file of `../shared/corpus`, when it is there
+//! (`stats/shared-corpus`, issue #26's files).
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use dgnkit::frontend::{analyze_fast, CheckOptions};
@@ -130,11 +132,92 @@ fn families(c: &mut Criterion) {
     g.finish();
 }
 
+/// Per game, its costliest file of `../shared/corpus` (the most loader
+/// states; UnNetHack's, the one whose Gehennom took the most placement
+/// search), exact in its own game: issue #26's files, skipped with a
+/// message where `../shared` is absent.
+fn shared_corpus(c: &mut Criterion) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if !root.is_dir() {
+        eprintln!("stats/shared-corpus skipped: {} is absent", root.display());
+        return;
+    }
+    let files = [
+        (
+            "SlashDNH",
+            "nethack-cleaner__SlashDNH/dungeon.def",
+            Target::DNetHack,
+        ),
+        (
+            "notdNetHack",
+            "k21971__notdNetHack/dungeon.def",
+            Target::DNetHack,
+        ),
+        (
+            "dNAO@HEAD",
+            "Chris-plus-alphanumericgibberish__dNAO@HEAD/dungeon.def",
+            Target::DNetHack,
+        ),
+        (
+            "UnNetHack (MaddTheSane)",
+            "MaddTheSane__UnNetHack/dungeon.def",
+            Target::UnNetHack,
+        ),
+        (
+            "SLASH'EM (mistydemeo)",
+            "mistydemeo__slashem/dungeon.def",
+            Target::SlashEm,
+        ),
+        (
+            "EvilHack@HEAD",
+            "k21971__EvilHack@HEAD/dungeon.def",
+            Target::EvilHack,
+        ),
+        (
+            "GnollHack",
+            "k21971__GnollHack/dungeon.def",
+            Target::GnollHack,
+        ),
+        (
+            "DynaHack",
+            "DynaMoHack__DynaHack/dungeon.def",
+            Target::DynaHack,
+        ),
+        ("TNNT 3.6", "entrez__tnnt/dungeon.def", Target::NetHack36),
+    ];
+    let mut g = c.benchmark_group("stats/shared-corpus");
+    g.sample_size(10).sampling_mode(SamplingMode::Flat);
+    for (name, file, target) in files {
+        let Ok(src) = std::fs::read(root.join(file)) else {
+            eprintln!("stats/shared-corpus/{name} skipped: {file} is absent");
+            continue;
+        };
+        let opts = CheckOptions {
+            target,
+            dialect: target.game().dialect,
+            ..CheckOptions::default()
+        };
+        let Some(script) = analyze_fast(&src, &opts).script else {
+            eprintln!("stats/shared-corpus/{name} skipped: {file} does not compile");
+            continue;
+        };
+        let opts = StatsOptions {
+            game: target.game().loader_game(),
+            bones: target.game().bones_options(),
+            ..StatsOptions::default()
+        };
+        g.bench_function(name, |b| {
+            b.iter(|| stats::exact(black_box(&script), &opts).expect("the file enumerates"))
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = exact, families
+    targets = exact, families, shared_corpus
 }
 criterion_main!(benches);
