@@ -112,24 +112,39 @@ fn families(c: &mut Criterion) {
         ),
     ];
     for (name, src, target) in files {
-        let opts = CheckOptions {
-            target,
-            dialect: target.game().dialect,
-            ..CheckOptions::default()
-        };
-        let script = analyze_fast(src, &opts)
-            .script
-            .expect("the built-in file compiles");
-        let opts = StatsOptions {
-            game: target.game().loader_game(),
-            bones: target.game().bones_options(),
-            ..StatsOptions::default()
-        };
-        g.bench_function(name, |b| {
-            b.iter(|| stats::exact(black_box(&script), &opts).expect("the file enumerates"))
-        });
+        assert!(
+            in_its_game(&mut g, name, src, target),
+            "the built-in file compiles"
+        );
     }
     g.finish();
+}
+
+/// Benchmarks `src`'s exact statistics in `target`'s game; false when it
+/// does not compile there.
+fn in_its_game(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    src: &[u8],
+    target: Target,
+) -> bool {
+    let opts = CheckOptions {
+        target,
+        dialect: target.game().dialect,
+        ..CheckOptions::default()
+    };
+    let Some(script) = analyze_fast(src, &opts).script else {
+        return false;
+    };
+    let opts = StatsOptions {
+        game: target.game().loader_game(),
+        bones: target.game().bones_options(),
+        ..StatsOptions::default()
+    };
+    g.bench_function(name, |b| {
+        b.iter(|| stats::exact(black_box(&script), &opts).expect("the file enumerates"))
+    });
+    true
 }
 
 /// Per game, its costliest file of `../shared/corpus` (the most loader
@@ -192,23 +207,9 @@ fn shared_corpus(c: &mut Criterion) {
             eprintln!("stats/shared-corpus/{name} skipped: {file} is absent");
             continue;
         };
-        let opts = CheckOptions {
-            target,
-            dialect: target.game().dialect,
-            ..CheckOptions::default()
-        };
-        let Some(script) = analyze_fast(&src, &opts).script else {
+        if !in_its_game(&mut g, name, &src, target) {
             eprintln!("stats/shared-corpus/{name} skipped: {file} does not compile");
-            continue;
-        };
-        let opts = StatsOptions {
-            game: target.game().loader_game(),
-            bones: target.game().bones_options(),
-            ..StatsOptions::default()
-        };
-        g.bench_function(name, |b| {
-            b.iter(|| stats::exact(black_box(&script), &opts).expect("the file enumerates"))
-        });
+        }
     }
     g.finish();
 }

@@ -2546,46 +2546,36 @@ impl<'a> Engine<'a> {
                 let filtered = self.checks.as_ref().is_some_and(|c| c.filters(rec));
                 for &(adjust, p_adj) in locate {
                     key.adjust = adjust;
-                    let pattern = &key.pattern;
-                    if filtered {
-                        // The levels the evidence allows depend on the
-                        // dungeon's top (a depth): a placement per draw.
-                        for &(pd, branch, ds) in &draws {
-                            let (_, ds_adj) = self.lifted_start(s, rec, num, ds, pattern);
-                            let filters = self
-                                .checks
-                                .as_ref()
-                                .map(|c| c.level_filters(self.res, rec, ds_adj))
-                                .unwrap_or_default();
-                            let Some(pid) = self.placement(&PlaceKey {
-                                filters,
-                                ..key.clone()
-                            })?
-                            else {
-                                return self.unmix(entry_state, rec, entry_len, out);
-                            };
-                            let prefix = pd * p_pat * p_adj;
-                            self.outcomes(
-                                s,
-                                rec,
-                                index,
-                                num,
-                                entry,
-                                ds,
-                                branch,
-                                pattern,
-                                pid,
-                                prefix,
-                                (knox_here, &plan.kept),
-                                out,
-                            );
-                        }
-                        continue;
-                    }
-                    let Some(pid) = self.placement(&key)? else {
-                        return self.unmix(entry_state, rec, entry_len, out);
+                    // With evidence whose levels depend on the dungeon's
+                    // top (a depth), a placement per draw.
+                    let one = if filtered {
+                        None
+                    } else {
+                        let Some(pid) = self.placement(&key)? else {
+                            return self.unmix(entry_state, rec, entry_len, out);
+                        };
+                        Some(pid)
                     };
                     for &(pd, branch, ds) in &draws {
+                        let pid = match one {
+                            Some(pid) => pid,
+                            None => {
+                                let (_, ds_adj) = self.lifted_start(s, rec, num, ds, &key.pattern);
+                                let filters = self
+                                    .checks
+                                    .as_ref()
+                                    .map(|c| c.level_filters(self.res, rec, ds_adj))
+                                    .unwrap_or_default();
+                                let Some(pid) = self.placement(&PlaceKey {
+                                    filters,
+                                    ..key.clone()
+                                })?
+                                else {
+                                    return self.unmix(entry_state, rec, entry_len, out);
+                                };
+                                pid
+                            }
+                        };
                         let prefix = pd * p_pat * p_adj;
                         self.outcomes(
                             s,
