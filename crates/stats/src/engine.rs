@@ -842,7 +842,7 @@ pub struct Engine<'a> {
     /// [`place::tail_start`] by record, size, first slot, kept levels and
     /// the external chains.
     #[allow(clippy::type_complexity)]
-    tail_starts: FxHashMap<(u32, i32, i32, Vec<bool>, Vec<(i32, i32)>), usize>,
+    tail_starts: FxHashMap<(u32, i32, i32, Arc<[bool]>, Vec<(i32, i32)>), usize>,
     lists: Lists,
     /// While [`Engine::prefetch_placements`] looks ahead: the placements
     /// asked for and not yet made.
@@ -2011,7 +2011,7 @@ impl<'a> Engine<'a> {
         n_slots: i32,
         possible: &[bool],
         optional: &[usize],
-        keep: &[bool],
+        keep: &Arc<[bool]>,
     ) -> Vec<usize> {
         let res = self.res;
         let d = &res.dungeons[rec];
@@ -2028,7 +2028,7 @@ impl<'a> Engine<'a> {
         let external = self.external(s, rec, possible, n_slots);
         // Every state that loads this record asks again: the answer
         // depends on these alone.
-        let key = (rec as u32, num, n_slots, keep.to_vec(), external);
+        let key = (rec as u32, num, n_slots, keep.clone(), external);
         let start = match self.tail_starts.get(&key) {
             Some(&start) => start,
             None => {
@@ -2489,8 +2489,9 @@ impl<'a> Engine<'a> {
             } else {
                 self.mixable(s, rec, num, n_slots, possible, &plan.optional, &plan.keep)
             };
+            let mixed_out: Vec<usize>;
             let (chances, optional) = if mixed.is_empty() {
-                (plan.unmixed.clone(), plan.optional.clone())
+                (plan.unmixed.clone(), &plan.optional)
             } else {
                 let chances: Arc<[u8]> = (0..nlev)
                     .map(|j| {
@@ -2501,13 +2502,13 @@ impl<'a> Engine<'a> {
                         }
                     })
                     .collect();
-                let optional: Vec<usize> = plan
+                mixed_out = plan
                     .optional
                     .iter()
                     .copied()
                     .filter(|j| !mixed.contains(j))
                     .collect();
-                (chances, optional)
+                (chances, &mixed_out)
             };
             if optional.len() > self.budget.optional_levels {
                 return Err(TooLarge {
