@@ -4,14 +4,8 @@
 //! over this crate.
 //!
 //! Each stage of the pipeline is its own crate, and cargo enforces the
-//! direction (`docs/dev/architecture.md`):
-//!
-//! ```text
-//! dgnkit_grammar (.def syntax) ─► dgnkit_frontend (model, checks, lowering; dungeon.lua)
-//!   ─► dgnkit_script (the lowered script, layouts) ─► dgnkit_binary (compiled files)
-//!   ─► dgnkit_rng ─► dgnkit_loader (script + seed ─► layout)
-//!   ─► dgnkit_bones ─► dgnkit_stats ─► dgnkit_find ─► dgnkit_views ─► dgnkit
-//! ```
+//! direction: `docs/dev/architecture.md` lists the crates in dependency
+//! order, with what each owns and may not know.
 //!
 //! What is here is what needs a whole game: [`games`] assembles each game
 //! from every stage's record ([`options::Target`] names one; no lower crate

@@ -1,10 +1,17 @@
-//! NetHack 3.7's `dungeon.lua`, read without running it: [`syntax`] parses
-//! the file with full_moon and evaluates the constant table assigned to
-//! `dungeon`; [`read`] turns it into the same semantic [`Model`](crate::model::Model) a `.def`
-//! file gives, spans in the `.lua` file, so every check, the lowering to a
-//! [`Script`](crate::script::Script) and the editor features work on it
-//! unchanged. [`write`] goes the other way, from a script to `dungeon.lua`;
-//! [`format`] re-indents a file keeping its layout and comments.
+//! NetHack 3.7's `dungeon.lua`, read as the game reads it. A file that is
+//! pure data is read without running it: [`syntax`] parses the file with
+//! full_moon and evaluates the constant table assigned to `dungeon`. A
+//! file that is a program (xNetHack's draws before its table) is run:
+//! [`program`] runs it in the [`sandbox`], the Lua 5.4 state the game
+//! gives the file with its limits, once per outcome of its draws, and
+//! reads each outcome's `dungeon` back with spans. Either way [`read`]
+//! turns the value into the same semantic [`Model`](crate::model::Model) a
+//! `.def` file gives, spans in the `.lua` file, so every check, the
+//! lowering to a [`Script`](crate::script::Script) and the editor features
+//! work on it unchanged. [`write`] goes the other way, from a script to
+//! `dungeon.lua`; [`format`] re-indents a file keeping its layout and
+//! comments; [`codes`] holds the reader's diagnostic codes (`E12xx`,
+//! `W12xx`).
 
 pub mod codes;
 pub mod format;
