@@ -5,7 +5,7 @@
 //! Why: LALRPOP's table-driven driver moves every symbol through its stack
 //! several times and its tables and code are pages a short-lived process
 //! must fault in; on NetHack's own file it was as costly as C dgn_comp's
-//! whole parse (bench/README.md, Start-up). Every statement starts with a
+//! whole parse (bench/HISTORY.md, Start-up). Every statement starts with a
 //! keyword and keywords appear nowhere else, so each rule is chosen by its
 //! keyword and the grammar is LL(1) statement by statement.
 //!
