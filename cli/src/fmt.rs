@@ -1,5 +1,5 @@
 //! `dgn fmt`: rewrites files in NetHack's own layout (aligned columns,
-//! comments and `%FLAG` prefixes kept; see `dgnkit_grammar::format`); a
+//! comments and `%FLAG` prefixes kept; see `dgnkit::grammar::format`); a
 //! `dungeon.lua` is re-indented, its layout kept (see `dgnkit::lua::format`).
 //! Formatting keeps the statement sequence, so the compiled bytes never
 //! change. A file with syntax errors is left alone and its errors shown.
@@ -9,9 +9,9 @@ use super::compile::{write_output, Output};
 use super::input::read_input;
 use super::{OutputFormat, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use clap::Args;
+use dgnkit::grammar::format::format;
+use dgnkit::grammar::ParseOptions;
 use dgnkit::render;
-use dgnkit_grammar::format::format;
-use dgnkit_grammar::ParseOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -43,7 +43,7 @@ enum Outcome {
     /// Reformatted (or, with `--check`, would be).
     Changed,
     /// Not formatted: syntax errors.
-    Errors(Vec<dgnkit_grammar::Diagnostic>, Vec<u8>),
+    Errors(Vec<dgnkit::grammar::Diagnostic>, Vec<u8>),
 }
 
 pub fn run(args: FmtArgs) -> ExitCode {
