@@ -3,10 +3,10 @@
 //!
 //! Why: `dgn_comp` is start-up more than compile, and most of a dynamically
 //! linked Rust program's start-up is the dynamic loader (mapping and
-//! relocating libc and libgcc_s, symbol lookup: a quarter of the drop-in's
-//! instructions) and, for a position-independent one, relocating itself.
-//! A static non-PIE executable starts at its first instruction with
-//! nothing to relocate (bench/README.md, Start-up).
+//! relocating libc and libgcc_s, symbol lookup) and, for a
+//! position-independent one, relocating itself. A static non-PIE
+//! executable starts at its first instruction with nothing to relocate
+//! (bench/README.md, Start-up; bench/HISTORY.md has the measurements).
 //!
 //! How: Cargo has no per-binary RUSTFLAGS, and `-C target-feature=+crt-static`
 //! given to the whole build breaks the proc macros, so this uses what Cargo
@@ -65,14 +65,13 @@ fn main() {
 }
 
 /// Links `dgn_comp` with `dgn_comp-hot.ld`, which puts the code a compile
-/// runs (about 300 KB of functions, from glibc's start-up to the binary
-/// writer) together before the rest of the text. Why: the kernel maps a
-/// program's text on demand, a 64 KB window around each page first
-/// touched, and on this machine each mapped page costs about 0.3 µs over
-/// the process's life (mapped, then unmapped at exit) and each fault 1-2
-/// µs more. Spread over the program's 2 MB of text, a run touched 27
-/// windows and mapped 1.6 MB of it; together, a few windows
-/// (bench/README.md, Start-up). The script only adds an output section
+/// runs (from glibc's start-up to the binary writer) together before the
+/// rest of the text. Why: the kernel maps a program's text on demand, a
+/// window of pages around each page first touched, and every page mapped
+/// costs time over the process's life (mapped, then unmapped at exit),
+/// each fault more. Spread over the whole text, a run touches many windows
+/// and maps most of it; together, a few windows (bench/HISTORY.md,
+/// Session 7). The script only adds an output section
 /// (`INSERT BEFORE .text`), which GNU ld and LLVM's lld (rustc's default
 /// linker here) both understand; patterns naming nothing are harmless, so
 /// a stale list costs speed, never a build. A linker without linker

@@ -78,13 +78,13 @@ pub fn geometry(canonical: &[u8], semantic: &Semantic, config: &Config) -> Geome
 
 /// What the server's exact statistics may take before it samples instead.
 /// An editor holds the server for hours beside everything else, so it
-/// stays under 300 MB: the largest corpus files' enumerations hold about
-/// 570 bytes an outcome while they run (notdNetHack's and SlashDNH's
-/// 392,000 and 404,000 outcomes, 33,120 loader states after one dungeon:
-/// 226 to 235 MB, the whole server included, since [`crate::heavy`] runs
-/// one computation at a time), and a dungeon's placement-search states
-/// about 250 bytes (SlashTNG's and OZslashem's 339,000: 87 MB). Every
-/// corpus file is exact within these; a larger file is sampled as
+/// stays under 300 MB: an enumeration holds some hundreds of bytes per
+/// outcome and per placement-search state while it runs, one at a time
+/// ([`crate::heavy`]), and these bounds are the largest corpus files'
+/// (the dNetHack family's outcomes and loader states, SlashTNG's and
+/// OZslashem's placement-search states) with room to spare; their memory
+/// is in bench/README.md. Every corpus file is exact within these
+/// (`tests/server/budget.rs`); a larger file is sampled as
 /// `dgn stats --sample` samples, and its hovers say so.
 pub const BUDGET: Budget = Budget {
     states: 40_000,

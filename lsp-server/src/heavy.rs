@@ -1,13 +1,12 @@
 //! The one thread the server computes statistics on.
 //!
-//! An exact enumeration of a large variant's file holds a quarter of a
-//! gigabyte while it runs. On the runtime's pool of blocking threads, each
+//! An exact enumeration of a large variant's file holds hundreds of
+//! megabytes while it runs. On the runtime's pool of blocking threads, each
 //! computation could land on another thread, and the C allocator keeps a
-//! heap per thread: two in a row held twice the memory (over 500 MB on
-//! notdNetHack's file after one edit). One thread runs them one after
-//! another in one heap, which the next computation reuses, and once the
-//! thread is idle it hands what was freed back to the system, so an editor
-//! left open holds little.
+//! heap per thread: two in a row held twice the memory. One thread runs
+//! them one after another in one heap, which the next computation reuses,
+//! and once the thread is idle it hands what was freed back to the system,
+//! so an editor left open holds little.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -61,14 +60,12 @@ fn serve(rx: Receiver<Task>) {
 /// One heap from now on: the statistics run on two cores (the enumeration
 /// and the passes beside it, `dgnkit_stats`'s helper threads), and glibc
 /// would give each new thread a heap of its own, whose freed memory the
-/// others cannot reuse. The server's peak over the four largest files of
-/// the dNetHack family (`scripts/bench-lsp-memory`, bench/README.md): 296
-/// MB with a heap a thread, 262-276 MB and later, on a busier machine,
-/// 277-297 MB with two, 250-261 MB with one, 26 MB instead of 60 MB once
-/// idle. The threads then take turns at the heap's lock: the statistics
-/// take up to twice as long (1.1-2.6 s instead of 0.9-1.8 s), off the
-/// keystroke path, and hovers, answered from the last statistics
-/// meanwhile, stay within 30 ms.
+/// others cannot reuse. Over the dNetHack family's largest files
+/// (`scripts/bench-lsp-memory`; bench/README.md, The language server) the
+/// server's peak is lowest with one heap, and it holds least once idle.
+/// The threads then take turns at the heap's lock: the statistics take
+/// longer, off the keystroke path, while hovers, answered from the last
+/// statistics meanwhile, stay quick.
 pub(crate) fn one_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a parameter of the allocator; it is safe to

@@ -1,6 +1,6 @@
 //! The checks that enumerate every layout the loader can make
 //! ([`dgnkit::frontend::layout_odds`]: load-failure odds, bones markers
-//! that are never used). They take milliseconds on vanilla and more on
+//! that are never used). They enumerate every layout, which takes long on
 //! large variant files, so they run off the keystroke path: an edit is
 //! answered with the fast diagnostics at once, and the document's
 //! diagnostics are published again, complete, when these are ready.

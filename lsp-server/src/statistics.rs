@@ -1,7 +1,8 @@
 //! Statistics for hovers and inlay hints (exact, or sampled when the
 //! enumeration is too large or the game's rules are not modelled: as
-//! `dgn stats` computes them), computed off the request path. They can take from milliseconds to seconds (the enumeration of a
-//! large variant file), so a request never waits for them: it answers with
+//! `dgn stats` computes them), computed off the request path. They can
+//! take from milliseconds to seconds (the enumeration of a large variant
+//! file), so a request never waits for them: it answers with
 //! what is ready (or the static ranges) and starts a computation for the
 //! current semantic state; the next request uses the result.
 //!

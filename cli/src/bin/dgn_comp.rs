@@ -9,20 +9,20 @@
 //! `--dialect D` (or `DGN_COMP_DIALECT`), `--header-from FILE`, `-D FLAG`,
 //! `-U FLAG`.
 //!
-//! Start-up is most of a run (a compile is ~0.1 ms), so on Unix the program
-//! starts at C's `main`, as NetHack's own `dgn_comp` does, instead of going
-//! through std's runtime set-up: that set-up finds the main thread's stack
-//! bounds for its overflow guard (glibc reads and parses /proc/self/maps for
-//! it) and probes the standard descriptors, which costs about a fifth of an
-//! empty process here. What the set-up did that this program relies on is
-//! done in `main` below (SIGPIPE ignored, so a closed output is a write
-//! error, not a silent death); std's argument and I/O functions work without
-//! it. A stack overflow still kills the process; there is no recursion on
-//! input.
+//! Start-up is most of a run (the compile itself is small next to it), so
+//! on Unix the program starts at C's `main`, as NetHack's own `dgn_comp`
+//! does, instead of going through std's runtime set-up: that set-up finds
+//! the main thread's stack bounds for its overflow guard (glibc reads and
+//! parses /proc/self/maps for it) and probes the standard descriptors,
+//! work as large as a good part of an empty process's whole run. What the
+//! set-up did that this program relies on is done in `main` below (SIGPIPE
+//! ignored, so a closed output is a write error, not a silent death);
+//! std's argument and I/O functions work without it. A stack overflow still
+//! kills the process; there is no recursion on input.
 
 #![cfg_attr(all(unix, not(test)), no_main)]
 
-// The linker script `compiler/build.rs` links this program with (its hot
+// The linker script `cli/build.rs` links this program with (its hot
 // code first). Included only so that Cargo relinks `dgn_comp` when it
 // changes, without rebuilding the library as a `rerun-if-changed` would.
 const _: &[u8] = include_bytes!("../../dgn_comp-hot.ld");
@@ -45,11 +45,10 @@ use std::process::ExitCode;
 /// class and are handed out again, the most recent block is freed, grown and
 /// shrunk in place, and anything the arena cannot hold goes to the system
 /// allocator. Allocation costs next to no instructions, and the arena grows
-/// little past the program's peak use (113 KB for NetHack's file): each page
-/// of it a run touches is a page fault, a few µs here, the time of
-/// thousands of instructions, unless mapped in advance in one system call
-/// (`Arena::prefault`). Without the free lists a run touched 51 pages of
-/// arena, with them 36 (LALRPOP parser) or 28 (direct reader).
+/// little past the program's peak use: each page of it a run touches is a
+/// page fault, which costs as much as thousands of instructions, unless
+/// mapped in advance in one system call (`Arena::prefault`). The free lists
+/// let a run reuse the blocks it freed instead of touching fresh pages.
 mod arena {
     use std::alloc::{GlobalAlloc, Layout, System};
     use std::cell::UnsafeCell;
@@ -123,10 +122,10 @@ mod arena {
     impl Arena {
         /// Maps the arena's next `bytes` (past what is handed out) in one
         /// system call, where touching them would fault each page in on
-        /// its own: a page fault costs a few microseconds here, the
-        /// batched mapping a fraction of that per page. Nothing happens on
-        /// a kernel without `MADV_POPULATE_WRITE` (Linux 5.14), and a run
-        /// that needs fewer pages only paid for zeroing the rest.
+        /// its own: the batched mapping costs a small part of a fault per
+        /// page. Nothing happens on a kernel without `MADV_POPULATE_WRITE`
+        /// (Linux 5.14), and a run that needs fewer pages only paid for
+        /// zeroing the rest.
         pub fn prefault(&self, bytes: usize) {
             extern "C" {
                 fn madvise(addr: *mut u8, len: usize, advice: std::ffi::c_int) -> std::ffi::c_int;
@@ -391,7 +390,7 @@ fn parse_args(args: Vec<OsString>) -> Result<Option<Config>, String> {
 /// About how many bytes of arena a compile takes per byte of source: 22
 /// for NetHack 3.6's file (113 KB for 5 KB), 16-52 over the real files
 /// (`../shared/corpus`), most near 25. [`compile`] maps that much in one go
-/// (`arena::Arena::prefault`): 24 fewer page faults on NetHack's file.
+/// (`arena::Arena::prefault`) instead of faulting its pages in one by one.
 const ARENA_PER_SOURCE_BYTE: usize = 24;
 
 /// `file : line N : message`, as dgn_comp's yyerror prints.
@@ -416,7 +415,8 @@ fn compile(fname: &str, src: &[u8], config: &Config) -> Option<Vec<u8>> {
     report(fname, src, &analysis.diagnostics);
     let script = analysis.script.take();
     // The tree, model and diagnostics are freed by the process's exit, not
-    // one allocation at a time: a tenth of a run's instructions.
+    // one allocation at a time, which would be instructions spent for
+    // nothing just before the exit.
     std::mem::forget(analysis);
     let script = script?;
     let wopts = WriteOptions {
@@ -562,8 +562,8 @@ extern "C" fn main(
 // glibc's start-up of a static program (`_dl_non_dynamic_init`,
 // elf/dl-support.c) asks `_dl_get_origin` for the program's directory, kept
 // for `$ORIGIN` in the paths of libraries loaded with dlopen, which this
-// program never does. glibc's own reads the link /proc/self/exe (5 µs a
-// call here, more in a new process) and copies it into malloc'd memory.
+// program never does. glibc's own reads the link /proc/self/exe (a system
+// call, costlier still in a new process) and copies it into malloc'd memory.
 // This weak definition answers "unknown", `(char *) -1`, what glibc's own
 // answers when the link cannot be read; being defined, it keeps the linker
 // from taking glibc's (its archive member dl-origin.o defines nothing else).

@@ -51,8 +51,8 @@ fn pct(p: f64) -> String {
 
 /// The checks of this module for a file whose other checks found no error
 /// (the loader needs a lowered script). They cost an exhaustive enumeration
-/// (milliseconds on vanilla), so the frontend runs them apart from the
-/// fast checks and the language server off the keystroke path.
+/// of the layouts, so the frontend runs them apart from the fast checks and
+/// the language server off the keystroke path.
 pub fn check(ctx: &Ctx, target: Target) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if ctx

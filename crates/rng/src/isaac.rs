@@ -76,7 +76,7 @@ impl<W: Word> Isaac<W> {
         // The seed array is `r`: zero but for the seed in `r[0]`, so the
         // first pass adds the seed once and nothing after it, and `r` need
         // not be cleared (`update` overwrites all of it). Reseeding is a
-        // third of the cost of a layout, so this is worth the special case.
+        // large part of a layout's cost, so this is worth the special case.
         let mut x = W::MIXED_GOLDEN;
         x[0] = x[0].add(W::from_seed(seed));
         W::mix(&mut x);

@@ -68,8 +68,8 @@ impl Source for Isaac64 {
     #[inline(always)]
     fn rn2(&mut self, n: u32) -> u32 {
         let x = self.next_word();
-        // A placement with one candidate left draws `rn2(1)`, a fifth of
-        // all draws; the answer needs no 64-bit division.
+        // A placement with one candidate left draws `rn2(1)`, one of the
+        // commonest draws of a layout; the answer needs no 64-bit division.
         if n == 1 {
             0
         } else {

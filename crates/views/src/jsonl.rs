@@ -206,8 +206,8 @@ pub fn error_line(seed: u64, e: &LoadError) -> String {
 }
 
 /// Seeds a worker resolves before handing their lines over: enough to
-/// make the hand-over cheap, few enough that a chunk's text (about 7 KB a
-/// layout of NetHack's dungeon) stays small.
+/// make the hand-over cheap, few enough that a chunk's text (a few
+/// kilobytes a layout) stays small.
 pub const CHUNK_SEEDS: u64 = 256;
 
 /// The JSON lines of consecutive seeds.

@@ -175,7 +175,8 @@ fn to_codespan(d: &Diagnostic, src: &Decoded) -> CsDiagnostic<()> {
 
 /// The rich form of `diagnostics` of one file, with ANSI colours when `color`.
 pub fn human(name: &str, src: &[u8], diagnostics: &[Diagnostic], color: bool) -> String {
-    // Decoding maps every byte: a tenth of a clean compile, for nothing.
+    // Decoding maps every byte of the file, which a clean compile would
+    // pay for nothing.
     if diagnostics.is_empty() {
         return String::new();
     }

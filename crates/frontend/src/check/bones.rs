@@ -47,8 +47,9 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
     let depths = depth_starts(ctx);
     // The bones file names of a dungeon are only compared when its marker
     // is shared, with another dungeon or between two of its special
-    // levels; listing them for every dungeon was a fifth of a whole
-    // compile of the vanilla file, where no marker is shared.
+    // levels; listing them (a name formatted per level) for every dungeon
+    // would be work for nothing on a file like NetHack's own, where no
+    // marker is shared and every compile runs this check.
     let mut dungeons_with: HashMap<u8, Vec<&[u8]>> = HashMap::new();
     for d in &m.dungeons {
         if let Bones::Marker(marker) = d.bones.value {
