@@ -4,6 +4,9 @@
 //! the loader's layouts over many seeds; the sampled fallback of a
 //! predicate; a file whose draws choose among scripts.
 
+use super::random::arb_script;
+use super::rules::{dnethack_rules, mini_alternates, mini_quest};
+use super::runs::{arb_run_script, mini_run};
 use super::*;
 use crate::evidence::{Allowed, Constraint, Evidence, Given, Prop, Subject};
 use dgnkit::options::Target;
