@@ -1,0 +1,375 @@
+//! The placements of a dungeon's levels, searched once per distinct
+//! problem ([`PlaceKey`]) and shared by every state that asks, and the
+//! per-record plans that build those problems. Invariant: a placement's
+//! number is the order it was first asked for, whether searched ahead or not.
+
+use super::state::State;
+use super::{Engine, TooLarge};
+use crate::halves::{self, each_of};
+use crate::place::{self, PLevel, Placement};
+use crate::tail::Tails;
+use crate::weight::W;
+use crate::STOPPED;
+use std::sync::Arc;
+
+/// A placement [`Engine::prefetch_placements`] has yet to make.
+pub(super) const NOT_YET: u32 = u32::MAX;
+
+/// Layers of at most this many states have their placements searched
+/// ahead ([`Engine::prefetch_placements`]).
+pub(super) const PREFETCH_UP_TO: usize = 16;
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(super) struct PlaceKey {
+    pub(super) record: u32,
+    /// First slot: chains are slot numbers, so the same dungeon placed
+    /// after a dropped dungeon reads differently.
+    pub(super) start: i32,
+    pub(super) n: i32,
+    pub(super) pattern: Vec<bool>,
+    pub(super) keep: Arc<[bool]>,
+    pub(super) external: Vec<(i32, i32)>,
+    /// Added to the base of the record before last (dNetHack's Quest
+    /// locate level, [`Engine::locate_moves`]).
+    pub(super) adjust: i32,
+    /// The levels the evidence allows each constrained level on
+    /// ([`place::PLevel::filter`]), by local index.
+    pub(super) filters: Vec<(u16, u64)>,
+    /// Per level: 100, or its chance roll mixed into the placement's tail
+    /// ([`place::PLevel::chance`]).
+    pub(super) chances: Arc<[u8]>,
+}
+
+/// What a dungeon's levels ask of its placement, the same for every state
+/// that loads the dungeon with the same size, first slot and floating
+/// levels still to come: worked out once rather than for each of a
+/// layer's ten thousand states.
+pub(super) struct LevelPlan {
+    /// Per level record: its chances of existing and not.
+    pub(super) probs: Vec<(W, W)>,
+    /// The levels whose chance roll is enumerated (before mixing).
+    pub(super) optional: Vec<usize>,
+    pub(super) possible: Vec<bool>,
+    /// Per level record: whether it goes into the placement's class key
+    /// ([`Engine::keeps_level`]), and those that do.
+    pub(super) keep: Arc<[bool]>,
+    pub(super) kept: Vec<usize>,
+    /// Every level's chance as placed without mixing: 100.
+    pub(super) unmixed: Arc<[u8]>,
+    pub(super) locate: Vec<(i32, W)>,
+}
+
+impl PlaceKey {
+    fn input<'a>(&'a self, levels: &'a [PLevel]) -> place::Input<'a> {
+        place::Input {
+            n: self.n,
+            start: self.start,
+            levels,
+            external: &self.external,
+        }
+    }
+}
+
+impl<'a> Engine<'a> {
+    /// [`LevelPlan`] for record `rec` of `num` levels from slot `n_slots`,
+    /// with floating levels `knox_here` still to come.
+    pub(super) fn level_plan(
+        &mut self,
+        rec: usize,
+        num: i32,
+        n_slots: i32,
+        knox_here: u8,
+    ) -> Arc<LevelPlan> {
+        let key = (rec as u32, num, n_slots, knox_here);
+        if let Some(plan) = self.plans.get(&key) {
+            return plan.clone();
+        }
+        let res = self.res;
+        let (l0, l1) = res.dungeons[rec].levels;
+        let nlev = (l1 - l0) as usize;
+        // Level chance rolls.
+        let probs: Vec<(W, W)> = (l0..l1)
+            .map(|l| {
+                if self.skip_level_chance {
+                    (W::ONE, W::ZERO)
+                } else {
+                    let c = res.levels[l as usize].chance.clamp(0, 100) as u64;
+                    (W::ratio(c, 100), W::ratio(100 - c, 100))
+                }
+            })
+            .collect();
+        let optional: Vec<usize> = (0..nlev)
+            .filter(|&j| !probs[j].0.is_zero() && !probs[j].1.is_zero())
+            .collect();
+        let keep: Arc<[bool]> = (0..nlev)
+            .map(|j| self.keeps_level(rec, n_slots, j, knox_here))
+            .collect();
+        let plan = Arc::new(LevelPlan {
+            possible: probs.iter().map(|(y, _)| !y.is_zero()).collect(),
+            probs,
+            optional,
+            kept: (0..nlev).filter(|&j| keep[j]).collect(),
+            keep,
+            unmixed: vec![100; nlev].into(),
+            locate: self.locate_moves(rec, num),
+        });
+        self.plans.insert(key, plan.clone());
+        plan
+    }
+
+    /// The placement problem's levels (`adjust`: see [`PlaceKey`]).
+    pub(super) fn plevels(
+        &self,
+        rec: usize,
+        pattern: &[bool],
+        keep: &[bool],
+        adjust: i32,
+        filters: &[(u16, u64)],
+        chances: &[u8],
+    ) -> Vec<PLevel> {
+        let d = &self.res.dungeons[rec];
+        let nlev = (d.levels.1 - d.levels.0) as usize;
+        (d.levels.0..d.levels.1)
+            .enumerate()
+            .map(|(j, l)| {
+                let r = &self.res.levels[l as usize];
+                PLevel {
+                    exists: pattern[j],
+                    base: if j + 2 == nlev {
+                        r.range.base.wrapping_add(adjust)
+                    } else {
+                        r.range.base
+                    },
+                    rand: r.range.rand,
+                    chain: r.chain,
+                    keep: keep[j],
+                    filter: filters
+                        .iter()
+                        .find(|&&(i, _)| usize::from(i) == j)
+                        .map(|&(_, m)| m),
+                    chance: chances.get(j).copied().unwrap_or(100),
+                }
+            })
+            .collect()
+    }
+
+    /// Chains of existing levels of record `rec` that read earlier
+    /// dungeons: `(slot, level)`, -1 for a slot without a level.
+    pub(super) fn external(
+        &self,
+        s: &State,
+        rec: usize,
+        pattern: &[bool],
+        n_slots: i32,
+    ) -> Vec<(i32, i32)> {
+        let mut external = Vec::new();
+        self.external_into(s, rec, pattern, n_slots, &mut external);
+        external
+    }
+
+    /// [`Engine::external`], into `external`.
+    pub(super) fn external_into(
+        &self,
+        s: &State,
+        rec: usize,
+        pattern: &[bool],
+        n_slots: i32,
+        external: &mut Vec<(i32, i32)>,
+    ) {
+        let l0 = self.res.dungeons[rec].levels.0 as usize;
+        external.clear();
+        for (j, &on) in pattern.iter().enumerate() {
+            let c = self.res.levels[l0 + j].chain;
+            if on && c >= 0 && c < n_slots {
+                let v = s
+                    .slots
+                    .iter()
+                    .find(|(sl, _)| *sl == c)
+                    .map_or(-1, |&(_, v)| v);
+                if !external.contains(&(c, v)) {
+                    external.push((c, v));
+                }
+            }
+        }
+        external.sort_unstable();
+    }
+
+    /// The optional levels of record `rec` (of `num` levels) whose chance
+    /// rolls can be mixed into the placement's tail rather than
+    /// enumerated: those of the tail ([`place::tail_start`], with every
+    /// level that may exist) that nothing after the placement reads (not
+    /// kept, not floating, not `dummy`). Not with evidence, dNetHack's
+    /// moving Quest locate level or rule 10's Quest, nor after a placement
+    /// of this record found its rolls unmixable.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn mixable(
+        &mut self,
+        s: &State,
+        rec: usize,
+        num: i32,
+        n_slots: i32,
+        possible: &[bool],
+        optional: &[usize],
+        keep: &Arc<[bool]>,
+    ) -> Vec<usize> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let madman_here = self
+            .madman_locate
+            .is_some_and(|l| res.levels[l as usize].dungeon == rec as u32);
+        if self.no_mix[rec]
+            || self.checks.is_some()
+            || (res.rules.quest_locate && d.is_quest)
+            || madman_here
+        {
+            return Vec::new();
+        }
+        let external = self.external(s, rec, possible, n_slots);
+        // Every state that loads this record asks again: the answer
+        // depends on these alone.
+        let key = (rec as u32, num, n_slots, keep.clone(), external);
+        let start = match self.tail_starts.get(&key) {
+            Some(&start) => start,
+            None => {
+                let levels = self.plevels(rec, possible, keep, 0, &[], &[]);
+                let start = place::tail_start(&place::Input {
+                    n: num,
+                    start: n_slots,
+                    levels: &levels,
+                    external: &key.4,
+                });
+                self.tail_starts.insert(key, start);
+                start
+            }
+        };
+        optional
+            .iter()
+            .copied()
+            .filter(|&j| {
+                let l = &res.levels[d.levels.0 as usize + j];
+                j >= start && !keep[j] && l.floating.is_none() && !l.is_dummy
+            })
+            .collect()
+    }
+
+    /// The placement of `key`, memoised; `None` when its mixed levels
+    /// cannot be mixed.
+    pub(super) fn placement(&mut self, key: &PlaceKey) -> Result<Option<u32>, TooLarge> {
+        if let Some(&id) = self.memo.get(key) {
+            return Ok(Some(id));
+        }
+        if let Some(wanted) = self.wanted.as_mut() {
+            if !wanted.contains(key) {
+                wanted.push(key.clone());
+            }
+            return Ok(Some(NOT_YET));
+        }
+        let rec = key.record as usize;
+        let d = &self.res.dungeons[rec];
+        let levels = self.place_levels(key);
+        let input = key.input(&levels);
+        let left = self.placement_nodes_left();
+        let result = match place::place(&input, left, &self.stop, &mut self.tails) {
+            Err(e) if e.mixed => return Ok(None),
+            r => r,
+        };
+        let result = result.map_err(|e| TooLarge {
+            what: if e.stopped {
+                STOPPED.to_string()
+            } else {
+                format!(
+                    "placing the levels of \"{}\" needs more than {} search states",
+                    d.name,
+                    e.nodes + self.placement_nodes
+                )
+            },
+        })?;
+        Ok(Some(self.keep_placement(key.clone(), result)))
+    }
+
+    /// The placement-search states the budget leaves.
+    pub(super) fn placement_nodes_left(&self) -> usize {
+        self.budget
+            .placement_nodes
+            .saturating_sub(self.placement_nodes)
+    }
+
+    pub(super) fn keep_placement(&mut self, key: PlaceKey, result: Placement) -> u32 {
+        self.placement_nodes += result.nodes;
+        let id = self.placements.len() as u32;
+        self.placements.push(Arc::new(result));
+        self.patterns.push(key.pattern.clone());
+        self.memo.insert(key, id);
+        id
+    }
+
+    pub(super) fn place_levels(&self, key: &PlaceKey) -> Vec<PLevel> {
+        self.plevels(
+            key.record as usize,
+            &key.pattern,
+            &key.keep,
+            key.adjust,
+            &key.filters,
+            &key.chances,
+        )
+    }
+
+    /// Before a layer of a few states: the placements its states will ask
+    /// for, searched two at a time (the Dungeons of Doom's sizes on
+    /// dNetHack's files: a fifth of the enumeration, with the other core
+    /// idle). Each search fills a memo of its own, absorbed into the
+    /// shared one in the order the states would have asked; what each
+    /// counts is then what it would have added to the shared memo, so the
+    /// statistics and the reported work are the same as searched one after
+    /// another, which is what happens from the first search that fails,
+    /// or would have run out of budget, on.
+    pub(super) fn prefetch_placements(&mut self, states: &[State], rec: usize) {
+        if states.len() > PREFETCH_UP_TO || halves::is_alone() {
+            return;
+        }
+        self.wanted = Some(Vec::new());
+        let mut out = Vec::new();
+        for s in states {
+            out.clear();
+            // Whatever fails fails again, as it would have, when the
+            // layer is made.
+            if self.expand(s, rec, &mut out).is_err() {
+                break;
+            }
+        }
+        let wanted = self.wanted.take().unwrap_or_default();
+        if wanted.len() < 2 {
+            return;
+        }
+        let jobs: Vec<(PlaceKey, Vec<PLevel>)> = wanted
+            .into_iter()
+            .map(|key| {
+                let levels = self.place_levels(&key);
+                (key, levels)
+            })
+            .collect();
+        let budget = self.placement_nodes_left();
+        let mut found: Vec<Option<(Placement, Tails)>> = (0..jobs.len()).map(|_| None).collect();
+        let stop = &self.stop;
+        each_of(&mut found, 2, |k, slot| {
+            let (key, levels) = &jobs[k];
+            let mut tails = Tails::default();
+            if let Ok(p) = place::place(&key.input(levels), budget, stop, &mut tails) {
+                *slot = Some((p, tails));
+            }
+        });
+        for ((key, _), slot) in jobs.into_iter().zip(found) {
+            let Some((mut result, tails)) = slot else {
+                break;
+            };
+            let searched = result.nodes - tails.entries();
+            // Within what the search would have had left, it would have
+            // ended as it did.
+            if searched > self.placement_nodes_left() {
+                break;
+            }
+            result.nodes = searched + self.tails.absorb(tails);
+            self.keep_placement(key, result);
+        }
+    }
+}

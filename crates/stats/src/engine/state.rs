@@ -1,0 +1,303 @@
+//! The loader's state after a dungeon record, projected onto what later
+//! records can read. Invariant: equal projections are equal states (their
+//! lists are shared, one allocation per distinct list), so they merge.
+
+use super::Engine;
+use crate::fxhash::FxHashMap;
+use crate::loader::Resolver;
+use crate::weight::W;
+use std::sync::{Arc, Mutex};
+
+/// A dungeon that may still be a branch's parent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Live {
+    pub record: u16,
+    pub n: i32,
+    /// As the loader computed it (before the `dummy` fix-up).
+    pub depth_start: i32,
+    /// As the layout reports it (after the fix-up).
+    pub depth_final: i32,
+    /// Levels that end a branch and that a later branch could land on.
+    pub avoid: u64,
+    /// Branches of a deferred run (see the module's notes) placed into this
+    /// dungeon, whose levels `avoid` leaves out.
+    pub pending: u8,
+    /// A member of a deferred run: the [`Spread`] of the level it leaves
+    /// its parent from. Its depths are those of the spread's first level;
+    /// its subs' depths are spread with it.
+    pub spread: Option<u32>,
+}
+
+/// Four words rather than a field at a time: every state a layer makes is
+/// hashed, with its few live dungeons.
+impl std::hash::Hash for Live {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(
+            u64::from(self.record) | u64::from(self.pending) << 16 | u64::from(self.n as u32) << 32,
+        );
+        h.write_u64(u64::from(self.depth_start as u32) | u64::from(self.depth_final as u32) << 32);
+        h.write_u64(self.avoid);
+        h.write_u64(self.spread.map_or(u64::MAX, u64::from));
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Dungeon records that exist, in index order.
+    pub loaded: Arc<[u16]>,
+    pub live: Box<[Live]>,
+    /// `(slot, level)` of slots later chains read; level -1: no level.
+    pub slots: Arc<[(i32, i32)]>,
+    /// Bit `f`: the first level named `Rules::floating_levels[f]` has been
+    /// seen.
+    pub knox_done: u8,
+    /// A first floating level lies where no branch arrives: the loader fails
+    /// after the last dungeon (unless something fails before).
+    pub knox_bad: bool,
+    pub dummy_done: bool,
+    /// dNetHack's `alternate_history[]` (dNAO `dungeon.c:659-664`): its set
+    /// slots in order (the game sets them one after another from slot 0).
+    pub alts: Arc<[AltSlot]>,
+}
+
+/// One set slot of dNetHack's `alternate_history[]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AltSlot {
+    /// The first dungeon record with the name the slot holds (names compared
+    /// as `select_alternate` does, [`crate::loader`]'s `alt_key`).
+    pub group: u16,
+    /// Records of that name met so far.
+    pub prev: i32,
+    pub selected: bool,
+}
+
+/// A state in a layer's index. Its lists are made by [`shared`], one
+/// allocation per distinct list, so equal lists are one address: hashed
+/// and compared by that, not element by element (a layer's ten thousand
+/// states each load twenty records).
+#[derive(Clone)]
+pub(super) struct Interned(pub(super) State);
+
+/// A list made by [`shared`], by its address (an empty list may also be
+/// `Arc::default()`'s).
+pub(super) fn list_id<T>(list: &Arc<[T]>) -> usize {
+    if list.is_empty() {
+        0
+    } else {
+        Arc::as_ptr(list) as *const T as usize
+    }
+}
+
+impl std::hash::Hash for Interned {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let s = &self.0;
+        list_id(&s.loaded).hash(h);
+        s.live.hash(h);
+        list_id(&s.slots).hash(h);
+        (s.knox_done, s.knox_bad, s.dummy_done).hash(h);
+        list_id(&s.alts).hash(h);
+    }
+}
+
+impl PartialEq for Interned {
+    fn eq(&self, other: &Interned) -> bool {
+        let (a, b) = (&self.0, &other.0);
+        list_id(&a.loaded) == list_id(&b.loaded)
+            && a.live == b.live
+            && list_id(&a.slots) == list_id(&b.slots)
+            && (a.knox_done, a.knox_bad, a.dummy_done) == (b.knox_done, b.knox_bad, b.dummy_done)
+            && list_id(&a.alts) == list_id(&b.alts)
+    }
+}
+
+impl Eq for Interned {}
+
+/// One allocation for each distinct list the states hold: most of them
+/// load the same records and know the same slots (a tenth of the largest
+/// files' memory, held once per state otherwise). Shared by the threads
+/// that read the engine, hence the locks (taken as states are made, on one
+/// thread).
+#[derive(Default)]
+pub(super) struct Lists {
+    pub(super) loaded: Distinct<u16>,
+    pub(super) slots: Distinct<(i32, i32)>,
+    pub(super) alts: Distinct<AltSlot>,
+    /// The last list of records extended, the record, and the list they
+    /// make: a layer's states mostly load the same records, and each would
+    /// otherwise build and look up the list.
+    #[allow(clippy::type_complexity)]
+    extended: Mutex<Option<(Arc<[u16]>, u16, Arc<[u16]>)>>,
+}
+
+impl Lists {
+    /// `loaded` and then `rec`, as one shared list.
+    pub(super) fn loaded_with(&self, loaded: &Arc<[u16]>, rec: u16) -> Arc<[u16]> {
+        let mut last = self.extended.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((from, r, list)) = last.as_ref() {
+            if Arc::ptr_eq(from, loaded) && *r == rec {
+                return list.clone();
+            }
+        }
+        // Exactly: states are held by the hundred thousand.
+        let mut v = Vec::with_capacity(loaded.len() + 1);
+        v.extend_from_slice(loaded);
+        v.push(rec);
+        let list = shared(&self.loaded, v);
+        *last = Some((loaded.clone(), rec, list.clone()));
+        list
+    }
+}
+
+/// The distinct lists of one kind made so far.
+pub(super) type Distinct<T> = Mutex<FxHashMap<Arc<[T]>, ()>>;
+
+pub(super) fn shared<T: Eq + std::hash::Hash>(lists: &Distinct<T>, v: Vec<T>) -> Arc<[T]> {
+    let mut lists = lists.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((list, ())) = lists.get_key_value(v.as_slice()) {
+        return list.clone();
+    }
+    let list: Arc<[T]> = v.into();
+    lists.insert(list.clone(), ());
+    list
+}
+
+/// Level slots of the records `loaded` (chains number them in order).
+pub(crate) fn n_slots(res: &Resolver, loaded: &[u16]) -> i32 {
+    loaded
+        .iter()
+        .map(|&r| {
+            let d = &res.dungeons[r as usize];
+            (d.levels.1 - d.levels.0) as i32
+        })
+        .sum()
+}
+
+impl<'a> Engine<'a> {
+    pub(super) fn n_slots(&self, loaded: &[u16]) -> i32 {
+        n_slots(self.res, loaded)
+    }
+
+    pub(super) fn n_branch_records(&self, loaded: &[u16]) -> usize {
+        loaded
+            .iter()
+            .map(|&r| {
+                let d = &self.res.dungeons[r as usize];
+                (d.branches.1 - d.branches.0) as usize
+            })
+            .sum()
+    }
+
+    /// Drops what stage `next` and later cannot read.
+    pub(super) fn project(&self, mut s: State, next: usize) -> State {
+        let n_slots = self.n_slots(&s.loaded);
+        let needed = &self.needed_slots[next];
+        // States are held by the hundred thousand: their vectors are made
+        // to measure (a filtered `collect` would leave room for four).
+        let slots = s.slots.iter().filter(|(slot, _)| needed.contains(*slot));
+        let count = slots.clone().count();
+        if count < s.slots.len() {
+            let mut kept = Vec::with_capacity(count);
+            kept.extend(slots.copied());
+            s.slots = shared(&self.lists.slots, kept);
+        }
+        let stays = |l: &Live| self.live_until[l.record as usize] >= next as i64;
+        let avoid = |l: &Live| {
+            // A deferred run's joint chances are those of the levels
+            // taken before it, all of them.
+            if l.pending > 0 {
+                l.avoid
+            } else if self.res.rules.avoid_branch_levels {
+                l.avoid & self.future_mask(l, next, &s.slots, n_slots)
+            } else {
+                0
+            }
+        };
+        if s.live.iter().all(stays) {
+            // In place: most states keep every live dungeon.
+            for k in 0..s.live.len() {
+                s.live[k].avoid = avoid(&s.live[k]);
+            }
+        } else {
+            let mut live = Vec::with_capacity(s.live.iter().filter(|l| stays(l)).count());
+            live.extend(s.live.iter().filter(|l| stays(l)).map(|l| Live {
+                avoid: avoid(l),
+                ..l.clone()
+            }));
+            s.live = live.into_boxed_slice();
+        }
+        if !self.knox_later[next] {
+            s.knox_done = 0;
+        }
+        if !self.dummy_later[next] {
+            s.dummy_done = false;
+        }
+        if !self.alt_later[next] {
+            s.alts = Arc::default();
+        }
+        s
+    }
+
+    /// dNetHack's `select_alternate()` (dNAO `dungeon.c:668-711`, as the
+    /// loader's) for record `rec` from state `s`: `None` when a namesake was
+    /// kept already (no draw), else the chance that this record is kept and
+    /// the history after the draw. `rn2(remaining)` keeps it with chance
+    /// `1/remaining` (`rn2` of 0 or less gives 0: kept); in wizard mode or
+    /// in June the `chaos_quest` option decides for "Chaos Quest" after
+    /// the draw.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn select_alternate(
+        &self,
+        s: &State,
+        rec: usize,
+    ) -> Option<((W, Vec<AltSlot>), (W, Vec<AltSlot>))> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let group = self.alt_group[rec];
+        let i = s.loaded.len();
+        let mut j = 0;
+        let mut altnum = 0;
+        while j < i && j < s.alts.len() {
+            if s.alts[j].group == group {
+                if s.alts[j].selected {
+                    return None;
+                }
+                altnum = s.alts[j].prev;
+                break;
+            }
+            j += 1;
+        }
+        let inputs = &res.rules.inputs;
+        let (p_keep, p_drop) =
+            if d.is_chaos_quest && inputs.chaosvar != 0 && (self.wizard || inputs.is_june) {
+                if altnum == i32::from(inputs.chaosvar) - 1 {
+                    (W::ONE, W::ZERO)
+                } else {
+                    (W::ZERO, W::ONE)
+                }
+            } else {
+                let remaining = d.alternates - altnum + 1;
+                if remaining <= 1 {
+                    (W::ONE, W::ZERO)
+                } else {
+                    let r = remaining as u64;
+                    (W::ratio(1, r), W::ratio(r - 1, r))
+                }
+            };
+        let history = |selected: bool| {
+            let mut alts = s.alts.to_vec();
+            let prev = alts.get(j).map_or(0, |a| a.prev);
+            let slot = AltSlot {
+                group,
+                prev: prev + 1,
+                selected,
+            };
+            if j < alts.len() {
+                alts[j] = slot;
+            } else if j < res.rules.maxdungeon.max(1) as usize {
+                alts.push(slot);
+            }
+            alts
+        };
+        Some(((p_keep, history(true)), (p_drop, history(false))))
+    }
+}
