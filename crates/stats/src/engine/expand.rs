@@ -71,7 +71,7 @@ impl<'a> Engine<'a> {
             s
         };
         let dungeon_chance = match res.rules.dungeon_chance {
-            _ if self.skip_dungeon_chance => None,
+            _ if self.facts.skip_dungeon_chance => None,
             DungeonChance::Optional if d.chance == 0 => None,
             DungeonChance::Optional => Some(d.chance),
             DungeonChance::Every if d.chance == 0 => Some(100),
@@ -96,7 +96,7 @@ impl<'a> Engine<'a> {
         let sizes: Vec<(i32, W)> = if d.size.rand < 0 {
             // `rn1(rand, base)` with a negative random part, as the game's
             // `rn2` gives it (the loader's `Run::rn2_count`).
-            match self.neg_rn2 {
+            match self.facts.neg_rn2 {
                 NonPositiveRn2::NoDraw | NonPositiveRn2::OneDrawZero => {
                     vec![(self.count(d.size.base), W::ONE)]
                 }
@@ -232,7 +232,7 @@ impl<'a> Engine<'a> {
                 };
                 if count < 1 {
                     let levels = nonpositive_branch_levels(
-                        self.neg_rn2,
+                        self.facts.neg_rn2,
                         res.rules.avoid_branch_levels,
                         parent.avoid & bit(base) != 0,
                         base,
@@ -266,7 +266,7 @@ impl<'a> Engine<'a> {
                     self.deferred_spread(s, rec, parent, step, entry)
                 };
                 if let Some(id) = deferred {
-                    let first = self.spreads[id as usize].at[0];
+                    let first = self.spreads.list[id as usize].at[0];
                     let info = BranchInfo {
                         parent: owner,
                         level: first.level,
@@ -290,7 +290,7 @@ impl<'a> Engine<'a> {
                 // A sub of a deferred run: its depths follow its member's
                 // level.
                 if let Some(member) = parent.spread {
-                    let owner = self.spreads[member as usize].owner;
+                    let owner = self.spreads.list[member as usize].owner;
                     let placed = s
                         .live
                         .iter()
@@ -299,7 +299,7 @@ impl<'a> Engine<'a> {
                     for (_, info, ds) in &mut draws {
                         let Some(b) = info else { continue };
                         let id = self.sub_spread(member, b.level, step, entry, placed);
-                        let first = self.spreads[id as usize].at[0];
+                        let first = self.spreads.list[id as usize].at[0];
                         b.depth = first.depth;
                         b.spread = Some(id);
                         *ds = first.depth_start;
@@ -327,7 +327,7 @@ impl<'a> Engine<'a> {
                 }
             }
             let (probs, possible) = (&plan.probs, &plan.possible);
-            let mixed = if self.skip_level_chance {
+            let mixed = if self.facts.skip_level_chance {
                 Vec::new()
             } else {
                 self.mixable(s, rec, num, n_slots, possible, &plan.optional, &plan.keep)
@@ -452,7 +452,7 @@ impl<'a> Engine<'a> {
         out: &mut Vec<(W, To, Option<Present>, Option<State>)>,
     ) -> Result<(), TooLarge> {
         out.truncate(len);
-        self.no_mix[rec] = true;
+        self.memo.no_mix[rec] = true;
         self.expand(s, rec, out)
     }
 

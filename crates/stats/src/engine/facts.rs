@@ -5,8 +5,126 @@
 use super::arith::{level_range, span_mask};
 use super::state::Live;
 use super::{Engine, TooLarge};
-use crate::loader::{EntrySource, Resolver};
+use crate::fxhash::FxHashMap;
+use crate::loader::{EntrySource, NonPositiveRn2, Resolver};
 use crate::place::LEVELS;
+use crate::runs::{self, RunPos};
+use std::sync::Arc;
+
+/// The file's facts the enumeration reads for every state. The builder
+/// methods of [`Engine`] may narrow them (`with_rng`, `with_bones`,
+/// `with_evidence`) before the enumeration starts.
+pub(super) struct FileFacts {
+    /// Wizard mode skips the dungeons' / levels' chance rolls.
+    pub(super) skip_dungeon_chance: bool,
+    pub(super) skip_level_chance: bool,
+    /// `select_alternate` sees wizard mode (the `chaos_quest` override).
+    pub(super) wizard: bool,
+    /// What the game's `rn2` does with a negative count (a random part
+    /// below -1), with the generator the statistics are for.
+    pub(super) neg_rn2: NonPositiveRn2,
+    /// Per dungeon record: the last record a branch of it may lead to.
+    pub(super) live_until: Vec<i64>,
+    /// Branch record -> the last dungeon record it may lead to (-1: none).
+    pub(super) branch_last: Arc<[i64]>,
+    /// Per stage `s`: slots that chains of stage `s` and later read.
+    pub(super) needed_slots: Vec<Slots>,
+    /// Per stage `s`: whether a floating-level / `dummy` record comes at `s` or
+    /// later (else the flags do not matter and are dropped).
+    pub(super) floating_later: Vec<bool>,
+    pub(super) dummy_later: Vec<bool>,
+    /// Per stage `s`: whether a record with alternates comes at `s` or later
+    /// (else the alternates history is dropped).
+    pub(super) alt_later: Vec<bool>,
+    /// Per dungeon record: the first record whose name `select_alternate`
+    /// takes for the same.
+    pub(super) alt_group: Vec<u16>,
+    /// Per dungeon record: its place in a run of side branches that may
+    /// be deferred ([`crate::runs`]).
+    pub(super) runs: Vec<Option<RunPos>>,
+    /// Per run, by its first record: its members, and its subs.
+    pub(super) run_members: FxHashMap<u32, Vec<u32>>,
+    pub(super) run_subs: FxHashMap<u32, Vec<u32>>,
+    /// Rule 10's locate-level record, kept in the class key
+    /// ([`crate::exact::madman_records`]).
+    pub(super) madman_locate: Option<u32>,
+}
+
+impl FileFacts {
+    pub(super) fn new(res: &Resolver, wizard: bool) -> FileFacts {
+        let (skip_dungeon_chance, skip_level_chance) = res.skips_chances(wizard);
+        let nd = res.dungeons.len();
+        let mut branch_last = vec![-1i64; res.branches.len()];
+        let mut live_until = vec![-1i64; nd];
+        for (r, d) in res.dungeons.iter().enumerate() {
+            for &(b, owner) in &d.incoming {
+                branch_last[b as usize] = branch_last[b as usize].max(r as i64);
+                live_until[owner as usize] = live_until[owner as usize].max(r as i64);
+            }
+        }
+        let mut floating_later = vec![false; nd + 1];
+        let mut dummy_later = vec![false; nd + 1];
+        let mut alt_later = vec![false; nd + 1];
+        for s in (0..nd).rev() {
+            let d = &res.dungeons[s];
+            let lv = &res.levels[d.levels.0 as usize..d.levels.1 as usize];
+            floating_later[s] = floating_later[s + 1] || lv.iter().any(|l| l.floating.is_some());
+            dummy_later[s] = dummy_later[s + 1] || lv.iter().any(|l| l.is_dummy);
+            alt_later[s] = alt_later[s + 1] || (res.rules.alternates && d.alternates > 0);
+        }
+        let alt_group = (0..nd)
+            .map(|r| {
+                let key = &res.dungeons[r].alt_key;
+                res.dungeons
+                    .iter()
+                    .position(|e| e.alt_key == *key)
+                    .unwrap_or(r) as u16
+            })
+            .collect();
+        let runs = runs::find_runs(res, &live_until, skip_dungeon_chance, skip_level_chance);
+        FileFacts {
+            skip_dungeon_chance,
+            skip_level_chance,
+            wizard,
+            neg_rn2: res.rules.rn2_nonpositive,
+            needed_slots: needed_slots(res),
+            live_until,
+            branch_last: branch_last.into(),
+            floating_later,
+            dummy_later,
+            alt_later,
+            alt_group,
+            runs: runs.pos,
+            run_members: runs.members,
+            run_subs: runs.subs,
+            madman_locate: None,
+        }
+    }
+}
+
+/// Per stage `s`: the slots that chains of stage `s` and later read.
+fn needed_slots(res: &Resolver) -> Vec<Slots> {
+    let nd = res.dungeons.len();
+    let mut needed_slots = vec![Slots::default(); nd + 1];
+    for s in (0..nd).rev() {
+        let mut set = needed_slots[s + 1].clone();
+        let d = &res.dungeons[s];
+        for l in d.levels.0..d.levels.1 {
+            let c = res.levels[l as usize].chain;
+            if c >= 0 {
+                set.insert(c);
+            }
+        }
+        for &(b, _) in &d.incoming {
+            let c = res.branches[b as usize].chain;
+            if c >= 0 {
+                set.insert(c);
+            }
+        }
+        needed_slots[s] = set;
+    }
+    needed_slots
+}
 
 /// A set of level slots: looked up for every slot of every state a layer
 /// makes, hence bits rather than a tree.
@@ -83,16 +201,23 @@ impl<'a> Engine<'a> {
         slots: &[(i32, i32)],
         n_slots: i32,
     ) -> u64 {
-        future_mask(self.res, &self.branch_last, live, next, slots, n_slots)
+        future_mask(
+            self.res,
+            &self.facts.branch_last,
+            live,
+            next,
+            slots,
+            n_slots,
+        )
     }
 
     /// Whether level record `j` of dungeon record `rec` (first slot
     /// `n_slots`) goes into the placement's class key.
     pub(super) fn keeps_level(&self, rec: usize, n_slots: i32, j: usize, knox_here: u8) -> bool {
         let l = self.res.dungeons[rec].levels.0 as usize + j;
-        self.needed_slots[rec + 1].contains(n_slots + j as i32)
+        self.facts.needed_slots[rec + 1].contains(n_slots + j as i32)
             || floats_in(self.res.levels[l].floating, knox_here)
-            || self.madman_locate == Some(l as u32)
+            || self.facts.madman_locate == Some(l as u32)
     }
 
     /// The loader's last steps that move levels are modelled only where
@@ -164,8 +289,8 @@ impl<'a> Engine<'a> {
         for l in &res.levels {
             if let Some(p) = l.plane {
                 let d = &res.dungeons[l.dungeon as usize];
-                let sure = (d.chance == 0 || d.chance >= 100 || self.skip_dungeon_chance)
-                    && (l.chance >= 100 || self.skip_level_chance);
+                let sure = (d.chance == 0 || d.chance >= 100 || self.facts.skip_dungeon_chance)
+                    && (l.chance >= 100 || self.facts.skip_level_chance);
                 if part[p as usize].is_none() {
                     if !sure || l.range.rand != 0 || l.chain >= 0 {
                         return Err(unmodelled());

@@ -5,6 +5,7 @@
 
 use super::state::State;
 use super::{Engine, TooLarge};
+use crate::fxhash::FxHashMap;
 use crate::halves::{self, each_of};
 use crate::place::{self, PLevel, Placement};
 use crate::tail::Tails;
@@ -18,6 +19,78 @@ pub(super) const NOT_YET: u32 = u32::MAX;
 /// Layers of at most this many states have their placements searched
 /// ahead ([`Engine::prefetch_placements`]).
 pub(super) const PREFETCH_UP_TO: usize = 16;
+
+/// The memo tables of the placement search, shared by every state of
+/// every layer. What only the enumeration reads is dropped
+/// ([`Memo::forget_search`]) before the backward pass.
+pub(super) struct Memo {
+    /// Placement number by problem.
+    pub(super) ids: FxHashMap<PlaceKey, u32>,
+    /// Shared with the passes that follow the enumeration ([`Follow`]).
+    ///
+    /// [`Follow`]: crate::follow::Follow
+    pub(super) placements: Vec<Arc<Placement>>,
+    /// [`super::Enumeration::patterns`].
+    pub(super) patterns: Vec<Vec<bool>>,
+    /// The search states the placements took, in all.
+    pub(super) placement_nodes: usize,
+    pub(super) plans: FxHashMap<PlanKey, Arc<LevelPlan>>,
+    /// Per dungeon record: a placement found its levels' rolls unmixable
+    /// ([`Engine::mixable`]).
+    pub(super) no_mix: Vec<bool>,
+    /// The placements' tails ([`crate::tail`]), shared by all of them.
+    pub(super) tails: Tails,
+    /// [`place::tail_start`]'s answers.
+    pub(super) tail_starts: FxHashMap<TailStartKey, usize>,
+    /// While [`Engine::prefetch_placements`] looks ahead: the placements
+    /// asked for and not yet made.
+    pub(super) wanted: Option<Vec<PlaceKey>>,
+}
+
+impl Memo {
+    pub(super) fn new(records: usize) -> Memo {
+        Memo {
+            ids: FxHashMap::default(),
+            placements: Vec::new(),
+            patterns: Vec::new(),
+            placement_nodes: 0,
+            plans: FxHashMap::default(),
+            no_mix: vec![false; records],
+            tails: Tails::default(),
+            tail_starts: FxHashMap::default(),
+            wanted: None,
+        }
+    }
+
+    /// Drops what only the enumeration reads (the placements stay).
+    pub(super) fn forget_search(&mut self) {
+        self.tails = Tails::default();
+        self.ids = FxHashMap::default();
+        self.tail_starts = FxHashMap::default();
+        self.plans = FxHashMap::default();
+    }
+}
+
+/// [`Memo::plans`]' key: the record, its size, its first slot, and the
+/// floating levels still to come.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct PlanKey {
+    pub(super) record: u32,
+    pub(super) size: i32,
+    pub(super) start: i32,
+    pub(super) floating_here: u8,
+}
+
+/// [`Memo::tail_starts`]' key: the record, its size, its first slot, its
+/// kept levels and the chains it reads outside it.
+#[derive(PartialEq, Eq, Hash)]
+pub(super) struct TailStartKey {
+    pub(super) record: u32,
+    pub(super) size: i32,
+    pub(super) start: i32,
+    pub(super) keep: Arc<[bool]>,
+    pub(super) external: Vec<(i32, i32)>,
+}
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub(super) struct PlaceKey {
@@ -80,8 +153,13 @@ impl<'a> Engine<'a> {
         n_slots: i32,
         knox_here: u8,
     ) -> Arc<LevelPlan> {
-        let key = (rec as u32, num, n_slots, knox_here);
-        if let Some(plan) = self.plans.get(&key) {
+        let key = PlanKey {
+            record: rec as u32,
+            size: num,
+            start: n_slots,
+            floating_here: knox_here,
+        };
+        if let Some(plan) = self.memo.plans.get(&key) {
             return plan.clone();
         }
         let res = self.res;
@@ -90,7 +168,7 @@ impl<'a> Engine<'a> {
         // Level chance rolls.
         let probs: Vec<(W, W)> = (l0..l1)
             .map(|l| {
-                if self.skip_level_chance {
+                if self.facts.skip_level_chance {
                     (W::ONE, W::ZERO)
                 } else {
                     let c = res.levels[l as usize].chance.clamp(0, 100) as u64;
@@ -113,7 +191,7 @@ impl<'a> Engine<'a> {
             unmixed: vec![100; nlev].into(),
             locate: self.locate_moves(rec, num),
         });
-        self.plans.insert(key, plan.clone());
+        self.memo.plans.insert(key, plan.clone());
         plan
     }
 
@@ -215,9 +293,10 @@ impl<'a> Engine<'a> {
         let res = self.res;
         let d = &res.dungeons[rec];
         let madman_here = self
+            .facts
             .madman_locate
             .is_some_and(|l| res.levels[l as usize].dungeon == rec as u32);
-        if self.no_mix[rec]
+        if self.memo.no_mix[rec]
             || self.checks.is_some()
             || (res.rules.quest_locate && d.is_quest)
             || madman_here
@@ -227,8 +306,14 @@ impl<'a> Engine<'a> {
         let external = self.external(s, rec, possible, n_slots);
         // Every state that loads this record asks again: the answer
         // depends on these alone.
-        let key = (rec as u32, num, n_slots, keep.clone(), external);
-        let start = match self.tail_starts.get(&key) {
+        let key = TailStartKey {
+            record: rec as u32,
+            size: num,
+            start: n_slots,
+            keep: keep.clone(),
+            external,
+        };
+        let start = match self.memo.tail_starts.get(&key) {
             Some(&start) => start,
             None => {
                 let levels = self.plevels(rec, possible, keep, 0, &[], &[]);
@@ -236,9 +321,9 @@ impl<'a> Engine<'a> {
                     n: num,
                     start: n_slots,
                     levels: &levels,
-                    external: &key.4,
+                    external: &key.external,
                 });
-                self.tail_starts.insert(key, start);
+                self.memo.tail_starts.insert(key, start);
                 start
             }
         };
@@ -255,10 +340,10 @@ impl<'a> Engine<'a> {
     /// The placement of `key`, memoised; `None` when its mixed levels
     /// cannot be mixed.
     pub(super) fn placement(&mut self, key: &PlaceKey) -> Result<Option<u32>, TooLarge> {
-        if let Some(&id) = self.memo.get(key) {
+        if let Some(&id) = self.memo.ids.get(key) {
             return Ok(Some(id));
         }
-        if let Some(wanted) = self.wanted.as_mut() {
+        if let Some(wanted) = self.memo.wanted.as_mut() {
             if !wanted.contains(key) {
                 wanted.push(key.clone());
             }
@@ -269,7 +354,7 @@ impl<'a> Engine<'a> {
         let levels = self.place_levels(key);
         let input = key.input(&levels);
         let left = self.placement_nodes_left();
-        let result = match place::place(&input, left, &self.stop, &mut self.tails) {
+        let result = match place::place(&input, left, &self.stop, &mut self.memo.tails) {
             Err(e) if e.mixed => return Ok(None),
             r => r,
         };
@@ -280,7 +365,7 @@ impl<'a> Engine<'a> {
                 format!(
                     "placing the levels of \"{}\" needs more than {} search states",
                     d.name,
-                    e.nodes + self.placement_nodes
+                    e.nodes + self.memo.placement_nodes
                 )
             },
         })?;
@@ -291,15 +376,15 @@ impl<'a> Engine<'a> {
     pub(super) fn placement_nodes_left(&self) -> usize {
         self.budget
             .placement_nodes
-            .saturating_sub(self.placement_nodes)
+            .saturating_sub(self.memo.placement_nodes)
     }
 
     pub(super) fn keep_placement(&mut self, key: PlaceKey, result: Placement) -> u32 {
-        self.placement_nodes += result.nodes;
-        let id = self.placements.len() as u32;
-        self.placements.push(Arc::new(result));
-        self.patterns.push(key.pattern.clone());
-        self.memo.insert(key, id);
+        self.memo.placement_nodes += result.nodes;
+        let id = self.memo.placements.len() as u32;
+        self.memo.placements.push(Arc::new(result));
+        self.memo.patterns.push(key.pattern.clone());
+        self.memo.ids.insert(key, id);
         id
     }
 
@@ -327,7 +412,7 @@ impl<'a> Engine<'a> {
         if states.len() > PREFETCH_UP_TO || halves::is_alone() {
             return;
         }
-        self.wanted = Some(Vec::new());
+        self.memo.wanted = Some(Vec::new());
         let mut out = Vec::new();
         for s in states {
             out.clear();
@@ -337,7 +422,7 @@ impl<'a> Engine<'a> {
                 break;
             }
         }
-        let wanted = self.wanted.take().unwrap_or_default();
+        let wanted = self.memo.wanted.take().unwrap_or_default();
         if wanted.len() < 2 {
             return;
         }
@@ -368,7 +453,7 @@ impl<'a> Engine<'a> {
             if searched > self.placement_nodes_left() {
                 break;
             }
-            result.nodes = searched + self.tails.absorb(tails);
+            result.nodes = searched + self.memo.tails.absorb(tails);
             self.keep_placement(key, result);
         }
     }

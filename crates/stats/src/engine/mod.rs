@@ -58,23 +58,22 @@ use crate::acc::ENDS;
 use crate::bones::{BonesOptions, BranchRule};
 use crate::evidence::{Checks, Evidence, Facts};
 use crate::follow::{Follow, Followed, Made, Masses, Sink};
-use crate::fxhash::FxHashMap;
-use crate::loader::{NonPositiveRn2, Resolver};
+use crate::loader::Resolver;
 use crate::place::{Placement, LEVELS};
 use crate::rng::RngKind;
-use crate::runs::{self, bit, RunDist, RunPos};
-use crate::tail::Tails;
+use crate::runs::bit;
 use crate::weight::W;
 use crate::{Budget, Stop, STOPPED};
 use back::{backward, Runs};
 pub(crate) use back::{BackLayer, Reach, LEVEL_BITS};
 pub(crate) use facts::future_mask;
-use facts::Slots;
+use facts::FileFacts;
 use layer::Presents;
 pub(crate) use layer::{BranchInfo, Edge, FailKey, Layer, Present, PresentKey, To};
-use memo::{LevelPlan, PlaceKey};
+use memo::Memo;
 pub(crate) use other_end::core_chance;
 pub(crate) use spread::Spread;
+use spread::Spreads;
 use state::Lists;
 pub(crate) use state::{n_slots, State};
 use std::sync::Arc;
@@ -143,173 +142,38 @@ impl Run {
     }
 }
 
-/// What stays the same across the enumeration.
+/// The enumeration of one file: what it knows of the file, what it has
+/// memoised so far, and what it is asked.
 pub struct Engine<'a> {
     pub res: &'a Resolver,
-    /// Wizard mode skips the dungeons' / levels' chance rolls.
-    skip_dungeon_chance: bool,
-    skip_level_chance: bool,
+    /// Worked out once from `res`.
+    facts: FileFacts,
     budget: Budget,
-    /// Per dungeon record: the last record a branch of it may lead to.
-    live_until: Vec<i64>,
-    /// Per stage `s`: slots that chains of stage `s` and later read.
-    needed_slots: Vec<Slots>,
-    /// Per stage `s`: whether a floating-level / `dummy` record comes at `s` or
-    /// later (else the flags do not matter and are dropped).
-    knox_later: Vec<bool>,
-    dummy_later: Vec<bool>,
-    /// Per stage `s`: whether a record with alternates comes at `s` or later
-    /// (else the alternates history is dropped).
-    alt_later: Vec<bool>,
-    /// Per dungeon record: the first record whose name `select_alternate`
-    /// takes for the same.
-    alt_group: Vec<u16>,
-    /// `select_alternate` sees wizard mode (the `chaos_quest` override).
-    wizard: bool,
-    /// What the game's `rn2` does with a negative count (a random part
-    /// below -1), with the generator the statistics are for.
-    neg_rn2: NonPositiveRn2,
+    stop: Stop,
     /// dNetHack's bones rules (a branch level judged by its other end),
     /// when the statistics follow them.
     other_end: Option<&'a BonesOptions>,
-    /// Rule 10's locate-level record, kept in the class key
-    /// ([`super::exact::madman_records`]).
-    madman_locate: Option<u32>,
-    /// Branch record -> the last dungeon record it may lead to (-1: none).
-    branch_last: Arc<[i64]>,
-    memo: FxHashMap<PlaceKey, u32>,
-    /// Shared with the passes that follow the enumeration ([`Follow`]).
-    placements: Vec<Arc<Placement>>,
-    /// [`Run::patterns`].
-    patterns: Vec<Vec<bool>>,
-    placement_nodes: usize,
-    /// Per dungeon record: its place in a run that may be deferred.
-    runs: Vec<Option<RunPos>>,
-    /// Per run, by its first record: its members, and its subs.
-    run_members: FxHashMap<u32, Vec<u32>>,
-    run_subs: FxHashMap<u32, Vec<u32>>,
     /// The evidence the statistics are conditional on, if any.
     checks: Option<Checks>,
-    /// Joint chances of deferred runs, by (first record, taken levels in
-    /// the run's span, parent size, floating levels seen before it).
-    dists: Vec<RunDist>,
-    dist_memo: FxHashMap<(u32, u64, i32, u8), u32>,
-    /// [`Engine::run_dist`]'s answers by what it is asked (first record,
-    /// the parent's whole taken levels, its size, floating levels seen):
-    /// each member of a run asks again for every state, and working out
-    /// `dist_memo`'s key takes a job's vectors.
-    dist_asked: FxHashMap<(u32, u64, i32, u8), Option<u32>>,
-    /// By (record, size, first slot, floating levels still to come).
-    plans: FxHashMap<(u32, i32, i32, u8), Arc<LevelPlan>>,
-    spreads: Vec<Spread>,
-    /// By (dist, pos, the parent's two depth starts, step, entry).
-    spread_memo: FxHashMap<(u32, u8, i32, i32, i32, i32), u32>,
-    /// A sub's spread, by (its member's spread, the sub's branch level,
-    /// step, entry, members placed).
-    shift_memo: FxHashMap<(u32, i32, i32, i32, u8), u32>,
-    stop: Stop,
-    /// Per dungeon record: a placement found its levels' rolls unmixable
-    /// ([`Engine::mixable`]).
-    no_mix: Vec<bool>,
-    /// The placements' tails ([`crate::tail`]), shared by all of them.
-    tails: Tails,
-    /// [`place::tail_start`] by record, size, first slot, kept levels and
-    /// the external chains.
-    #[allow(clippy::type_complexity)]
-    tail_starts: FxHashMap<(u32, i32, i32, Arc<[bool]>, Vec<(i32, i32)>), usize>,
+    /// The placements and the plans that ask for them.
+    memo: Memo,
+    /// The deferred runs' joint chances and spreads.
+    spreads: Spreads,
     lists: Lists,
-    /// While [`Engine::prefetch_placements`] looks ahead: the placements
-    /// asked for and not yet made.
-    wanted: Option<Vec<PlaceKey>>,
 }
 
 impl<'a> Engine<'a> {
     pub fn new(res: &'a Resolver, wizard: bool, budget: Budget) -> Self {
-        let (skip_dungeon_chance, skip_level_chance) = res.skips_chances(wizard);
-        let nd = res.dungeons.len();
-        let mut branch_last = vec![-1i64; res.branches.len()];
-        let mut live_until = vec![-1i64; nd];
-        for (r, d) in res.dungeons.iter().enumerate() {
-            for &(b, owner) in &d.incoming {
-                branch_last[b as usize] = branch_last[b as usize].max(r as i64);
-                live_until[owner as usize] = live_until[owner as usize].max(r as i64);
-            }
-        }
-        let mut needed_slots = vec![Slots::default(); nd + 1];
-        for s in (0..nd).rev() {
-            let mut set = needed_slots[s + 1].clone();
-            let d = &res.dungeons[s];
-            for l in d.levels.0..d.levels.1 {
-                let c = res.levels[l as usize].chain;
-                if c >= 0 {
-                    set.insert(c);
-                }
-            }
-            for &(b, _) in &d.incoming {
-                let c = res.branches[b as usize].chain;
-                if c >= 0 {
-                    set.insert(c);
-                }
-            }
-            needed_slots[s] = set;
-        }
-        let mut knox_later = vec![false; nd + 1];
-        let mut dummy_later = vec![false; nd + 1];
-        let mut alt_later = vec![false; nd + 1];
-        for s in (0..nd).rev() {
-            let d = &res.dungeons[s];
-            let lv = &res.levels[d.levels.0 as usize..d.levels.1 as usize];
-            knox_later[s] = knox_later[s + 1] || lv.iter().any(|l| l.floating.is_some());
-            dummy_later[s] = dummy_later[s + 1] || lv.iter().any(|l| l.is_dummy);
-            alt_later[s] = alt_later[s + 1] || (res.rules.alternates && d.alternates > 0);
-        }
-        let alt_group = (0..nd)
-            .map(|r| {
-                let key = &res.dungeons[r].alt_key;
-                res.dungeons
-                    .iter()
-                    .position(|e| e.alt_key == *key)
-                    .unwrap_or(r) as u16
-            })
-            .collect();
-        let runs = runs::find_runs(res, &live_until, skip_dungeon_chance, skip_level_chance);
         Engine {
             res,
-            runs: runs.pos,
-            run_members: runs.members,
-            run_subs: runs.subs,
-            shift_memo: FxHashMap::default(),
-            checks: None,
-            dists: Vec::new(),
-            dist_memo: FxHashMap::default(),
-            dist_asked: FxHashMap::default(),
-            plans: FxHashMap::default(),
-            spreads: Vec::new(),
-            spread_memo: FxHashMap::default(),
-            stop: Stop::default(),
-            no_mix: vec![false; res.dungeons.len()],
-            tails: Tails::default(),
-            tail_starts: FxHashMap::default(),
-            lists: Lists::default(),
-            wanted: None,
-            skip_dungeon_chance,
-            skip_level_chance,
+            facts: FileFacts::new(res, wizard),
             budget,
-            live_until,
-            needed_slots,
-            knox_later,
-            dummy_later,
-            alt_later,
-            alt_group,
-            wizard,
-            neg_rn2: res.rules.rn2_nonpositive,
+            stop: Stop::default(),
             other_end: None,
-            madman_locate: None,
-            branch_last: branch_last.into(),
-            memo: FxHashMap::default(),
-            placements: Vec::new(),
-            patterns: Vec::new(),
-            placement_nodes: 0,
+            checks: None,
+            memo: Memo::new(res.dungeons.len()),
+            spreads: Spreads::default(),
+            lists: Lists::default(),
         }
     }
 
@@ -332,7 +196,7 @@ impl<'a> Engine<'a> {
     /// `rng` ([`NonPositiveRn2::with_generator`]); without this, as with
     /// the game's own generator.
     pub fn with_rng(mut self, rng: RngKind) -> Self {
-        self.neg_rn2 = self.res.rules.rn2_nonpositive.with_generator(rng);
+        self.facts.neg_rn2 = self.res.rules.rn2_nonpositive.with_generator(rng);
         self
     }
 
@@ -343,7 +207,7 @@ impl<'a> Engine<'a> {
         if opts.rules.branch == BranchRule::OtherEnd {
             self.other_end = Some(opts);
         }
-        self.madman_locate = super::exact::madman_records(self.res, opts)
+        self.facts.madman_locate = super::exact::madman_records(self.res, opts)
             .ok()
             .flatten()
             .map(|(_, loca)| loca);
@@ -360,17 +224,18 @@ impl<'a> Engine<'a> {
         let checks = Checks::new(evidence, self.res);
         // A run's subs' depths are spread too.
         let touched: Vec<u32> = self
+            .facts
             .run_members
             .iter()
             .filter(|&(first, members)| {
                 members
                     .iter()
-                    .chain(self.run_subs.get(first).into_iter().flatten())
+                    .chain(self.facts.run_subs.get(first).into_iter().flatten())
                     .any(|&r| checks.reads_branch_level[r as usize])
             })
             .map(|(&first, _)| first)
             .collect();
-        for run in &mut self.runs {
+        for run in &mut self.facts.runs {
             if run.is_some_and(|rp| touched.contains(&rp.first)) {
                 *run = None;
             }
@@ -398,7 +263,7 @@ impl<'a> Engine<'a> {
             n: info.n,
             depth_start: info.depth_start,
             branch: info.branch.map(|b| (b.level, b.depth)),
-            pattern: &self.patterns[info.placement as usize],
+            pattern: &self.memo.patterns[info.placement as usize],
         };
         // The class key ends, after the kept levels, with whether the
         // levels the evidence reads lay where it allows (0).
@@ -412,7 +277,8 @@ impl<'a> Engine<'a> {
             let kept = (0..(l1 - l0) as usize)
                 .filter(|&j| self.keeps_level(rec, n_slots, j, knox_here))
                 .count();
-            self.placements
+            self.memo
+                .placements
                 .get(info.placement as usize)
                 .and_then(|p| p.classes.get(info.class as usize))
                 .and_then(|c| c.key.get(kept))
@@ -431,7 +297,7 @@ impl<'a> Engine<'a> {
         let follow = Follow::new(
             self.res,
             self.other_end,
-            self.branch_last.clone(),
+            self.facts.branch_last.clone(),
             self.checks.is_some(),
             self.stop.clone(),
         );
@@ -445,15 +311,9 @@ impl<'a> Engine<'a> {
         self.stopped()?;
         // What only the enumeration reads: freed before the backward pass,
         // whose values are the largest the engine holds.
-        self.tails = Tails::default();
-        self.memo = FxHashMap::default();
-        self.tail_starts = FxHashMap::default();
+        self.memo.forget_search();
         self.lists = Lists::default();
-        self.spread_memo = FxHashMap::default();
-        self.shift_memo = FxHashMap::default();
-        self.dist_memo = FxHashMap::default();
-        self.dist_asked = FxHashMap::default();
-        self.plans = FxHashMap::default();
+        self.spreads.forget_memos();
         let Some(followed) = followed else {
             // Only should the thread have lost its job before starting.
             return Err(TooLarge {
@@ -499,8 +359,8 @@ impl<'a> Engine<'a> {
             None => [W::ZERO; ENDS],
         };
         let runs = Runs {
-            spreads: &self.spreads,
-            dists: &self.dists,
+            spreads: &self.spreads.list,
+            dists: &self.spreads.dists,
         };
         // The passes after the enumeration take seconds on the largest
         // files: each stops early when asked, and its values are dropped.
@@ -509,15 +369,15 @@ impl<'a> Engine<'a> {
         Ok(Run {
             stop: self.stop.clone(),
             layers,
-            placements: self.placements,
-            patterns: self.patterns,
+            placements: self.memo.placements,
+            patterns: self.memo.patterns,
             alpha,
             alpha_all,
             back,
             terminal_fail,
-            placement_nodes: self.placement_nodes,
+            placement_nodes: self.memo.placement_nodes,
             core,
-            spreads: self.spreads,
+            spreads: self.spreads.list,
         })
     }
 
@@ -604,13 +464,13 @@ impl<'a> Engine<'a> {
             let done = Arc::new(std::mem::replace(&mut cur, next));
             sink.send(Made {
                 layer: done.clone(),
-                placements: self.placements[sent_placements..].to_vec(),
-                spread_levels: self.spreads[sent_spreads..]
+                placements: self.memo.placements[sent_placements..].to_vec(),
+                spread_levels: self.spreads.list[sent_spreads..]
                     .iter()
                     .map(|sp| sp.at.iter().fold(0, |m, x| m | bit(x.level)))
                     .collect(),
             });
-            (sent_placements, sent_spreads) = (self.placements.len(), self.spreads.len());
+            (sent_placements, sent_spreads) = (self.memo.placements.len(), self.spreads.list.len());
             layers.push(done);
         }
         self.stopped()?;

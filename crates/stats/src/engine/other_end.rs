@@ -63,7 +63,14 @@ pub(crate) fn core_chance(
 impl<'a> Engine<'a> {
     /// [`core_chance`], with the placements so far.
     pub(super) fn core_chance(&self, rec: usize, info: &Present, l: i32) -> W {
-        core_chance(self.res, self.other_end, &self.placements, rec, info, l)
+        core_chance(
+            self.res,
+            self.other_end,
+            &self.memo.placements,
+            rec,
+            info,
+            l,
+        )
     }
 
     /// Whether the parent `owner` brings rule 11 to the entry level of a

@@ -31,7 +31,7 @@ impl<'a> Engine<'a> {
         let d = &res.dungeons[rec];
         let l0 = d.levels.0;
         // Looking ahead ([`Engine::prefetch_placements`]): nothing to make.
-        let Some(placement) = self.placements.get(pid as usize) else {
+        let Some(placement) = self.memo.placements.get(pid as usize) else {
             return;
         };
         let fail = |code: &'static str, level: Option<u32>| {
@@ -110,15 +110,15 @@ impl<'a> Engine<'a> {
                     .iter_mut()
                     .find(|l| u32::from(l.record) == b.parent)
                 {
-                    match (b.spread, self.runs[rec]) {
-                        (Some(id), Some(rp)) if self.spreads[id as usize].member => {
+                    match (b.spread, self.facts.runs[rec]) {
+                        (Some(id), Some(rp)) if self.spreads.list[id as usize].member => {
                             parent.pending = if rp.pos + 1 == rp.len { 0 } else { rp.pos + 1 };
                         }
                         _ => parent.avoid |= bit(b.level),
                     }
                 }
             }
-            if self.live_until[rec] > rec as i64 {
+            if self.facts.live_until[rec] > rec as i64 {
                 let mut live = Vec::with_capacity(next.live.len() + 1);
                 live.extend_from_slice(&next.live);
                 live.push(Live {

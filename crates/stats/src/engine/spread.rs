@@ -14,7 +14,7 @@ use crate::weight::W;
 /// The levels a branch of a deferred run may leave from, given the state.
 #[derive(Clone, Debug)]
 pub struct Spread {
-    /// [`Engine::dists`] index and the branch's place in its run: a
+    /// [`Spreads::dists`] index and the branch's place in its run: a
     /// member's, or for a sub, the members placed before it (0: all).
     pub dist: u32,
     pub pos: u8,
@@ -37,14 +37,77 @@ pub struct SpreadAt {
     pub depth_start: i32,
 }
 
+/// The deferred runs' joint chances and their branches' spreads, numbered
+/// as made, and the memos that find them again.
+#[derive(Default)]
+pub(super) struct Spreads {
+    /// Joint chances of deferred runs, by [`Spreads::dist_memo`]'s number.
+    pub(super) dists: Vec<RunDist>,
+    /// By the run and the parent's taken levels within the run's span.
+    pub(super) dist_memo: FxHashMap<DistKey, u32>,
+    /// [`Engine::run_dist`]'s answers by what it is asked (the run and
+    /// the parent's whole taken levels): each member of a run asks again
+    /// for every state, and working out `dist_memo`'s key takes a job's
+    /// vectors.
+    pub(super) dist_asked: FxHashMap<DistKey, Option<u32>>,
+    /// [`super::BranchInfo::spread`]'s.
+    pub(super) list: Vec<Spread>,
+    pub(super) spread_memo: FxHashMap<SpreadKey, u32>,
+    pub(super) shift_memo: FxHashMap<ShiftKey, u32>,
+}
+
+impl Spreads {
+    /// Drops the memos (the joint chances and spreads stay).
+    pub(super) fn forget_memos(&mut self) {
+        self.spread_memo = FxHashMap::default();
+        self.shift_memo = FxHashMap::default();
+        self.dist_memo = FxHashMap::default();
+        self.dist_asked = FxHashMap::default();
+    }
+}
+
+/// A deferred run's joint chances' key: its first record, the parent's
+/// taken levels (all of them, or those within the run's span), the
+/// parent's size, and the floating levels seen before the run.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct DistKey {
+    pub(super) first: u32,
+    pub(super) taken: u64,
+    pub(super) size: i32,
+    pub(super) floating_done: u8,
+}
+
+/// A member's spread's key: its run's joint chances and its place in the
+/// run, the parent's two depth starts, the branch's step and the entry.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct SpreadKey {
+    pub(super) dist: u32,
+    pub(super) pos: u8,
+    pub(super) depth_start: i32,
+    pub(super) depth_final: i32,
+    pub(super) step: i32,
+    pub(super) entry: i32,
+}
+
+/// A sub's spread's key: its member's spread, the sub's branch level, the
+/// branch's step and the entry, and the members placed.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct ShiftKey {
+    pub(super) member: u32,
+    pub(super) level: i32,
+    pub(super) step: i32,
+    pub(super) entry: i32,
+    pub(super) placed: u8,
+}
+
 /// Deferred runs' sequences of draws at most: their counts convert to
 /// chances exactly (and cannot overflow).
 pub(super) const MAX_RUN_SEQUENCES: u64 = 1 << 53;
 
 /// One deferred run's joint chances to compute ([`Engine::dist_job`]).
 pub(super) struct DistJob {
-    /// [`Engine::dist_memo`]'s.
-    key: (u32, u64, i32, u8),
+    /// [`Spreads::dist_memo`]'s.
+    key: DistKey,
     ranges: Vec<(i32, i32)>,
     sequences: u64,
     avoid: u64,
@@ -77,7 +140,7 @@ impl<'a> Engine<'a> {
         step: i32,
         entry: i32,
     ) -> Option<u32> {
-        let rp = self.runs[rec]?;
+        let rp = self.facts.runs[rec]?;
         if parent.pending != rp.pos {
             return None;
         }
@@ -85,22 +148,22 @@ impl<'a> Engine<'a> {
         if rp.pos == 0 {
             let later =
                 self.future_mask(parent, rp.end as usize, &s.slots, self.n_slots(&s.loaded));
-            if later & self.dists[dist as usize].span != 0 {
+            if later & self.spreads.dists[dist as usize].span != 0 {
                 return None;
             }
         }
-        let key = (
+        let key = SpreadKey {
             dist,
-            rp.pos,
-            parent.depth_start,
-            parent.depth_final,
+            pos: rp.pos,
+            depth_start: parent.depth_start,
+            depth_final: parent.depth_final,
             step,
             entry,
-        );
-        if let Some(&id) = self.spread_memo.get(&key) {
+        };
+        if let Some(&id) = self.spreads.spread_memo.get(&key) {
             return Some(id);
         }
-        let at: Vec<SpreadAt> = self.dists[dist as usize].marg[usize::from(rp.pos)]
+        let at: Vec<SpreadAt> = self.spreads.dists[dist as usize].marg[usize::from(rp.pos)]
             .iter()
             .map(|&(level, p)| {
                 let (depth, depth_start) =
@@ -116,15 +179,15 @@ impl<'a> Engine<'a> {
         if at.is_empty() {
             return None;
         }
-        let id = self.spreads.len() as u32;
-        self.spreads.push(Spread {
+        let id = self.spreads.list.len() as u32;
+        self.spreads.list.push(Spread {
             dist,
             pos: rp.pos,
             owner: self.res.dungeons[rec].incoming[0].1,
             member: true,
             at,
         });
-        self.spread_memo.insert(key, id);
+        self.spreads.spread_memo.insert(key, id);
         Some(id)
     }
 
@@ -139,11 +202,17 @@ impl<'a> Engine<'a> {
         entry: i32,
         placed: u8,
     ) -> u32 {
-        let key = (member, level, step, entry, placed);
-        if let Some(&id) = self.shift_memo.get(&key) {
+        let key = ShiftKey {
+            member,
+            level,
+            step,
+            entry,
+            placed,
+        };
+        if let Some(&id) = self.spreads.shift_memo.get(&key) {
             return id;
         }
-        let m = &self.spreads[member as usize];
+        let m = &self.spreads.list[member as usize];
         let (dist, owner) = (m.dist, m.owner);
         // A member has no `dummy` level: its two depth starts are one.
         let at: Vec<SpreadAt> =
@@ -159,15 +228,15 @@ impl<'a> Engine<'a> {
                     }
                 })
                 .collect();
-        let id = self.spreads.len() as u32;
-        self.spreads.push(Spread {
+        let id = self.spreads.list.len() as u32;
+        self.spreads.list.push(Spread {
             dist,
             pos: placed,
             owner,
             member: false,
             at,
         });
-        self.shift_memo.insert(key, id);
+        self.spreads.shift_memo.insert(key, id);
         id
     }
 
@@ -176,26 +245,31 @@ impl<'a> Engine<'a> {
     /// (memoised); `None` when a branch's range fails on its size (the run
     /// is then followed level by level) or the sequences are too many.
     pub(super) fn run_dist(&mut self, parent: &Live, rp: RunPos, knox_done: u8) -> Option<u32> {
-        let asked = (rp.first, parent.avoid, parent.n, knox_done);
-        if let Some(&id) = self.dist_asked.get(&asked) {
+        let asked = DistKey {
+            first: rp.first,
+            taken: parent.avoid,
+            size: parent.n,
+            floating_done: knox_done,
+        };
+        if let Some(&id) = self.spreads.dist_asked.get(&asked) {
             return id;
         }
         let id = self.dist_job(parent, rp, knox_done).and_then(|job| {
-            if let Some(&id) = self.dist_memo.get(&job.key) {
+            if let Some(&id) = self.spreads.dist_memo.get(&job.key) {
                 return Some(id);
             }
             let dist = job.compute(&self.res.rules.fields)?;
             Some(self.add_dist(job.key, dist))
         });
-        self.dist_asked.insert(asked, id);
+        self.spreads.dist_asked.insert(asked, id);
         id
     }
 
     /// A new run's joint chances, numbered and memoised.
-    pub(super) fn add_dist(&mut self, key: (u32, u64, i32, u8), dist: RunDist) -> u32 {
-        let id = self.dists.len() as u32;
-        self.dists.push(dist);
-        self.dist_memo.insert(key, id);
+    pub(super) fn add_dist(&mut self, key: DistKey, dist: RunDist) -> u32 {
+        let id = self.spreads.dists.len() as u32;
+        self.spreads.dists.push(dist);
+        self.spreads.dist_memo.insert(key, id);
         id
     }
 
@@ -203,7 +277,7 @@ impl<'a> Engine<'a> {
     /// `None` as there.
     pub(super) fn dist_job(&self, parent: &Live, rp: RunPos, knox_done: u8) -> Option<DistJob> {
         let res = self.res;
-        let members = self.run_members.get(&rp.first)?;
+        let members = self.facts.run_members.get(&rp.first)?;
         let ranges: Vec<(i32, i32)> = members
             .iter()
             .map(|&r| {
@@ -244,7 +318,12 @@ impl<'a> Engine<'a> {
             return None;
         }
         Some(DistJob {
-            key: (rp.first, parent.avoid & span, parent.n, floats_key),
+            key: DistKey {
+                first: rp.first,
+                taken: parent.avoid & span,
+                size: parent.n,
+                floating_done: floats_key,
+            },
             ranges,
             sequences,
             avoid: parent.avoid,
@@ -257,7 +336,7 @@ impl<'a> Engine<'a> {
     /// threads (notdNetHack's 1,551 take a tenth of its run on one),
     /// numbered in the order the states would ask for them.
     pub(super) fn prefetch_dists(&mut self, states: &[State], rec: usize) {
-        let Some(rp) = self.runs[rec].filter(|rp| rp.pos == 0) else {
+        let Some(rp) = self.facts.runs[rec].filter(|rp| rp.pos == 0) else {
             return;
         };
         let owner = self.res.dungeons[rec].incoming[0].1;
@@ -268,9 +347,14 @@ impl<'a> Engine<'a> {
             let Some(parent) = s.live.iter().find(|l| u32::from(l.record) == owner) else {
                 continue;
             };
-            let question = (rp.first, parent.avoid, parent.n, s.knox_done);
+            let question = DistKey {
+                first: rp.first,
+                taken: parent.avoid,
+                size: parent.n,
+                floating_done: s.knox_done,
+            };
             if parent.pending != rp.pos
-                || self.dist_asked.contains_key(&question)
+                || self.spreads.dist_asked.contains_key(&question)
                 || asked.insert(question, ()).is_some()
             {
                 continue;
@@ -278,7 +362,8 @@ impl<'a> Engine<'a> {
             let Some(job) = self.dist_job(parent, rp, s.knox_done) else {
                 continue;
             };
-            if self.dist_memo.contains_key(&job.key) || wanted.insert(job.key, ()).is_some() {
+            if self.spreads.dist_memo.contains_key(&job.key) || wanted.insert(job.key, ()).is_some()
+            {
                 continue;
             }
             jobs.push(job);

@@ -190,7 +190,7 @@ impl<'a> Engine<'a> {
     /// Drops what stage `next` and later cannot read.
     pub(super) fn project(&self, mut s: State, next: usize) -> State {
         let n_slots = self.n_slots(&s.loaded);
-        let needed = &self.needed_slots[next];
+        let needed = &self.facts.needed_slots[next];
         // States are held by the hundred thousand: their vectors are made
         // to measure (a filtered `collect` would leave room for four).
         let slots = s.slots.iter().filter(|(slot, _)| needed.contains(*slot));
@@ -200,7 +200,7 @@ impl<'a> Engine<'a> {
             kept.extend(slots.copied());
             s.slots = shared(&self.lists.slots, kept);
         }
-        let stays = |l: &Live| self.live_until[l.record as usize] >= next as i64;
+        let stays = |l: &Live| self.facts.live_until[l.record as usize] >= next as i64;
         let avoid = |l: &Live| {
             // A deferred run's joint chances are those of the levels
             // taken before it, all of them.
@@ -225,13 +225,13 @@ impl<'a> Engine<'a> {
             }));
             s.live = live.into_boxed_slice();
         }
-        if !self.knox_later[next] {
+        if !self.facts.floating_later[next] {
             s.knox_done = 0;
         }
-        if !self.dummy_later[next] {
+        if !self.facts.dummy_later[next] {
             s.dummy_done = false;
         }
-        if !self.alt_later[next] {
+        if !self.facts.alt_later[next] {
             s.alts = Arc::default();
         }
         s
@@ -252,7 +252,7 @@ impl<'a> Engine<'a> {
     ) -> Option<((W, Vec<AltSlot>), (W, Vec<AltSlot>))> {
         let res = self.res;
         let d = &res.dungeons[rec];
-        let group = self.alt_group[rec];
+        let group = self.facts.alt_group[rec];
         let i = s.loaded.len();
         let mut j = 0;
         let mut altnum = 0;
@@ -268,7 +268,7 @@ impl<'a> Engine<'a> {
         }
         let inputs = &res.rules.inputs;
         let (p_keep, p_drop) =
-            if d.is_chaos_quest && inputs.chaosvar != 0 && (self.wizard || inputs.is_june) {
+            if d.is_chaos_quest && inputs.chaosvar != 0 && (self.facts.wizard || inputs.is_june) {
                 if altnum == i32::from(inputs.chaosvar) - 1 {
                     (W::ONE, W::ZERO)
                 } else {
