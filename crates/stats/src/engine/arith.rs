@@ -1,25 +1,13 @@
 //! The loader's draw-free arithmetic, as the enumeration needs it: level
-//! ranges, a negative count's branch levels, dNetHack's Quest locate moves.
-//! Invariant: each rule is written once here and agrees with the loader's
-//! own (`crates/loader/src/resolve.rs`), which the parity tests check.
+//! ranges, a negative count's branch levels, entry levels, dNetHack's
+//! Quest locate moves and minimum size, and the failure codes. Invariant:
+//! each rule is written once in the statistics, here, and agrees with the
+//! loader's own (`crates/loader/src/resolve.rs`), which the parity tests
+//! check.
 
-use super::Engine;
-use crate::loader::NonPositiveRn2;
+use crate::loader::{EntrySource, NonPositiveRn2, Resolver};
 use crate::place::Abort;
 use crate::weight::W;
-
-/// The bits ([`bit`]) of levels `start..start + count`: asked for every
-/// branch of every live dungeon of every state, so made at once rather
-/// than level by level.
-pub(super) fn span_mask(start: i32, count: i32) -> u64 {
-    let lo = i64::from(start).max(1);
-    let hi = (i64::from(start) + i64::from(count)).min(64);
-    if lo >= hi {
-        return 0;
-    }
-    // `hi - lo` is at most 63: the shift cannot overflow.
-    ((1u64 << (hi - lo)) - 1) << lo
-}
 
 /// `level_range` on a dungeon of `lmax` levels with the chain's level
 /// already known: `(start, count)` or the loader's error code.
@@ -85,37 +73,77 @@ pub(super) fn nonpositive_branch_levels(
     }
 }
 
-impl<'a> Engine<'a> {
-    /// dNetHack's Quest locate level (dNAO `dungeon.c:1008-1020`, as the
-    /// loader's): the record before last of a Quest of `num` levels moves
-    /// down by each amount with its chance.
-    pub(super) fn locate_moves(&self, rec: usize, num: i32) -> Vec<(i32, W)> {
-        let res = self.res;
-        let d = &res.dungeons[rec];
-        if !(res.rules.quest_locate && d.is_quest) || d.levels.1 - d.levels.0 < 2 {
-            return vec![(0, W::ONE)];
-        }
-        if res.rules.inputs.quest_nemesis_blibdoolpoolp || num == 7 {
-            vec![(1, W::ONE)]
-        } else if num == 6 {
-            vec![(0, W::ratio(1, 2)), (1, W::ratio(1, 2))]
-        } else {
-            vec![(0, W::ONE)]
-        }
+/// dNetHack's Quest locate level (dNAO `dungeon.c:1008-1020`, as the
+/// loader's): the record before last of a Quest of `num` levels moves
+/// down by each amount with its chance.
+pub(super) fn locate_moves(res: &Resolver, rec: usize, num: i32) -> Vec<(i32, W)> {
+    let d = &res.dungeons[rec];
+    if !(res.rules.quest_locate && d.is_quest) || d.levels.1 - d.levels.0 < 2 {
+        return vec![(0, W::ONE)];
+    }
+    if res.rules.inputs.quest_nemesis_blibdoolpoolp || num == 7 {
+        vec![(1, W::ONE)]
+    } else if num == 6 {
+        vec![(0, W::ratio(1, 2)), (1, W::ratio(1, 2))]
+    } else {
+        vec![(0, W::ONE)]
     }
 }
 
-#[cfg(test)]
-mod span_tests {
-    use super::*;
-    use crate::runs::bit;
-    use proptest::prelude::*;
+/// dNetHack: a Quest of at least 6 levels for the Blibdoolpoolp nemesis
+/// (dNAO `dungeon.c:910-916`), before the entry level.
+pub(super) fn quest_min_size(res: &Resolver, rec: usize) -> Option<i32> {
+    let d = &res.dungeons[rec];
+    (res.rules.quest_locate && d.is_quest && res.rules.inputs.quest_nemesis_blibdoolpoolp)
+        .then_some(6)
+}
 
-    proptest! {
-        #[test]
-        fn span_mask_is_the_levels_bits(start in -100i32..100, count in -10i32..120) {
-            let slow = (start..start + count).fold(0, |m, l| m | bit(l));
-            prop_assert_eq!(span_mask(start, count), slow);
+/// The entry level of dungeon record `rec` of `num` levels: counted from
+/// the bottom when negative, at most the bottom, 1 when unset.
+pub(super) fn entry_level(res: &Resolver, rec: usize, num: i32) -> i32 {
+    let d = &res.dungeons[rec];
+    // SLASH'EM takes the entry from the branch record into the dungeon
+    // (`check_final_moves` keeps to files where every record into it
+    // has the same entry and none is positive).
+    let entry_field = match res.rules.entry {
+        EntrySource::Dungeon => d.entry,
+        EntrySource::FirstBranch => d
+            .incoming
+            .first()
+            .map_or(0, |&(b, _)| res.branches[b as usize].entry),
+    };
+    let count = |v: i32| res.rules.fields.count(v);
+    if entry_field < 0 {
+        let e = count(num.wrapping_add(entry_field).wrapping_add(1));
+        if e <= 0 {
+            1
+        } else {
+            e
         }
+    } else if entry_field > 0 {
+        let e = count(entry_field);
+        if e > num {
+            num
+        } else {
+            e
+        }
+    } else {
+        1
     }
+}
+
+/// The loader's failure codes the enumeration reports
+/// (`LoadError::code()`, `crates/loader/src/error.rs`).
+pub(super) mod code {
+    pub const BRANCH_NOT_FOUND: &str = "branch-not-found";
+    pub const PARENT_NOT_RESOLVED: &str = "parent-not-resolved";
+    pub const CHAIN_SHIFTED: &str = "chain-shifted";
+    pub const EMPTY_CHAIN: &str = "empty-chain";
+    pub const BRANCH_LEVEL_HANGS: &str = "branch-level-hangs";
+    pub const TOO_MANY_LEVELS: &str = "too-many-levels";
+    pub const COULDNT_PLACE: &str = "couldnt-place";
+    pub const TOO_MANY_BRANCHES: &str = "too-many-branches";
+    /// A first floating level lies where no branch arrives.
+    pub const KNOX_NOT_REACHABLE: &str = "knox-not-reachable";
+    pub const MISSING_DUNGEON: &str = "missing-dungeon";
 }

@@ -1,14 +1,15 @@
-//! One state's outcomes for one dungeon record: the alternates' and the
-//! dungeon's chance rolls, its sizes, its entry level, the branch into it,
-//! and its levels' patterns, each handed to [`Engine::outcomes`].
-//! Invariant: the outcomes' chances from one state sum to one.
+//! One state's outcomes for one dungeon record, in the order the loader
+//! draws them: whether an alternate record is kept, the dungeon's chance
+//! roll, its size, its entry level, the branch into it, and the patterns of
+//! its optional levels, whose placements [`Engine::outcomes`] turns into
+//! outcomes. Invariant: the chances of a state's outcomes sum to one.
 
-use super::arith::{level_range, nonpositive_branch_levels};
+use super::arith::{code, entry_level, level_range, nonpositive_branch_levels, quest_min_size};
 use super::layer::{BranchInfo, FailKey, Present, To};
-use super::memo::PlaceKey;
+use super::memo::{LevelPlan, PlaceKey};
 use super::state::{shared, Live, State};
 use super::{Engine, TooLarge};
-use crate::loader::{BranchKind, DungeonChance, EntrySource, NonPositiveRn2};
+use crate::loader::{BranchKind, DungeonChance, NonPositiveRn2};
 use crate::runs::{bit, probe};
 use crate::weight::W;
 use std::sync::Arc;
@@ -16,83 +17,209 @@ use std::sync::Arc;
 /// Dungeon sizes enumerated at most (the random part of a size).
 pub(super) const MAX_SIZES: i32 = 1024;
 
+/// One outcome of loading a dungeon record from a state.
+pub(super) struct Expansion {
+    /// Its chance, given the state.
+    pub(super) p: W,
+    pub(super) to: To,
+    /// The dungeon, when it exists in the outcome.
+    pub(super) present: Option<Present>,
+    /// The state after it (none: the resolution fails).
+    pub(super) next: Option<State>,
+}
+
+impl Expansion {
+    /// The record is not loaded (dropped, or its chance roll fails): on
+    /// to `next`.
+    fn skipped(p: W, next: State) -> Expansion {
+        Expansion {
+            p,
+            to: To::State(u32::MAX),
+            present: None,
+            next: Some(next),
+        }
+    }
+
+    /// Loading record `rec` fails with the loader's `code` (at level
+    /// record `level`).
+    pub(super) fn failure(p: W, rec: usize, code: &'static str, level: Option<u32>) -> Expansion {
+        Expansion {
+            p,
+            to: To::Fail(Box::new(FailKey {
+                code,
+                dungeon: Some(rec as u32),
+                level,
+            })),
+            present: None,
+            next: None,
+        }
+    }
+}
+
+/// One draw of the branch into a dungeon: its chance, the branch (none for
+/// the first dungeon or an unconnected one) and the raw depth start of the
+/// dungeon it leads to.
+#[derive(Clone, Copy)]
+pub(super) struct Draw {
+    pub(super) p: W,
+    pub(super) branch: Option<BranchInfo>,
+    pub(super) depth_start: i32,
+}
+
+/// What the outcomes of one size of a dungeon record share.
+pub(super) struct DungeonDraw<'p> {
+    pub(super) rec: usize,
+    /// The dungeon's index: the records loaded before it.
+    pub(super) index: usize,
+    pub(super) num: i32,
+    pub(super) entry: i32,
+    /// Floating levels whose first one may lie in this dungeon.
+    pub(super) knox_here: u8,
+    /// The level records whose levels go into the class key.
+    pub(super) kept: &'p [usize],
+}
+
+/// One placement of a dungeon for one branch draw.
+#[derive(Clone, Copy)]
+pub(super) struct Placed<'k> {
+    pub(super) draw: &'k Draw,
+    /// Which of the dungeon's level records exist.
+    pub(super) pattern: &'k [bool],
+    /// The placement ([`super::memo::Memo::placements`]).
+    pub(super) pid: u32,
+    /// The chance of the draw, the pattern and the locate move.
+    pub(super) prefix: W,
+}
+
+/// The branch into a dungeon up to its level's draw.
+struct BranchRange<'s> {
+    parent: &'s Live,
+    /// The parent's record.
+    owner: u32,
+    /// The levels it is drawn from: `base..base + count`, or for a count
+    /// below 1 as [`nonpositive_branch_levels`] says.
+    base: i32,
+    count: i32,
+    /// Depth from the parent's level to the dungeon's entry: 1 down, -1
+    /// up, 0 by portal.
+    step: i32,
+}
+
 impl<'a> Engine<'a> {
     /// Every outcome of loading dungeon record `rec` from state `s`.
     pub(super) fn expand(
         &mut self,
         s: &State,
         rec: usize,
-        out: &mut Vec<(W, To, Option<Present>, Option<State>)>,
+        out: &mut Vec<Expansion>,
     ) -> Result<(), TooLarge> {
-        // A placement whose mixed rolls cannot be mixed: this record's
-        // rolls are enumerated from now on, from this state again.
-        let (entry_state, entry_len) = (s, out.len());
-        let res = self.res;
-        let d = &res.dungeons[rec];
-        let fail = |code: &'static str, level: Option<u32>| {
-            Box::new(FailKey {
-                code,
-                dungeon: Some(rec as u32),
-                level,
-            })
+        let entry_len = out.len();
+        let Some((p_kept, kept)) = self.alternate_outcomes(s, rec, out) else {
+            return Ok(());
         };
-        // dNetHack keeps one of several same-named records; one that is not
-        // kept draws no chance roll.
-        let mut p_exist = W::ONE;
-        let kept_state;
-        let s = if res.rules.alternates && d.alternates > 0 {
-            let Some(((p_keep, kept), (p_drop, dropped))) = self.select_alternate(s, rec) else {
-                let next = self.project(s.clone(), rec + 1);
-                out.push((W::ONE, To::State(u32::MAX), None, Some(next)));
-                return Ok(());
+        let from = kept.as_ref().unwrap_or(s);
+        let Some(p_exist) = self.dungeon_chance_outcomes(from, rec, p_kept, out) else {
+            return Ok(());
+        };
+        let n_slots = self.n_slots(&from.loaded);
+        for (num, p_size) in self.size_distribution(rec)? {
+            let entry = entry_level(self.res, rec, num);
+            let p = p_exist * p_size;
+            let Some(draws) = self.branch_draws(from, rec, p, entry, n_slots, out)? else {
+                continue;
             };
-            if !p_drop.is_zero() {
-                let next = State {
-                    alts: shared(&self.lists.alts, dropped),
-                    ..s.clone()
-                };
-                out.push((
-                    p_drop,
-                    To::State(u32::MAX),
-                    None,
-                    Some(self.project(next, rec + 1)),
-                ));
+            let num = num.min(self.res.rules.maxlevel);
+            if !self.expand_patterns(from, rec, (num, entry), n_slots, &draws, out)? {
+                // A placement whose mixed rolls cannot be mixed: this
+                // record's rolls are enumerated from now on, from this
+                // state again.
+                return self.unmix(s, rec, entry_len, out);
             }
-            if p_keep.is_zero() {
-                return Ok(());
-            }
-            p_exist = p_keep;
-            kept_state = State {
-                alts: shared(&self.lists.alts, kept),
+        }
+        Ok(())
+    }
+
+    /// Expands `s` again with record `rec`'s rolls enumerated, dropping
+    /// what the first try made.
+    pub(super) fn unmix(
+        &mut self,
+        s: &State,
+        rec: usize,
+        len: usize,
+        out: &mut Vec<Expansion>,
+    ) -> Result<(), TooLarge> {
+        out.truncate(len);
+        self.memo.no_mix[rec] = true;
+        self.expand(s, rec, out)
+    }
+
+    /// dNetHack keeps one of several same-named records; one that is not
+    /// kept draws no chance roll. Pushes the outcomes where record `rec`
+    /// is dropped, and returns the chance that it is kept with the state
+    /// then (none: `s` as it is), or none when it never is.
+    fn alternate_outcomes(
+        &self,
+        s: &State,
+        rec: usize,
+        out: &mut Vec<Expansion>,
+    ) -> Option<(W, Option<State>)> {
+        if !(self.res.rules.alternates && self.res.dungeons[rec].alternates > 0) {
+            return Some((W::ONE, None));
+        }
+        let Some(alt) = self.select_alternate(s, rec) else {
+            out.push(Expansion::skipped(W::ONE, self.project(s.clone(), rec + 1)));
+            return None;
+        };
+        if !alt.p_drop.is_zero() {
+            let next = State {
+                alts: shared(&self.lists.alts, alt.dropped),
                 ..s.clone()
             };
-            &kept_state
-        } else {
-            s
+            out.push(Expansion::skipped(alt.p_drop, self.project(next, rec + 1)));
+        }
+        if alt.p_keep.is_zero() {
+            return None;
+        }
+        let kept = State {
+            alts: shared(&self.lists.alts, alt.kept),
+            ..s.clone()
         };
-        let dungeon_chance = match res.rules.dungeon_chance {
+        Some((alt.p_keep, Some(kept)))
+    }
+
+    /// The dungeon's chance roll (none in wizard mode): pushes the outcome
+    /// where record `rec`, there with chance `p_exist` so far, is not
+    /// made, and returns the chance that it is, or none when it never is.
+    fn dungeon_chance_outcomes(
+        &self,
+        s: &State,
+        rec: usize,
+        p_exist: W,
+        out: &mut Vec<Expansion>,
+    ) -> Option<W> {
+        let d = &self.res.dungeons[rec];
+        let dungeon_chance = match self.res.rules.dungeon_chance {
             _ if self.facts.skip_dungeon_chance => None,
             DungeonChance::Optional if d.chance == 0 => None,
             DungeonChance::Optional => Some(d.chance),
             DungeonChance::Every if d.chance == 0 => Some(100),
             DungeonChance::Every => Some(d.chance),
         };
-        if let Some(chance) = dungeon_chance {
-            let c = chance.clamp(0, 100) as u64;
-            if c < 100 {
-                let next = self.project(s.clone(), rec + 1);
-                out.push((
-                    p_exist * W::ratio(100 - c, 100),
-                    To::State(u32::MAX),
-                    None,
-                    Some(next),
-                ));
-            }
-            if c == 0 {
-                return Ok(());
-            }
-            p_exist = p_exist * W::ratio(c, 100);
+        let Some(chance) = dungeon_chance else {
+            return Some(p_exist);
+        };
+        let c = chance.clamp(0, 100) as u64;
+        if c < 100 {
+            let next = self.project(s.clone(), rec + 1);
+            out.push(Expansion::skipped(p_exist * W::ratio(100 - c, 100), next));
         }
+        (c != 0).then(|| p_exist * W::ratio(c, 100))
+    }
+
+    /// The sizes of dungeon record `rec` with their chances, dNetHack's
+    /// Quest minimum applied.
+    fn size_distribution(&self, rec: usize) -> Result<Vec<(i32, W)>, TooLarge> {
+        let d = &self.res.dungeons[rec];
         let sizes: Vec<(i32, W)> = if d.size.rand < 0 {
             // `rn1(rand, base)` with a negative random part, as the game's
             // `rn2` gives it (the loader's `Run::rn2_count`).
@@ -137,323 +264,393 @@ impl<'a> Engine<'a> {
         } else {
             vec![(self.count(d.size.base), W::ONE)]
         };
-        // dNetHack: a Quest of at least 6 levels for the Blibdoolpoolp
-        // nemesis (dNAO `dungeon.c:910-916`), before the entry level.
-        let quest_min =
-            res.rules.quest_locate && d.is_quest && res.rules.inputs.quest_nemesis_blibdoolpoolp;
-        let sizes: Vec<(i32, W)> = sizes
+        let min = quest_min_size(self.res, rec);
+        Ok(sizes
             .into_iter()
-            .map(|(num, p)| (if quest_min { num.max(6) } else { num }, p))
-            .collect();
-        let index = s.loaded.len();
-        let n_slots = self.n_slots(&s.loaded);
-        // SLASH'EM takes the entry from the branch record into the dungeon
-        // (`check_final_moves` keeps to files where every record into it
-        // has the same entry and none is positive).
-        let entry_field = match res.rules.entry {
-            EntrySource::Dungeon => d.entry,
-            EntrySource::FirstBranch => d
-                .incoming
-                .first()
-                .map_or(0, |&(b, _)| res.branches[b as usize].entry),
+            .map(|(num, p)| (min.map_or(num, |m| num.max(m)), p))
+            .collect())
+    }
+
+    /// The draws of the branch into record `rec` from `s` (one without a
+    /// branch for the first dungeon or an unconnected one), sharing out
+    /// chance `p`; none when the branch fails, whose outcome is pushed.
+    fn branch_draws(
+        &mut self,
+        s: &State,
+        rec: usize,
+        p: W,
+        entry: i32,
+        n_slots: i32,
+        out: &mut Vec<Expansion>,
+    ) -> Result<Option<Vec<Draw>>, TooLarge> {
+        let res = self.res;
+        // NetHack 3.7's unconnected dungeon (the Tutorial): no branch.
+        if s.loaded.is_empty() || (res.rules.unconnected && res.dungeons[rec].unconnected) {
+            return Ok(Some(vec![Draw {
+                p,
+                branch: None,
+                depth_start: 1,
+            }]));
+        }
+        let range = match self.branch_range(s, rec, n_slots)? {
+            Ok(range) => range,
+            Err(code) => {
+                out.push(Expansion::failure(p, rec, code, None));
+                return Ok(None);
+            }
         };
-        for (num, p_size) in sizes {
-            let p = p_exist * p_size;
-            let entry = if entry_field < 0 {
-                let e = self.count(num.wrapping_add(entry_field).wrapping_add(1));
-                if e <= 0 {
-                    1
-                } else {
-                    e
-                }
-            } else if entry_field > 0 {
-                let e = self.count(entry_field);
-                if e > num {
-                    num
-                } else {
-                    e
-                }
-            } else {
-                1
+        let BranchRange {
+            parent,
+            owner,
+            base,
+            count,
+            step,
+        } = range;
+        let mut draws = Vec::new();
+        if count < 1 {
+            self.nonpositive_draws(rec, p, &range, entry, &mut draws, out)?;
+        }
+        let deferred = if count < 1 {
+            None
+        } else {
+            self.deferred_spread(s, rec, parent, step, entry)
+        };
+        if let Some(id) = deferred {
+            let first = self.spreads.list[id as usize].at[0];
+            let info = BranchInfo {
+                parent: owner,
+                level: first.level,
+                depth: first.depth,
+                floated: false,
+                other: self.incoming_class(owner),
+                spread: Some(id),
             };
-            // (probability, branch, raw depth_start) per branch draw.
-            let mut draws: Vec<(W, Option<BranchInfo>, i32)> = Vec::new();
-            // NetHack 3.7's unconnected dungeon (the Tutorial): no branch.
-            if index > 0 && !(res.rules.unconnected && d.unconnected) {
-                let Some(&(brec, owner)) = d
-                    .incoming
-                    .iter()
-                    .find(|(_, owner)| s.loaded.contains(&(*owner as u16)))
-                else {
-                    out.push((p, To::Fail(fail("branch-not-found", None)), None, None));
-                    continue;
-                };
-                if res.rules.parent_by_name
-                    && d.same_name_before
-                        .iter()
-                        .any(|&j| j <= owner && s.loaded.contains(&(j as u16)))
-                {
-                    out.push((p, To::Fail(fail("parent-not-resolved", None)), None, None));
-                    continue;
-                }
-                let Some(parent) = s.live.iter().find(|l| l.record as u32 == owner) else {
-                    return Err(TooLarge {
-                        what: format!("internal: parent of \"{}\" not tracked", d.name),
-                    });
-                };
-                let b = &res.branches[brec as usize];
-                let chained = if b.chain >= 0 {
-                    if b.chain >= n_slots {
-                        out.push((p, To::Fail(fail("chain-shifted", None)), None, None));
-                        continue;
-                    }
-                    match s.slots.iter().find(|(sl, _)| *sl == b.chain) {
-                        Some(&(_, v)) if v > 0 => Some(v),
-                        _ => {
-                            out.push((p, To::Fail(fail("empty-chain", None)), None, None));
-                            continue;
-                        }
-                    }
-                } else {
-                    None
-                };
-                let (base, count) = match level_range(parent.n, b.range.base, b.range.rand, chained)
-                {
-                    Ok(r) => r,
-                    Err(a) => {
-                        out.push((p, To::Fail(fail(a.code(), None)), None, None));
-                        continue;
-                    }
-                };
-                let step = match b.kind {
-                    BranchKind::Portal => 0,
-                    _ if b.up => -1,
-                    _ => 1,
-                };
-                if count < 1 {
-                    let levels = nonpositive_branch_levels(
-                        self.facts.neg_rn2,
-                        res.rules.avoid_branch_levels,
-                        parent.avoid & bit(base) != 0,
-                        base,
-                        count,
-                    )
-                    .ok_or_else(|| TooLarge {
-                        what: format!(
-                            "the branch to \"{}\" draws rn2({count}), and the game's rn2 of a negative \
-                             argument returns ISAAC-64's raw output (2^32 outcomes, not enumerated)",
-                            d.name
-                        ),
-                    })?;
-                    for (level, pl) in levels {
-                        let Some(level) = level else {
-                            out.push((
-                                p * pl,
-                                To::Fail(fail("branch-level-hangs", None)),
-                                None,
-                                None,
-                            ));
-                            continue;
-                        };
-                        let (info, ds) =
-                            self.drawn_branch(parent, owner, self.count(level), step, entry);
-                        draws.push((p * pl, Some(info), ds));
-                    }
-                }
-                let deferred = if count < 1 {
-                    None
-                } else {
-                    self.deferred_spread(s, rec, parent, step, entry)
-                };
-                if let Some(id) = deferred {
-                    let first = self.spreads.list[id as usize].at[0];
-                    let info = BranchInfo {
-                        parent: owner,
-                        level: first.level,
-                        depth: first.depth,
-                        floated: false,
-                        other: self.incoming_class(owner),
-                        spread: Some(id),
-                    };
-                    draws.push((p, Some(info), first.depth_start));
-                }
-                for j in (0..count.max(0)).filter(|_| deferred.is_none()) {
-                    let level = if res.rules.avoid_branch_levels {
-                        probe(parent.avoid, base, count, j)
-                    } else {
-                        base + j
-                    };
-                    let (info, ds) =
-                        self.drawn_branch(parent, owner, self.count(level), step, entry);
-                    draws.push((p * W::ratio(1, count as u64), Some(info), ds));
-                }
-                // A sub of a deferred run: its depths follow its member's
-                // level.
-                if let Some(member) = parent.spread {
-                    let owner = self.spreads.list[member as usize].owner;
-                    let placed = s
-                        .live
-                        .iter()
-                        .find(|l| u32::from(l.record) == owner)
-                        .map_or(0, |l| l.pending);
-                    for (_, info, ds) in &mut draws {
-                        let Some(b) = info else { continue };
-                        let id = self.sub_spread(member, b.level, step, entry, placed);
-                        let first = self.spreads.list[id as usize].at[0];
-                        b.depth = first.depth;
-                        b.spread = Some(id);
-                        *ds = first.depth_start;
-                    }
-                }
+            draws.push(Draw {
+                p,
+                branch: Some(info),
+                depth_start: first.depth_start,
+            });
+        }
+        for j in (0..count.max(0)).filter(|_| deferred.is_none()) {
+            let level = if res.rules.avoid_branch_levels {
+                probe(parent.avoid, base, count, j)
             } else {
-                draws.push((p, None, 1));
-            }
-            let num = num.min(res.rules.maxlevel);
-            let (l0, l1) = d.levels;
-            let nlev = (l1 - l0) as usize;
-            // Floating levels whose first one may lie in this dungeon.
-            let knox_here = (l0..l1)
-                .filter_map(|l| res.levels[l as usize].floating)
-                .fold(0u8, |m, f| m | (1 << f))
-                & !s.knox_done;
-            let plan = self.level_plan(rec, num, n_slots, knox_here);
-            let locate = &plan.locate;
-            if let Some(limits) = res.rules.limits {
-                if n_slots as usize + nlev > limits.max_levels {
-                    for (pd, _, _) in draws {
-                        out.push((pd, To::Fail(fail("too-many-levels", None)), None, None));
-                    }
-                    continue;
-                }
-            }
-            let (probs, possible) = (&plan.probs, &plan.possible);
-            let mixed = if self.facts.skip_level_chance {
-                Vec::new()
-            } else {
-                self.mixable(s, rec, num, n_slots, possible, &plan.optional, &plan.keep)
+                base + j
             };
-            let mixed_out: Vec<usize>;
-            let (chances, optional) = if mixed.is_empty() {
-                (plan.unmixed.clone(), &plan.optional)
-            } else {
-                let chances: Arc<[u8]> = (0..nlev)
-                    .map(|j| {
-                        if mixed.contains(&j) {
-                            res.levels[l0 as usize + j].chance.clamp(0, 100) as u8
-                        } else {
-                            100
-                        }
-                    })
-                    .collect();
-                mixed_out = plan
-                    .optional
-                    .iter()
-                    .copied()
-                    .filter(|j| !mixed.contains(j))
-                    .collect();
-                (chances, &mixed_out)
-            };
-            if optional.len() > self.budget.optional_levels {
-                return Err(TooLarge {
-                    what: format!(
-                        "\"{}\" has {} optional levels (at most {} are enumerated)",
-                        d.name,
-                        optional.len(),
-                        self.budget.optional_levels
-                    ),
-                });
+            let (info, ds) = self.drawn_branch(parent, owner, self.count(level), step, entry);
+            draws.push(Draw {
+                p: p * W::ratio(1, count as u64),
+                branch: Some(info),
+                depth_start: ds,
+            });
+        }
+        if let Some(member) = parent.spread {
+            self.spread_subs(s, member, step, entry, &mut draws);
+        }
+        Ok(Some(draws))
+    }
+
+    /// The branch into record `rec` from `s` up to its level's draw, or
+    /// the loader's failure code (outside: the enumeration gives up).
+    fn branch_range<'s>(
+        &self,
+        s: &'s State,
+        rec: usize,
+        n_slots: i32,
+    ) -> Result<Result<BranchRange<'s>, &'static str>, TooLarge> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let Some(&(brec, owner)) = d
+            .incoming
+            .iter()
+            .find(|(_, owner)| s.loaded.contains(&(*owner as u16)))
+        else {
+            return Ok(Err(code::BRANCH_NOT_FOUND));
+        };
+        if res.rules.parent_by_name
+            && d.same_name_before
+                .iter()
+                .any(|&j| j <= owner && s.loaded.contains(&(j as u16)))
+        {
+            return Ok(Err(code::PARENT_NOT_RESOLVED));
+        }
+        let Some(parent) = s.live.iter().find(|l| l.record as u32 == owner) else {
+            return Err(TooLarge {
+                what: format!("internal: parent of \"{}\" not tracked", d.name),
+            });
+        };
+        let b = &res.branches[brec as usize];
+        let chained = if b.chain >= 0 {
+            if b.chain >= n_slots {
+                return Ok(Err(code::CHAIN_SHIFTED));
             }
-            // One key for every pattern and move: a state's placements are
-            // looked up by reference, and copied only when new.
-            let mut key = PlaceKey {
-                record: rec as u32,
-                start: n_slots,
-                n: num,
-                pattern: possible.to_vec(),
-                keep: plan.keep.clone(),
-                external: Vec::new(),
-                adjust: 0,
-                filters: Vec::new(),
-                chances,
-            };
-            for mask in 0u64..(1u64 << optional.len()) {
-                // Mixed levels count as existing: the placement weighs
-                // them by their rolls.
-                key.pattern.copy_from_slice(possible);
-                let mut p_pat = W::ONE;
-                for (bitno, &j) in optional.iter().enumerate() {
-                    let on = mask & (1 << bitno) != 0;
-                    key.pattern[j] = on;
-                    p_pat = p_pat * if on { probs[j].0 } else { probs[j].1 };
-                }
-                self.external_into(s, rec, &key.pattern, n_slots, &mut key.external);
-                let filtered = self.checks.as_ref().is_some_and(|c| c.filters(rec));
-                for &(adjust, p_adj) in locate {
-                    key.adjust = adjust;
-                    // With evidence whose levels depend on the dungeon's
-                    // top (a depth), a placement per draw.
-                    let one = if filtered {
-                        None
-                    } else {
-                        let Some(pid) = self.placement(&key)? else {
-                            return self.unmix(entry_state, rec, entry_len, out);
-                        };
-                        Some(pid)
-                    };
-                    for &(pd, branch, ds) in &draws {
-                        let pid = match one {
-                            Some(pid) => pid,
-                            None => {
-                                let (_, ds_adj) = self.lifted_start(s, rec, num, ds, &key.pattern);
-                                let filters = self
-                                    .checks
-                                    .as_ref()
-                                    .map(|c| c.level_filters(self.res, rec, ds_adj))
-                                    .unwrap_or_default();
-                                let Some(pid) = self.placement(&PlaceKey {
-                                    filters,
-                                    ..key.clone()
-                                })?
-                                else {
-                                    return self.unmix(entry_state, rec, entry_len, out);
-                                };
-                                pid
-                            }
-                        };
-                        let prefix = pd * p_pat * p_adj;
-                        self.outcomes(
-                            s,
-                            rec,
-                            index,
-                            num,
-                            entry,
-                            ds,
-                            branch,
-                            &key.pattern,
-                            pid,
-                            prefix,
-                            (knox_here, &plan.kept),
-                            out,
-                        );
-                    }
-                }
+            match s.slots.iter().find(|(sl, _)| *sl == b.chain) {
+                Some(&(_, v)) if v > 0 => Some(v),
+                _ => return Ok(Err(code::EMPTY_CHAIN)),
             }
+        } else {
+            None
+        };
+        let (base, count) = match level_range(parent.n, b.range.base, b.range.rand, chained) {
+            Ok(r) => r,
+            Err(a) => return Ok(Err(a.code())),
+        };
+        let step = match b.kind {
+            BranchKind::Portal => 0,
+            _ if b.up => -1,
+            _ => 1,
+        };
+        Ok(Ok(BranchRange {
+            parent,
+            owner,
+            base,
+            count,
+            step,
+        }))
+    }
+
+    /// The draws of a branch whose count is below 1 (a random part below
+    /// -1), as the game's `rn2` gives them; a search that never ends fails.
+    fn nonpositive_draws(
+        &self,
+        rec: usize,
+        p: W,
+        range: &BranchRange<'_>,
+        entry: i32,
+        draws: &mut Vec<Draw>,
+        out: &mut Vec<Expansion>,
+    ) -> Result<(), TooLarge> {
+        let (base, count) = (range.base, range.count);
+        let levels = nonpositive_branch_levels(
+            self.facts.neg_rn2,
+            self.res.rules.avoid_branch_levels,
+            range.parent.avoid & bit(base) != 0,
+            base,
+            count,
+        )
+        .ok_or_else(|| TooLarge {
+            what: format!(
+                "the branch to \"{}\" draws rn2({count}), and the game's rn2 of a negative \
+                 argument returns ISAAC-64's raw output (2^32 outcomes, not enumerated)",
+                self.res.dungeons[rec].name
+            ),
+        })?;
+        for (level, pl) in levels {
+            let Some(level) = level else {
+                out.push(Expansion::failure(
+                    p * pl,
+                    rec,
+                    code::BRANCH_LEVEL_HANGS,
+                    None,
+                ));
+                continue;
+            };
+            let (info, ds) = self.drawn_branch(
+                range.parent,
+                range.owner,
+                self.count(level),
+                range.step,
+                entry,
+            );
+            draws.push(Draw {
+                p: p * pl,
+                branch: Some(info),
+                depth_start: ds,
+            });
         }
         Ok(())
     }
 
-    /// Expands `s` again with record `rec`'s rolls enumerated, dropping
-    /// what the first try made.
-    pub(super) fn unmix(
+    /// A sub of a deferred run: its depths follow its member's level
+    /// (`member`: the spread of the branch into its parent).
+    fn spread_subs(&mut self, s: &State, member: u32, step: i32, entry: i32, draws: &mut [Draw]) {
+        let owner = self.spreads.list[member as usize].owner;
+        let placed = s
+            .live
+            .iter()
+            .find(|l| u32::from(l.record) == owner)
+            .map_or(0, |l| l.pending);
+        for draw in draws {
+            let Some(b) = draw.branch.as_mut() else {
+                continue;
+            };
+            let id = self.sub_spread(member, b.level, step, entry, placed);
+            let first = self.spreads.list[id as usize].at[0];
+            b.depth = first.depth;
+            b.spread = Some(id);
+            draw.depth_start = first.depth_start;
+        }
+    }
+
+    /// The outcomes of record `rec` of `num` levels entered at `entry`
+    /// from `s`, given the branch draws: per pattern of its optional
+    /// levels and Quest locate move, a placement, each draw's outcomes made
+    /// by [`Engine::outcomes`]. False when a placement's mixed rolls cannot
+    /// be mixed (the caller enumerates them instead).
+    fn expand_patterns(
         &mut self,
         s: &State,
         rec: usize,
-        len: usize,
-        out: &mut Vec<(W, To, Option<Present>, Option<State>)>,
-    ) -> Result<(), TooLarge> {
-        out.truncate(len);
-        self.memo.no_mix[rec] = true;
-        self.expand(s, rec, out)
+        (num, entry): (i32, i32),
+        n_slots: i32,
+        draws: &[Draw],
+        out: &mut Vec<Expansion>,
+    ) -> Result<bool, TooLarge> {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let (l0, l1) = d.levels;
+        let nlev = (l1 - l0) as usize;
+        // Floating levels whose first one may lie in this dungeon.
+        let knox_here = (l0..l1)
+            .filter_map(|l| res.levels[l as usize].floating)
+            .fold(0u8, |m, f| m | (1 << f))
+            & !s.knox_done;
+        let plan = self.level_plan(rec, num, n_slots, knox_here);
+        if let Some(limits) = res.rules.limits {
+            if n_slots as usize + nlev > limits.max_levels {
+                for draw in draws {
+                    out.push(Expansion::failure(draw.p, rec, code::TOO_MANY_LEVELS, None));
+                }
+                return Ok(true);
+            }
+        }
+        let (chances, enumerated) = self.mixing(s, rec, num, n_slots, &plan);
+        let optional = enumerated.as_deref().unwrap_or(&plan.optional);
+        if optional.len() > self.budget.optional_levels {
+            return Err(TooLarge {
+                what: format!(
+                    "\"{}\" has {} optional levels (at most {} are enumerated)",
+                    d.name,
+                    optional.len(),
+                    self.budget.optional_levels
+                ),
+            });
+        }
+        let at = DungeonDraw {
+            rec,
+            index: s.loaded.len(),
+            num,
+            entry,
+            knox_here,
+            kept: &plan.kept,
+        };
+        // One key for every pattern and move: a state's placements are
+        // looked up by reference, and copied only when new.
+        let mut key = PlaceKey {
+            record: rec as u32,
+            start: n_slots,
+            n: num,
+            pattern: plan.possible.clone(),
+            keep: plan.keep.clone(),
+            external: Vec::new(),
+            adjust: 0,
+            filters: Vec::new(),
+            chances,
+        };
+        let filtered = self.checks.as_ref().is_some_and(|c| c.filters(rec));
+        for mask in 0u64..(1u64 << optional.len()) {
+            // Mixed levels count as existing: the placement weighs them by
+            // their rolls.
+            key.pattern.copy_from_slice(&plan.possible);
+            let mut p_pat = W::ONE;
+            for (bitno, &j) in optional.iter().enumerate() {
+                let on = mask & (1 << bitno) != 0;
+                key.pattern[j] = on;
+                p_pat = p_pat * if on { plan.probs[j].0 } else { plan.probs[j].1 };
+            }
+            self.external_into(s, rec, &key.pattern, n_slots, &mut key.external);
+            for &(adjust, p_adj) in &plan.locate {
+                key.adjust = adjust;
+                // With evidence whose levels depend on the dungeon's top (a
+                // depth), a placement per draw.
+                let one = if filtered {
+                    None
+                } else {
+                    let Some(pid) = self.placement(&key)? else {
+                        return Ok(false);
+                    };
+                    Some(pid)
+                };
+                for draw in draws {
+                    let pid = match one {
+                        Some(pid) => pid,
+                        None => match self.filtered_placement(s, &key, draw.depth_start)? {
+                            Some(pid) => pid,
+                            None => return Ok(false),
+                        },
+                    };
+                    let placed = Placed {
+                        draw,
+                        pattern: &key.pattern,
+                        pid,
+                        prefix: draw.p * p_pat * p_adj,
+                    };
+                    self.outcomes(s, &at, placed, out);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Which optional levels' chance rolls the placement weighs (mixed)
+    /// rather than the enumeration: per level record its chance as placed
+    /// (100 unless mixed), and the levels still enumerated when some are
+    /// mixed (none: the plan's optional levels).
+    fn mixing(
+        &mut self,
+        s: &State,
+        rec: usize,
+        num: i32,
+        n_slots: i32,
+        plan: &LevelPlan,
+    ) -> (Arc<[u8]>, Option<Vec<usize>>) {
+        let mixed = if self.facts.skip_level_chance {
+            Vec::new()
+        } else {
+            self.mixable(s, rec, num, n_slots, plan)
+        };
+        if mixed.is_empty() {
+            return (plan.unmixed.clone(), None);
+        }
+        let (l0, l1) = self.res.dungeons[rec].levels;
+        let chances: Arc<[u8]> = (0..(l1 - l0) as usize)
+            .map(|j| {
+                if mixed.contains(&j) {
+                    self.res.levels[l0 as usize + j].chance.clamp(0, 100) as u8
+                } else {
+                    100
+                }
+            })
+            .collect();
+        let enumerated = plan
+            .optional
+            .iter()
+            .copied()
+            .filter(|j| !mixed.contains(j))
+            .collect();
+        (chances, Some(enumerated))
+    }
+
+    /// With evidence whose levels depend on the dungeon's top: the
+    /// placement of `key` for a draw whose dungeon starts at `ds` (as
+    /// drawn), memoised; `None` as [`Engine::placement`] says.
+    fn filtered_placement(
+        &mut self,
+        s: &State,
+        key: &PlaceKey,
+        ds: i32,
+    ) -> Result<Option<u32>, TooLarge> {
+        let rec = key.record as usize;
+        let (_, ds_adj) = self.lifted_start(s, rec, key.n, ds, &key.pattern);
+        let filters = self
+            .checks
+            .as_ref()
+            .map(|c| c.level_filters(self.res, rec, ds_adj))
+            .unwrap_or_default();
+        self.placement(&PlaceKey {
+            filters,
+            ..key.clone()
+        })
     }
 
     /// The `dummy` fix-up (the first `dummy` level lifts its dungeon by

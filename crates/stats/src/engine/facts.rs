@@ -2,7 +2,7 @@
 //! from the [`Resolver`] before the first state. Invariant: nothing here
 //! changes while the layers are made.
 
-use super::arith::{level_range, span_mask};
+use super::arith::level_range;
 use super::state::Live;
 use super::{Engine, TooLarge};
 use crate::fxhash::FxHashMap;
@@ -317,5 +317,33 @@ impl<'a> Engine<'a> {
             return Err(unmodelled());
         }
         Ok(())
+    }
+}
+
+/// The bits ([`bit`]) of levels `start..start + count`: asked for every
+/// branch of every live dungeon of every state, so made at once rather
+/// than level by level.
+pub(super) fn span_mask(start: i32, count: i32) -> u64 {
+    let lo = i64::from(start).max(1);
+    let hi = (i64::from(start) + i64::from(count)).min(64);
+    if lo >= hi {
+        return 0;
+    }
+    // `hi - lo` is at most 63: the shift cannot overflow.
+    ((1u64 << (hi - lo)) - 1) << lo
+}
+
+#[cfg(test)]
+mod span_tests {
+    use super::*;
+    use crate::runs::bit;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn span_mask_is_the_levels_bits(start in -100i32..100, count in -10i32..120) {
+            let slow = (start..start + count).fold(0, |m, l| m | bit(l));
+            prop_assert_eq!(span_mask(start, count), slow);
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! per-record plans that build those problems. Invariant: a placement's
 //! number is the order it was first asked for, whether searched ahead or not.
 
+use super::arith::locate_moves;
 use super::state::State;
 use super::{Engine, TooLarge};
 use crate::fxhash::FxHashMap;
@@ -103,7 +104,7 @@ pub(super) struct PlaceKey {
     pub(super) keep: Arc<[bool]>,
     pub(super) external: Vec<(i32, i32)>,
     /// Added to the base of the record before last (dNetHack's Quest
-    /// locate level, [`Engine::locate_moves`]).
+    /// locate level, [`super::arith::locate_moves`]).
     pub(super) adjust: i32,
     /// The levels the evidence allows each constrained level on
     /// ([`place::PLevel::filter`]), by local index.
@@ -189,7 +190,7 @@ impl<'a> Engine<'a> {
             kept: (0..nlev).filter(|&j| keep[j]).collect(),
             keep,
             unmixed: vec![100; nlev].into(),
-            locate: self.locate_moves(rec, num),
+            locate: locate_moves(self.res, rec, num),
         });
         self.memo.plans.insert(key, plan.clone());
         plan
@@ -279,16 +280,13 @@ impl<'a> Engine<'a> {
     /// kept, not floating, not `dummy`). Not with evidence, dNetHack's
     /// moving Quest locate level or rule 10's Quest, nor after a placement
     /// of this record found its rolls unmixable.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn mixable(
         &mut self,
         s: &State,
         rec: usize,
         num: i32,
         n_slots: i32,
-        possible: &[bool],
-        optional: &[usize],
-        keep: &Arc<[bool]>,
+        plan: &LevelPlan,
     ) -> Vec<usize> {
         let res = self.res;
         let d = &res.dungeons[rec];
@@ -303,20 +301,20 @@ impl<'a> Engine<'a> {
         {
             return Vec::new();
         }
-        let external = self.external(s, rec, possible, n_slots);
+        let external = self.external(s, rec, &plan.possible, n_slots);
         // Every state that loads this record asks again: the answer
         // depends on these alone.
         let key = TailStartKey {
             record: rec as u32,
             size: num,
             start: n_slots,
-            keep: keep.clone(),
+            keep: plan.keep.clone(),
             external,
         };
         let start = match self.memo.tail_starts.get(&key) {
             Some(&start) => start,
             None => {
-                let levels = self.plevels(rec, possible, keep, 0, &[], &[]);
+                let levels = self.plevels(rec, &plan.possible, &plan.keep, 0, &[], &[]);
                 let start = place::tail_start(&place::Input {
                     n: num,
                     start: n_slots,
@@ -327,12 +325,12 @@ impl<'a> Engine<'a> {
                 start
             }
         };
-        optional
+        plan.optional
             .iter()
             .copied()
             .filter(|&j| {
                 let l = &res.levels[d.levels.0 as usize + j];
-                j >= start && !keep[j] && l.floating.is_none() && !l.is_dummy
+                j >= start && !plan.keep[j] && l.floating.is_none() && !l.is_dummy
             })
             .collect()
     }

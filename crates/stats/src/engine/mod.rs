@@ -66,6 +66,7 @@ use crate::weight::W;
 use crate::{Budget, Stop, STOPPED};
 use back::{backward, Runs};
 pub(crate) use back::{BackLayer, Reach, LEVEL_BITS};
+use expand::Expansion;
 pub(crate) use facts::future_mask;
 use facts::FileFacts;
 use layer::Presents;
@@ -330,7 +331,7 @@ impl<'a> Engine<'a> {
             .map(|s| {
                 if s.knox_bad {
                     return Some(FailKey {
-                        code: "knox-not-reachable",
+                        code: arith::code::KNOX_NOT_REACHABLE,
                         dungeon: None,
                         level: None,
                     });
@@ -341,7 +342,7 @@ impl<'a> Engine<'a> {
                         .iter()
                         .any(|&r| self.res.dungeons[r as usize].name == *name);
                     (!found).then_some(FailKey {
-                        code: "missing-dungeon",
+                        code: arith::code::MISSING_DUNGEON,
                         dungeon: None,
                         level: None,
                     })
@@ -422,19 +423,25 @@ impl<'a> Engine<'a> {
                 }
                 outs.clear();
                 self.expand(s, rec, &mut outs)?;
-                for (p, to, info, state) in outs.drain(..) {
+                for out in outs.drain(..) {
+                    let Expansion {
+                        p,
+                        to,
+                        present,
+                        next: state,
+                    } = out;
                     if p.is_zero() {
                         continue;
                     }
                     let ok = match (&self.checks, &to) {
-                        (Some(c), To::State(_)) => self.meets_evidence(c, s, rec, info.as_ref()),
+                        (Some(c), To::State(_)) => self.meets_evidence(c, s, rec, present.as_ref()),
                         _ => true,
                     };
                     let to = match (to, state) {
                         (To::State(_), Some(st)) => To::State(next.intern(st)),
                         (t, _) => t,
                     };
-                    let info = presents.id(info);
+                    let info = presents.id(present);
                     edges.push(Edge {
                         from: si as u32,
                         to,

@@ -71,6 +71,15 @@ pub struct AltSlot {
     pub selected: bool,
 }
 
+/// One draw of dNetHack's `select_alternate()`: the chances that the
+/// record is kept and dropped, and the history after each.
+pub(super) struct Alternate {
+    pub(super) p_keep: W,
+    pub(super) kept: Vec<AltSlot>,
+    pub(super) p_drop: W,
+    pub(super) dropped: Vec<AltSlot>,
+}
+
 /// A state in a layer's index. Its lists are made by [`shared`], one
 /// allocation per distinct list, so equal lists are one address: hashed
 /// and compared by that, not element by element (a layer's ten thousand
@@ -122,20 +131,26 @@ pub(super) struct Lists {
     pub(super) loaded: Distinct<u16>,
     pub(super) slots: Distinct<(i32, i32)>,
     pub(super) alts: Distinct<AltSlot>,
-    /// The last list of records extended, the record, and the list they
-    /// make: a layer's states mostly load the same records, and each would
-    /// otherwise build and look up the list.
-    #[allow(clippy::type_complexity)]
-    extended: Mutex<Option<(Arc<[u16]>, u16, Arc<[u16]>)>>,
+    /// The last list of records extended: a layer's states mostly load
+    /// the same records, and each would otherwise build and look up the
+    /// list.
+    extended: Mutex<Option<Extended>>,
+}
+
+/// A list of records, a record, and the list they make.
+struct Extended {
+    from: Arc<[u16]>,
+    rec: u16,
+    list: Arc<[u16]>,
 }
 
 impl Lists {
     /// `loaded` and then `rec`, as one shared list.
     pub(super) fn loaded_with(&self, loaded: &Arc<[u16]>, rec: u16) -> Arc<[u16]> {
         let mut last = self.extended.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((from, r, list)) = last.as_ref() {
-            if Arc::ptr_eq(from, loaded) && *r == rec {
-                return list.clone();
+        if let Some(last) = last.as_ref() {
+            if Arc::ptr_eq(&last.from, loaded) && last.rec == rec {
+                return last.list.clone();
             }
         }
         // Exactly: states are held by the hundred thousand.
@@ -143,7 +158,11 @@ impl Lists {
         v.extend_from_slice(loaded);
         v.push(rec);
         let list = shared(&self.loaded, v);
-        *last = Some((loaded.clone(), rec, list.clone()));
+        *last = Some(Extended {
+            from: loaded.clone(),
+            rec,
+            list: list.clone(),
+        });
         list
     }
 }
@@ -244,12 +263,7 @@ impl<'a> Engine<'a> {
     /// `1/remaining` (`rn2` of 0 or less gives 0: kept); in wizard mode or
     /// in June the `chaos_quest` option decides for "Chaos Quest" after
     /// the draw.
-    #[allow(clippy::type_complexity)]
-    pub(super) fn select_alternate(
-        &self,
-        s: &State,
-        rec: usize,
-    ) -> Option<((W, Vec<AltSlot>), (W, Vec<AltSlot>))> {
+    pub(super) fn select_alternate(&self, s: &State, rec: usize) -> Option<Alternate> {
         let res = self.res;
         let d = &res.dungeons[rec];
         let group = self.facts.alt_group[rec];
@@ -298,6 +312,11 @@ impl<'a> Engine<'a> {
             }
             alts
         };
-        Some(((p_keep, history(true)), (p_drop, history(false))))
+        Some(Alternate {
+            p_keep,
+            kept: history(true),
+            p_drop,
+            dropped: history(false),
+        })
     }
 }
