@@ -12,7 +12,7 @@
 //! weights carry their error bounds through the sums).
 
 use super::acc::END_PLAIN;
-use super::engine::{Edge, Present, PresentKey, Run};
+use super::engine::{Edge, Enumeration, Present, PresentKey};
 use super::fxhash::FxHashMap;
 use super::weight::W;
 
@@ -47,7 +47,7 @@ pub(crate) struct After {
 
 impl After {
     /// For the states of layer `i + 1` (after dungeon record `i`).
-    pub(crate) fn of(run: &Run, i: usize) -> After {
+    pub(crate) fn of(run: &Enumeration, i: usize) -> After {
         let mut ids: FxHashMap<Vec<u64>, u32> = FxHashMap::default();
         let mut key: Vec<u64> = Vec::new();
         let class = run.layers[i + 1]
@@ -108,7 +108,7 @@ impl<'r> Alike<'r> {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn add(
         &mut self,
-        run: &Run,
+        run: &Enumeration,
         after: &After,
         i: usize,
         index: u32,

@@ -3,7 +3,7 @@
 
 use super::acc::{bump, Acc, Ends, Kinds, Static, ENDS, END_NO_BONES, END_PLAIN, PW};
 use super::alike::{After, Alike};
-use super::engine::{BranchInfo, Edge, Present, Run, To};
+use super::engine::{BranchInfo, Edge, Enumeration, Present, To};
 use super::place::LEVELS;
 use super::weight::W;
 use crate::bones::{BonesOptions, Known};
@@ -75,7 +75,7 @@ pub fn madman_records(
     }
 }
 
-pub fn accumulate(res: &Resolver, run: &Run, opts: &BonesOptions, places: bool) -> Acc {
+pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places: bool) -> Acc {
     let mut acc = Acc::new(res);
     if places {
         acc.places = Some(Default::default());
@@ -198,7 +198,7 @@ struct Grouped<'r> {
     alike: Alike<'r>,
 }
 
-fn group<'r>(run: &'r Run, all: &[Vec<W>], i: usize) -> Grouped<'r> {
+fn group<'r>(run: &'r Enumeration, all: &[Vec<W>], i: usize) -> Grouped<'r> {
     let layer = &run.layers[i];
     let after = After::of(run, i);
     let mut alike = Alike::default();
@@ -257,7 +257,7 @@ struct Outcome<'r> {
 
 fn present(
     res: &Resolver,
-    run: &Run,
+    run: &Enumeration,
     opts: &BonesOptions,
     madman: Option<(u32, u32)>,
     acc: &mut Acc,
@@ -445,7 +445,7 @@ fn present(
 }
 
 /// For each state, the first edge (from a state `alpha` reaches) into it.
-fn predecessors(run: &Run, alpha: &[Vec<W>]) -> Vec<Vec<Option<usize>>> {
+fn predecessors(run: &Enumeration, alpha: &[Vec<W>]) -> Vec<Vec<Option<usize>>> {
     let mut preds: Vec<Vec<Option<usize>>> = run
         .layers
         .iter()
@@ -476,7 +476,7 @@ fn describe_range(res: &Resolver, l: usize) -> String {
 }
 
 /// One step of an outcome, in words.
-fn describe(res: &Resolver, run: &Run, rec: usize, e: &Edge) -> String {
+fn describe(res: &Resolver, run: &Enumeration, rec: usize, e: &Edge) -> String {
     let d = &res.dungeons[rec];
     let Some(info) = run.layers[rec].info(e) else {
         return format!("\"{}\" does not exist (chance roll)", d.name);
@@ -523,7 +523,7 @@ fn describe(res: &Resolver, run: &Run, rec: usize, e: &Edge) -> String {
 
 /// Where a branch leaves from, in words; a deferred run's branch may leave
 /// from any of its levels.
-fn entered_from(res: &Resolver, run: &Run, b: &BranchInfo) -> String {
+fn entered_from(res: &Resolver, run: &Enumeration, b: &BranchInfo) -> String {
     let parent = &res.dungeons[b.parent as usize].name;
     match b.spread.and_then(|id| run.spreads.get(id as usize)) {
         Some(sp) if sp.member && sp.at.len() > 1 => {
@@ -538,7 +538,7 @@ fn entered_from(res: &Resolver, run: &Run, b: &BranchInfo) -> String {
 
 fn path_to(
     res: &Resolver,
-    run: &Run,
+    run: &Enumeration,
     preds: &[Vec<Option<usize>>],
     layer: usize,
     state: usize,
@@ -559,7 +559,7 @@ fn path_to(
 /// A concrete failing outcome: the steps that lead to it and why it fails.
 fn example(
     res: &Resolver,
-    run: &Run,
+    run: &Enumeration,
     preds: &[Vec<Option<usize>>],
     layer: usize,
     ei: usize,

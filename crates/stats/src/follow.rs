@@ -1,7 +1,7 @@
 //! The passes that go forward through the enumeration's layers, done a
 //! layer at a time as the enumeration makes them: the levels later
 //! branches may land on ([`Reach`]), the chance of reaching each state
-//! ([`Run::alpha`]) and the core masses ([`Run::core`]).
+//! ([`Enumeration::alpha`]) and the core masses ([`Enumeration::core`]).
 //!
 //! Each reads only the layers before the one it is given, so on a second
 //! core they follow the enumeration, which is a single thread, instead of
@@ -192,10 +192,10 @@ impl<'a> Follow<'a> {
         m
     }
 
-    /// [`Run::core`], forward from layer `i` to the next: a dungeon's levels
+    /// [`Enumeration::core`], forward from layer `i` to the next: a dungeon's levels
     /// get their chance when it is created, and carry it along every later
     /// edge. Once a layer's successor is done, only the levels its own
-    /// record's branches leave from are kept ([`Run::core_at`] reads no
+    /// record's branches leave from are kept ([`Enumeration::core_at`] reads no
     /// other).
     fn core_step(&mut self, i: usize) {
         // Layer `i - 1`'s masses have been read: trimmed before layer

@@ -478,7 +478,7 @@ fn places_with(res: &Resolver, opts: &StatsOptions) -> Places {
     }
 }
 
-fn exact_method(run: &engine::Run) -> Method {
+fn exact_method(run: &engine::Enumeration) -> Method {
     Method::Exact {
         max_error: 0.0,
         states: run.layers.iter().map(|l| l.states.len()).sum(),

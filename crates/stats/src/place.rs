@@ -22,7 +22,7 @@
 //! forward pass over the memo then gives each level's distribution.
 
 use super::fxhash::FxHashMap;
-use super::tail::{self, RunLevel, Status as TailStatus, Tails};
+use super::tail::{self, Status as TailStatus, TailLevel, Tails};
 use super::weight::W;
 use super::Stop;
 
@@ -172,12 +172,14 @@ pub struct Placement {
     pub nodes: usize,
 }
 
-/// The search grew past its budget (or was stopped from outside, or
-/// `mixed`: the levels whose rolls were to be mixed into the tail cannot
-/// be, as whether the search succeeds depends on them or they do not lie
-/// in the tail; the caller enumerates their rolls instead).
+/// Why a placement search stopped short: it grew past its budget, was
+/// stopped from outside (`stopped`), or found that the levels whose rolls
+/// were to be mixed into the tail cannot be (`mixed`: whether the search
+/// succeeds depends on them, or they do not lie in the tail; the caller
+/// enumerates their rolls instead). The engine turns the first two into a
+/// [`crate::TooLarge`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooLarge {
+pub struct SearchStopped {
     pub nodes: usize,
     pub stopped: bool,
     pub mixed: bool,
@@ -463,7 +465,7 @@ impl<'a> Search<'a> {
         // Upper bound on the states of a tail from `t`: per atom, the
         // counts it may hold.
         let tail_cost = |t: usize| -> f64 {
-            let run: Vec<RunLevel> = (t..m)
+            let run: Vec<TailLevel> = (t..m)
                 .filter(|&j| levels[j].exists)
                 .map(|j| self.run_level(j, self.fixed[j]))
                 .collect();
@@ -511,8 +513,8 @@ impl<'a> Search<'a> {
     /// range of the tail aborts from here or the tail has too many atoms
     /// (then it is searched level by level); an error when its mixed
     /// levels cannot be mixed.
-    fn tail_node(&mut self, ctx: &Ctx) -> Result<Option<Node>, TooLarge> {
-        let unmixable = TooLarge {
+    fn tail_node(&mut self, ctx: &Ctx) -> Result<Option<Node>, SearchStopped> {
+        let unmixable = SearchStopped {
             nodes: self.nodes.len(),
             stopped: false,
             mixed: true,
@@ -532,13 +534,13 @@ impl<'a> Search<'a> {
 
     /// Level `j` of the tail, with its range `(start, count)`: a kept
     /// level of one level is known without splitting the outcome.
-    fn run_level(&self, j: usize, range: Option<RangeResult>) -> RunLevel {
+    fn run_level(&self, j: usize, range: Option<RangeResult>) -> TailLevel {
         let (start, count) = match range {
             Some(Ok(r)) => r,
             _ => (0, 0),
         };
         let l = &self.levels()[j];
-        RunLevel {
+        TailLevel {
             start,
             count,
             chance: l.chance.min(100),
@@ -691,7 +693,7 @@ impl<'a> Search<'a> {
         id
     }
 
-    fn node(&mut self, ctx: Ctx) -> Result<u32, TooLarge> {
+    fn node(&mut self, ctx: Ctx) -> Result<u32, SearchStopped> {
         if let Some(&id) = self.memo.get(&ctx) {
             return Ok(id);
         }
@@ -702,7 +704,7 @@ impl<'a> Search<'a> {
         // dNetHack's Dungeons of Doom): each one asks.
         let stopped = (at_tail || self.nodes.len().is_multiple_of(4096)) && self.stop.is_set();
         if self.nodes.len() >= self.budget || stopped {
-            return Err(TooLarge {
+            return Err(SearchStopped {
                 nodes: self.nodes.len(),
                 stopped,
                 mixed: false,
@@ -761,7 +763,7 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn expand(&mut self, ctx: &Ctx) -> Result<Node, TooLarge> {
+    fn expand(&mut self, ctx: &Ctx) -> Result<Node, SearchStopped> {
         let k = ctx.k as usize;
         let range = self.range(k, &ctx.vals).unwrap_or(Err(Abort::ChainShifted));
         let (s, c) = match range {
@@ -954,7 +956,7 @@ pub fn place(
     budget: usize,
     stop: &Stop,
     tails: &mut Tails,
-) -> Result<Placement, TooLarge> {
+) -> Result<Placement, SearchStopped> {
     place_with(input, budget, stop, Some(tails))
 }
 
@@ -965,7 +967,7 @@ fn place_with(
     budget: usize,
     stop: &Stop,
     tails: Option<&mut Tails>,
-) -> Result<Placement, TooLarge> {
+) -> Result<Placement, SearchStopped> {
     let m = input.levels.len();
     let mut own = Tails::default();
     let level_by_level = tails.is_none();
@@ -974,7 +976,7 @@ fn place_with(
         search.tail = None;
     }
     if !search.mixed_in_tail() {
-        return Err(TooLarge {
+        return Err(SearchStopped {
             nodes: 0,
             stopped: false,
             mixed: true,

@@ -21,7 +21,7 @@ use super::fxhash::FxHashMap;
 use super::weight::W;
 use crate::loader::Resolver;
 
-/// Where a dungeon record stands in a run.
+/// Where a dungeon record stands in a deferred run of side branches.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RunPos {
     /// The run's first record, its number of members, and the record after
@@ -33,7 +33,8 @@ pub(crate) struct RunPos {
     pub pos: u8,
 }
 
-/// The joint chances of a deferred run's levels from one set of taken
+/// The joint chances of the levels of a deferred run of side branches,
+/// from one set of taken
 /// levels: per member, the chance of each level, and the chance that it
 /// is the first member of the run to end there (floating members end
 /// nowhere).
@@ -46,7 +47,7 @@ pub struct RunDist {
     pub span: u64,
 }
 
-/// The runs of a file: per dungeon record, its place in a run if it is a
+/// The deferred runs of side branches of a file: per dungeon record, its place in a run if it is a
 /// member, and per run (by its first record) its members in order and its
 /// subs.
 pub(crate) struct Runs {

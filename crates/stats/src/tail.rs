@@ -48,11 +48,12 @@
 use super::fxhash::FxHashMap;
 use super::weight::W;
 
-/// One level of a run: its range `start..start + count` (in `1..=63`),
+/// One level of the tail's run of levels (not a deferred run of side
+/// branches, [`crate::runs`]): its range `start..start + count` (in `1..=63`),
 /// its chance of existing in percent (100, or a mixed level's roll), and
 /// whether the caller keeps its level ([`Solved::kept`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RunLevel {
+pub struct TailLevel {
     pub start: i32,
     pub count: i32,
     pub chance: u8,
@@ -166,7 +167,7 @@ pub struct KeptOutcome {
 /// Memoises runs by their ranges, and their sub-searches by counts.
 #[derive(Default)]
 pub struct Tails {
-    shapes: FxHashMap<Vec<RunLevel>, u32>,
+    shapes: FxHashMap<Vec<TailLevel>, u32>,
     all: Vec<Shape>,
 }
 
@@ -184,7 +185,7 @@ fn mask(start: i32, count: i32) -> u64 {
 /// The atoms of a run's ranges: levels by the ranges they lie in.
 /// `(levels, ranges they lie in)` per atom, in level order; also the
 /// estimate of [`crate::place`]'s choice of where a tail starts.
-pub fn atoms(run: &[RunLevel]) -> Vec<(u64, u64)> {
+pub fn atoms(run: &[TailLevel]) -> Vec<(u64, u64)> {
     let mut by_sig: Vec<(u64, u64)> = Vec::new();
     for l in 0..64u32 {
         let sig = run
@@ -217,7 +218,7 @@ impl Tails {
     /// order count what they would have added one after another.
     pub fn absorb(&mut self, other: Tails) -> usize {
         let mut theirs: Vec<Option<Shape>> = other.all.into_iter().map(Some).collect();
-        let mut runs: Vec<(Vec<RunLevel>, u32)> = other.shapes.into_iter().collect();
+        let mut runs: Vec<(Vec<TailLevel>, u32)> = other.shapes.into_iter().collect();
         runs.sort_unstable_by_key(|&(_, id)| id);
         let mut added = 0;
         for (run, id) in runs {
@@ -238,7 +239,7 @@ impl Tails {
 
     /// Solves the run of levels `run` (at most 63) from the levels `taken`
     /// before it; `None` when it has too many atoms or kept levels.
-    pub fn solve(&mut self, run: &[RunLevel], taken: u64) -> Option<Solved> {
+    pub fn solve(&mut self, run: &[TailLevel], taken: u64) -> Option<Solved> {
         let id = match self.shapes.get(run) {
             Some(&id) => id,
             None => {
@@ -320,7 +321,7 @@ impl Shape {
         added
     }
 
-    fn new(run: &[RunLevel]) -> Option<Shape> {
+    fn new(run: &[TailLevel]) -> Option<Shape> {
         if run.len() > 63 || kept_outcomes(run) > MAX_KEPT_OUTCOMES {
             return None;
         }
@@ -766,7 +767,7 @@ fn group(steps: &mut [(u32, u32, W)]) -> Vec<(u32, Vec<(u32, W)>)> {
 }
 
 /// The number of outcomes of a run's kept levels.
-pub fn kept_outcomes(run: &[RunLevel]) -> u64 {
+pub fn kept_outcomes(run: &[TailLevel]) -> u64 {
     run.iter()
         .filter(|r| r.kept)
         .fold(1u64, |n, r| n.saturating_mul(r.count.max(1) as u64))

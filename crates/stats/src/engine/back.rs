@@ -313,20 +313,21 @@ pub(crate) struct Reach {
 }
 
 /// The branch end an edge adds to its parent that counts for bones (a
-/// deferred run's are judged at the run's start, [`Runs`]).
-pub(super) fn added_end(layer: &Layer, e: &Edge, runs: &Runs<'_>) -> Option<(u32, i32)> {
+/// deferred run's are judged at the run's start, [`DeferredRuns`]).
+pub(super) fn added_end(layer: &Layer, e: &Edge, runs: &DeferredRuns<'_>) -> Option<(u32, i32)> {
     let b = layer.info(e)?.branch?;
     let member = runs.of(layer, e).is_some_and(|sp| sp.member);
     (!b.floated && !member).then_some((b.parent, b.level))
 }
 
-/// The deferred runs, for the backward pass.
-pub(super) struct Runs<'r> {
+/// The deferred runs of side branches, for the backward pass: their
+/// branches' spreads and joint chances.
+pub(super) struct DeferredRuns<'r> {
     pub(super) spreads: &'r [Spread],
     pub(super) dists: &'r [RunDist],
 }
 
-impl Runs<'_> {
+impl DeferredRuns<'_> {
     /// The spread of an edge's branch.
     fn of(&self, layer: &Layer, e: &Edge) -> Option<&Spread> {
         let b = layer.info(e)?.branch?;
@@ -395,7 +396,7 @@ pub(super) fn backward(
     mut reach: Reach,
     terminal_fail: &[Option<FailKey>],
     classes: &(dyn Fn(usize, &Edge) -> [W; ENDS] + Sync),
-    runs: &Runs<'_>,
+    runs: &DeferredRuns<'_>,
     stop: &Stop,
 ) -> Vec<BackLayer> {
     let last = layers.len() - 1;

@@ -74,7 +74,7 @@ pub(super) struct DungeonDraw<'p> {
     pub(super) num: i32,
     pub(super) entry: i32,
     /// Floating levels whose first one may lie in this dungeon.
-    pub(super) knox_here: u8,
+    pub(super) floating_here: u8,
     /// The level records whose levels go into the class key.
     pub(super) kept: &'p [usize],
 }
@@ -501,11 +501,11 @@ impl<'a> Engine<'a> {
         let (l0, l1) = d.levels;
         let nlev = (l1 - l0) as usize;
         // Floating levels whose first one may lie in this dungeon.
-        let knox_here = (l0..l1)
+        let floating_here = (l0..l1)
             .filter_map(|l| res.levels[l as usize].floating)
             .fold(0u8, |m, f| m | (1 << f))
-            & !s.knox_done;
-        let plan = self.level_plan(rec, num, n_slots, knox_here);
+            & !s.floating_done;
+        let plan = self.level_plan(rec, num, n_slots, floating_here);
         if let Some(limits) = res.rules.limits {
             if n_slots as usize + nlev > limits.max_levels {
                 for draw in draws {
@@ -531,7 +531,7 @@ impl<'a> Engine<'a> {
             index: s.loaded.len(),
             num,
             entry,
-            knox_here,
+            floating_here,
             kept: &plan.kept,
         };
         // One key for every pattern and move: a state's placements are

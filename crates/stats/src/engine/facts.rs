@@ -213,10 +213,16 @@ impl<'a> Engine<'a> {
 
     /// Whether level record `j` of dungeon record `rec` (first slot
     /// `n_slots`) goes into the placement's class key.
-    pub(super) fn keeps_level(&self, rec: usize, n_slots: i32, j: usize, knox_here: u8) -> bool {
+    pub(super) fn keeps_level(
+        &self,
+        rec: usize,
+        n_slots: i32,
+        j: usize,
+        floating_here: u8,
+    ) -> bool {
         let l = self.res.dungeons[rec].levels.0 as usize + j;
         self.facts.needed_slots[rec + 1].contains(n_slots + j as i32)
-            || floats_in(self.res.levels[l].floating, knox_here)
+            || floats_in(self.res.levels[l].floating, floating_here)
             || self.facts.madman_locate == Some(l as u32)
     }
 

@@ -29,9 +29,9 @@ pub struct BranchInfo {
     pub floated: bool,
     /// With dNetHack's bones rules: the parent is the Quest, so the entry
     /// level's other end brings rule 11 ([`END_QUEST`]); otherwise
-    /// [`END_PLAIN`], and [`Run::core_at`] tells whether it brings rule 12.
+    /// [`END_PLAIN`], and [`Enumeration::core_at`] tells whether it brings rule 12.
     pub other: usize,
-    /// A branch of a deferred run: its level is one of [`Run::spreads`]'
+    /// A branch of a deferred run: its level is one of [`Enumeration::spreads`]'
     /// entry's, each with its chance (then `level`, `depth` and the
     /// outcome's `depth_start` are the first of them).
     pub spread: Option<u32>,
@@ -45,8 +45,8 @@ pub struct Present {
     pub depth_start: i32,
     pub entry: i32,
     pub branch: Option<BranchInfo>,
-    /// The placement ([`Run::placements`]), which also says which of the
-    /// dungeon's level records exist ([`Run::patterns`]).
+    /// The placement ([`Enumeration::placements`]), which also says which of the
+    /// dungeon's level records exist ([`Enumeration::patterns`]).
     pub placement: u32,
     pub class: u32,
     /// Chance of the outcome without the class (whose chance the class

@@ -146,19 +146,19 @@ impl PlaceKey {
 
 impl<'a> Engine<'a> {
     /// [`LevelPlan`] for record `rec` of `num` levels from slot `n_slots`,
-    /// with floating levels `knox_here` still to come.
+    /// with floating levels `floating_here` still to come.
     pub(super) fn level_plan(
         &mut self,
         rec: usize,
         num: i32,
         n_slots: i32,
-        knox_here: u8,
+        floating_here: u8,
     ) -> Arc<LevelPlan> {
         let key = PlanKey {
             record: rec as u32,
             size: num,
             start: n_slots,
-            floating_here: knox_here,
+            floating_here,
         };
         if let Some(plan) = self.memo.plans.get(&key) {
             return plan.clone();
@@ -181,7 +181,7 @@ impl<'a> Engine<'a> {
             .filter(|&j| !probs[j].0.is_zero() && !probs[j].1.is_zero())
             .collect();
         let keep: Arc<[bool]> = (0..nlev)
-            .map(|j| self.keeps_level(rec, n_slots, j, knox_here))
+            .map(|j| self.keeps_level(rec, n_slots, j, floating_here))
             .collect();
         let plan = Arc::new(LevelPlan {
             possible: probs.iter().map(|(y, _)| !y.is_zero()).collect(),

@@ -41,7 +41,7 @@
 //! only (the backward values become the chance that the rest succeeds and
 //! meets the evidence). The states are those of the plain enumeration, so
 //! the failures, which have no layout to judge, are still counted over
-//! every path ([`Run::alpha_all`]).
+//! every path ([`Enumeration::alpha_all`]).
 
 mod arith;
 mod back;
@@ -64,7 +64,7 @@ use crate::rng::RngKind;
 use crate::runs::bit;
 use crate::weight::W;
 use crate::{Budget, Stop, STOPPED};
-use back::{backward, Runs};
+use back::{backward, DeferredRuns};
 pub(crate) use back::{BackLayer, Reach, LEVEL_BITS};
 use expand::Expansion;
 pub(crate) use facts::future_mask;
@@ -85,8 +85,9 @@ pub struct TooLarge {
     pub what: String,
 }
 
-/// Everything the enumeration found.
-pub struct Run {
+/// Everything the enumeration found: its layers of states and edges, the
+/// placements they share, and the forward and backward passes' values.
+pub struct Enumeration {
     /// The enumeration's [`Stop`], which the passes over the run heed too.
     pub stop: Stop,
     pub layers: Vec<Layer>,
@@ -115,7 +116,7 @@ pub struct Run {
     pub spreads: Vec<Spread>,
 }
 
-impl Run {
+impl Enumeration {
     /// Which of the level records of an outcome's dungeon exist.
     pub fn pattern(&self, info: &Present) -> &[bool] {
         &self.patterns[info.placement as usize]
@@ -271,12 +272,12 @@ impl<'a> Engine<'a> {
         let passed = !checks.filters(rec) || {
             let (l0, l1) = self.res.dungeons[rec].levels;
             let n_slots = self.n_slots(&s.loaded);
-            let knox_here = (l0..l1)
+            let floating_here = (l0..l1)
                 .filter_map(|l| self.res.levels[l as usize].floating)
                 .fold(0u8, |m, f| m | (1 << f))
-                & !s.knox_done;
+                & !s.floating_done;
             let kept = (0..(l1 - l0) as usize)
-                .filter(|&j| self.keeps_level(rec, n_slots, j, knox_here))
+                .filter(|&j| self.keeps_level(rec, n_slots, j, floating_here))
                 .count();
             self.memo
                 .placements
@@ -293,7 +294,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Runs the forward enumeration and the backward pass.
-    pub fn run(mut self) -> Result<Run, TooLarge> {
+    pub fn run(mut self) -> Result<Enumeration, TooLarge> {
         self.check_final_moves()?;
         let follow = Follow::new(
             self.res,
@@ -329,7 +330,7 @@ impl<'a> Engine<'a> {
             .states
             .iter()
             .map(|s| {
-                if s.knox_bad {
+                if s.floating_bad {
                     return Some(FailKey {
                         code: arith::code::KNOX_NOT_REACHABLE,
                         dungeon: None,
@@ -359,7 +360,7 @@ impl<'a> Engine<'a> {
             Some(info) => self.entry_classes(rec, info),
             None => [W::ZERO; ENDS],
         };
-        let runs = Runs {
+        let runs = DeferredRuns {
             spreads: &self.spreads.list,
             dists: &self.spreads.dists,
         };
@@ -367,7 +368,7 @@ impl<'a> Engine<'a> {
         // files: each stops early when asked, and its values are dropped.
         let back = backward(&layers, reach, &terminal_fail, &classes, &runs, &self.stop);
         self.stopped()?;
-        Ok(Run {
+        Ok(Enumeration {
             stop: self.stop.clone(),
             layers,
             placements: self.memo.placements,
@@ -392,8 +393,8 @@ impl<'a> Engine<'a> {
             loaded: Arc::default(),
             live: Box::default(),
             slots: Arc::default(),
-            knox_done: 0,
-            knox_bad: false,
+            floating_done: 0,
+            floating_bad: false,
             dummy_done: false,
             alts: Arc::default(),
         });

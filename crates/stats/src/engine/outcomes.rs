@@ -59,7 +59,7 @@ impl<'a> Engine<'a> {
         for (ci, class) in placement.classes.iter().enumerate() {
             let p = prefix * class.p;
             let mut branch = draw.branch;
-            let (knox_done, knox_bad) = self.first_floating(s, at, &class.key, &mut branch);
+            let (floating_done, floating_bad) = self.first_floating(s, at, &class.key, &mut branch);
             if let Some(limits) = res.rules.limits {
                 let count =
                     self.n_branch_records(&s.loaded) + (d.branches.1 - d.branches.0) as usize;
@@ -77,8 +77,8 @@ impl<'a> Engine<'a> {
                 &class.key,
                 n_slots,
             );
-            next.knox_done = knox_done;
-            next.knox_bad = knox_bad;
+            next.floating_done = floating_done;
+            next.floating_bad = floating_bad;
             next.dummy_done = dummy_done;
             let next = self.project(next, rec + 1);
             let info = Present {
@@ -112,18 +112,18 @@ impl<'a> Engine<'a> {
         branch: &mut Option<BranchInfo>,
     ) -> (u8, bool) {
         let l0 = self.res.dungeons[at.rec].levels.0 as usize;
-        let mut knox_done = s.knox_done;
-        let mut knox_bad = s.knox_bad;
-        for f in (0..8u8).filter(|f| at.knox_here & (1 << f) != 0) {
-            let knox_level = at
+        let mut floating_done = s.floating_done;
+        let mut floating_bad = s.floating_bad;
+        for f in (0..8u8).filter(|f| at.floating_here & (1 << f) != 0) {
+            let floating_level = at
                 .kept
                 .iter()
                 .zip(key)
                 .filter(|(&j, &v)| self.res.levels[l0 + j].floating == Some(f) && v > 0)
                 .map(|(_, &v)| i32::from(v))
                 .min();
-            if let Some(kl) = knox_level {
-                knox_done |= 1 << f;
+            if let Some(kl) = floating_level {
+                floating_done |= 1 << f;
                 match branch.as_mut() {
                     Some(b) if at.entry == kl => {
                         b.floated = true;
@@ -131,11 +131,11 @@ impl<'a> Engine<'a> {
                         // end to judge.
                         b.other = END_PLAIN;
                     }
-                    _ => knox_bad = true,
+                    _ => floating_bad = true,
                 }
             }
         }
-        (knox_done, knox_bad)
+        (floating_done, floating_bad)
     }
 
     /// The state after the dungeon `at` (of depth starts `(ds, ds_adj)`,

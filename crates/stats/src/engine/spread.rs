@@ -144,7 +144,7 @@ impl<'a> Engine<'a> {
         if parent.pending != rp.pos {
             return None;
         }
-        let dist = self.run_dist(parent, rp, s.knox_done)?;
+        let dist = self.run_dist(parent, rp, s.floating_done)?;
         if rp.pos == 0 {
             let later =
                 self.future_mask(parent, rp.end as usize, &s.slots, self.n_slots(&s.loaded));
@@ -244,17 +244,17 @@ impl<'a> Engine<'a> {
     /// the levels it has taken before the run and the floating levels seen
     /// (memoised); `None` when a branch's range fails on its size (the run
     /// is then followed level by level) or the sequences are too many.
-    pub(super) fn run_dist(&mut self, parent: &Live, rp: RunPos, knox_done: u8) -> Option<u32> {
+    pub(super) fn run_dist(&mut self, parent: &Live, rp: RunPos, floating_done: u8) -> Option<u32> {
         let asked = DistKey {
             first: rp.first,
             taken: parent.avoid,
             size: parent.n,
-            floating_done: knox_done,
+            floating_done,
         };
         if let Some(&id) = self.spreads.dist_asked.get(&asked) {
             return id;
         }
-        let id = self.dist_job(parent, rp, knox_done).and_then(|job| {
+        let id = self.dist_job(parent, rp, floating_done).and_then(|job| {
             if let Some(&id) = self.spreads.dist_memo.get(&job.key) {
                 return Some(id);
             }
@@ -275,7 +275,7 @@ impl<'a> Engine<'a> {
 
     /// What [`Engine::run_dist`] computes for the run `rp` into `parent`;
     /// `None` as there.
-    pub(super) fn dist_job(&self, parent: &Live, rp: RunPos, knox_done: u8) -> Option<DistJob> {
+    pub(super) fn dist_job(&self, parent: &Live, rp: RunPos, floating_done: u8) -> Option<DistJob> {
         let res = self.res;
         let members = self.facts.run_members.get(&rp.first)?;
         let ranges: Vec<(i32, i32)> = members
@@ -291,7 +291,7 @@ impl<'a> Engine<'a> {
             .collect::<Option<_>>()?;
         // A member with a floating level floats when it is the first of
         // its name (its one level is its entry).
-        let mut seen = knox_done;
+        let mut seen = floating_done;
         let floats: Vec<bool> = members
             .iter()
             .map(|&r| {
@@ -305,7 +305,7 @@ impl<'a> Engine<'a> {
             })
             .collect();
         // The floats follow from the run's floating levels seen before it.
-        let floats_key = knox_done & seen;
+        let floats_key = floating_done & seen;
         let mut span = 0u64;
         let mut sequences = 1u64;
         for &(base, count) in &ranges {
@@ -351,7 +351,7 @@ impl<'a> Engine<'a> {
                 first: rp.first,
                 taken: parent.avoid,
                 size: parent.n,
-                floating_done: s.knox_done,
+                floating_done: s.floating_done,
             };
             if parent.pending != rp.pos
                 || self.spreads.dist_asked.contains_key(&question)
@@ -359,7 +359,7 @@ impl<'a> Engine<'a> {
             {
                 continue;
             }
-            let Some(job) = self.dist_job(parent, rp, s.knox_done) else {
+            let Some(job) = self.dist_job(parent, rp, s.floating_done) else {
                 continue;
             };
             if self.spreads.dist_memo.contains_key(&job.key) || wanted.insert(job.key, ()).is_some()

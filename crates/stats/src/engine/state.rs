@@ -50,10 +50,10 @@ pub struct State {
     pub slots: Arc<[(i32, i32)]>,
     /// Bit `f`: the first level named `Rules::floating_levels[f]` has been
     /// seen.
-    pub knox_done: u8,
+    pub floating_done: u8,
     /// A first floating level lies where no branch arrives: the loader fails
     /// after the last dungeon (unless something fails before).
-    pub knox_bad: bool,
+    pub floating_bad: bool,
     pub dummy_done: bool,
     /// dNetHack's `alternate_history[]` (dNAO `dungeon.c:659-664`): its set
     /// slots in order (the game sets them one after another from slot 0).
@@ -103,7 +103,7 @@ impl std::hash::Hash for Interned {
         list_id(&s.loaded).hash(h);
         s.live.hash(h);
         list_id(&s.slots).hash(h);
-        (s.knox_done, s.knox_bad, s.dummy_done).hash(h);
+        (s.floating_done, s.floating_bad, s.dummy_done).hash(h);
         list_id(&s.alts).hash(h);
     }
 }
@@ -114,7 +114,8 @@ impl PartialEq for Interned {
         list_id(&a.loaded) == list_id(&b.loaded)
             && a.live == b.live
             && list_id(&a.slots) == list_id(&b.slots)
-            && (a.knox_done, a.knox_bad, a.dummy_done) == (b.knox_done, b.knox_bad, b.dummy_done)
+            && (a.floating_done, a.floating_bad, a.dummy_done)
+                == (b.floating_done, b.floating_bad, b.dummy_done)
             && list_id(&a.alts) == list_id(&b.alts)
     }
 }
@@ -245,7 +246,7 @@ impl<'a> Engine<'a> {
             s.live = live.into_boxed_slice();
         }
         if !self.facts.floating_later[next] {
-            s.knox_done = 0;
+            s.floating_done = 0;
         }
         if !self.facts.dummy_later[next] {
             s.dummy_done = false;

@@ -49,7 +49,7 @@ fn exact_given(
     wizard: bool,
     bones: &BonesOptions,
     ev: &Evidence,
-) -> (Stats, engine::Run) {
+) -> (Stats, engine::Enumeration) {
     let loader = Resolver::with_rules(script, rules).expect("resolver");
     let fixed = loader
         .with_fixed_chains(wizard)
@@ -133,7 +133,7 @@ fn check_given(
     wizard: bool,
     bones: &BonesOptions,
     ev: &Evidence,
-) -> (Stats, engine::Run) {
+) -> (Stats, engine::Enumeration) {
     let (exact, run) = exact_given(script, rules.clone(), wizard, bones, ev);
     if let Method::Exact { max_error, .. } = exact.method {
         assert!(max_error < 1e-12, "error bound {max_error}");

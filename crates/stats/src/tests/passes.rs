@@ -40,7 +40,7 @@ fn the_passes_beside_the_enumeration_give_what_one_thread_does() {
         assert!(beside.core.iter().any(|m| *m != Default::default()));
         assert_eq!(beside.core, here.core);
         assert_eq!(beside.alpha, here.alpha);
-        let succ = |r: &engine::Run| -> Vec<Vec<u64>> {
+        let succ = |r: &engine::Enumeration| -> Vec<Vec<u64>> {
             r.back
                 .iter()
                 .zip(&r.layers)
@@ -52,7 +52,7 @@ fn the_passes_beside_the_enumeration_give_what_one_thread_does() {
                 .collect()
         };
         assert_eq!(succ(&beside), succ(&here));
-        let stats = |r: &engine::Run| {
+        let stats = |r: &engine::Enumeration| {
             let acc = exact::accumulate(&res, r, &bones, true);
             format!("{:?}", acc.finish(&res, exact_method(r)))
         };
