@@ -452,6 +452,48 @@ impl Acc {
         }
     }
 
+    /// The largest error bound of the chances [`Acc::finish`] reports,
+    /// each relative to what it is conditional on.
+    fn max_error(&self, success: W, failure_w: W, total: W) -> f64 {
+        let mut max_error: f64 = 0.0;
+        let mut note = |w: W, of: W| {
+            if of.v > 0.0 {
+                max_error = max_error.max((w / of).bound());
+            }
+        };
+        note(failure_w, total);
+        if let Some(loaded) = self.loaded {
+            note(success, loaded);
+        }
+        for a in &self.dungeons {
+            note(a.exists, success);
+            for w in a.n.values().chain(a.depth_start.values()) {
+                note(*w, a.exists);
+            }
+        }
+        for a in &self.levels {
+            note(a.exists, success);
+            for w in a.level.values().chain(a.depth.values()) {
+                note(*w, a.exists);
+            }
+            for c in &a.bones.cat {
+                note(c.w, a.bones.exists);
+            }
+        }
+        for a in self.branches.values() {
+            note(a.exists, success);
+            for w in a.level.values() {
+                note(*w, a.exists);
+            }
+        }
+        for a in self.cells.values() {
+            for c in &a.cat {
+                note(c.w, a.exists);
+            }
+        }
+        max_error
+    }
+
     /// The statistics, conditional on success.
     pub fn finish(&self, res: &Resolver, method: Method) -> Stats {
         let success = self.success;
@@ -546,42 +588,7 @@ impl Acc {
                 bones: a.summary(),
             })
             .collect();
-        let mut max_error: f64 = 0.0;
-        let mut note = |w: W, of: W| {
-            if of.v > 0.0 {
-                max_error = max_error.max((w / of).bound());
-            }
-        };
-        note(failure_w, total);
-        if let Some(loaded) = self.loaded {
-            note(success, loaded);
-        }
-        for a in &self.dungeons {
-            note(a.exists, success);
-            for w in a.n.values().chain(a.depth_start.values()) {
-                note(*w, a.exists);
-            }
-        }
-        for a in &self.levels {
-            note(a.exists, success);
-            for w in a.level.values().chain(a.depth.values()) {
-                note(*w, a.exists);
-            }
-            for c in &a.bones.cat {
-                note(c.w, a.bones.exists);
-            }
-        }
-        for a in self.branches.values() {
-            note(a.exists, success);
-            for w in a.level.values() {
-                note(*w, a.exists);
-            }
-        }
-        for a in self.cells.values() {
-            for c in &a.cat {
-                note(c.w, a.exists);
-            }
-        }
+        let max_error = self.max_error(success, failure_w, total);
         let method = match method {
             Method::Exact {
                 states,

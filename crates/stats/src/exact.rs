@@ -3,11 +3,11 @@
 
 use super::acc::{bump, Acc, Ends, Kinds, Static, ENDS, END_NO_BONES, END_PLAIN, PW};
 use super::alike::{After, Alike};
-use super::engine::{BranchInfo, Edge, Enumeration, Present, To};
-use super::place::LEVELS;
+use super::engine::{BackAt, BranchInfo, Edge, Enumeration, Present, To};
+use super::place::{Class, LEVELS};
 use super::weight::W;
 use crate::bones::{BonesOptions, Known};
-use crate::loader::Resolver;
+use crate::loader::{DRec, Resolver};
 use crate::script::flags;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -264,73 +264,13 @@ fn present(
     at: &Outcome<'_>,
 ) {
     let Outcome {
-        i,
-        index,
-        e,
-        info,
-        a,
-        t,
+        i, e, info, a, t, ..
     } = *at;
     let rec = i;
     let d = &res.dungeons[rec];
     let back = run.back[i + 1].at(t);
-    let s = back.succ;
-    let w = a * e.p;
-    let ws = w * s;
-    let da = &mut acc.dungeons[rec];
-    da.exists += ws;
-    bump(&mut da.n, info.n, ws);
-    bump(&mut da.depth_start, info.depth_start, ws);
-    if let Some(b) = info.branch {
-        let ba = acc.branches.entry((b.parent, rec as u32)).or_default();
-        ba.exists += ws;
-        bump(&mut ba.level, b.level, ws);
-        bump(&mut ba.depth, b.depth, ws);
-        if b.floated {
-            ba.floating += ws;
-        }
-    }
-    let placement = &run.placements[info.placement as usize];
-    let class = &placement.classes[info.class as usize];
-    let base = a * info.prefix;
-    let to_state = &run.layers[i + 1].states[t];
-    let live = to_state
-        .live
-        .iter()
-        .position(|l| usize::from(l.record) == rec);
-    // The branches ending on each level: the one into this dungeon at its
-    // entry (first in the game's list), later ones as the backward pass has
-    // them.
-    let later = |l: usize| match live {
-        Some(p) => back.ends_at(p, l),
-        None => Ends {
-            none: s,
-            branch: [W::ZERO; ENDS],
-        },
-    };
-    let future = |l: usize| match info.branch {
-        Some(b) if l as i32 == info.entry && b.other == END_PLAIN && !b.floated => {
-            // The parent's level may be a no-bones level (rule 12 here).
-            let q = run.core_at(i, e.from as usize, b.parent, b.level);
-            let mut ends = Ends::sure(s * (W::ONE - q), END_PLAIN);
-            ends.branch[END_NO_BONES] = s * q;
-            ends
-        }
-        // The floating marker moves the branch into this dungeon to the
-        // end of the game's list (`insert_branch` sorts on `end1`, now
-        // past every dungeon; dNAO `src/dungeon.c:1062-1077`): a later
-        // branch ending here comes first, and only without one is the
-        // entry judged by the floated branch, whose other end is off the
-        // map.
-        Some(b) if l as i32 == info.entry && b.floated => {
-            let mut ends = later(l);
-            ends.branch[END_PLAIN] += ends.none;
-            ends.none = W::ZERO;
-            ends
-        }
-        Some(b) if l as i32 == info.entry => Ends::sure(s, b.other),
-        _ => later(l),
-    };
+    count_dungeon(acc, rec, info, a * e.p * back.succ);
+    let class = &run.placements[info.placement as usize].classes[info.class as usize];
     let (l0, _) = d.levels;
     let hellish = opts
         .rules
@@ -349,95 +289,213 @@ fn present(
         let v = class.pos[jl as usize].iter().position(|w| !w.is_zero())?;
         Some(v as i32 - 1)
     });
-    let statics = |l: i32| Static {
-        level: l,
-        depth: info.depth_start.wrapping_add(l - 1),
-        dungeon_none: d.bones.is_empty(),
-        bottom: l == info.n,
-        vibrating: hellish && l == info.n - 1,
-        main_dungeon: d.name == crate::bones::rules::MAIN_DUNGEON,
-        madman: madman_home == Some(l),
+    let judge = Judge {
+        run,
+        at,
+        d,
+        live: run.layers[i + 1].states[t]
+            .live
+            .iter()
+            .position(|l| usize::from(l.record) == rec),
+        back,
+        hellish,
+        madman_home,
+        kinds: (0..class.pos.len())
+            .map(|j| level_kind(res, l0 as usize + j, opts))
+            .collect(),
+        base: a * info.prefix,
+        opts,
     };
-    let kinds: Vec<Kind> = (0..class.pos.len())
-        .map(|j| level_kind(res, l0 as usize + j, opts))
-        .collect();
-    // Special levels.
-    for (j, row) in class.pos.iter().enumerate() {
-        let la = &mut acc.levels[l0 as usize + j];
-        for (l, p) in row.nonzero() {
-            let x = base * p;
-            la.exists += x * s;
-            bump(&mut la.level, l as i32, x * s);
-            bump(
-                &mut la.depth,
-                info.depth_start.wrapping_add(l as i32 - 1),
-                x * s,
-            );
-            let pw = PW::of(x);
-            let k = match kinds[j] {
-                Kind::None => Kinds {
-                    none: pw,
-                    ..Kinds::default()
-                },
-                Kind::Portal => Kinds {
-                    portal: pw,
-                    ..Kinds::default()
-                },
-                Kind::Event => Kinds {
-                    event: pw,
-                    ..Kinds::default()
-                },
-                Kind::Other => Kinds {
-                    other: pw,
-                    ..Kinds::default()
-                },
-            };
-            la.bones.add(x, k, &statics(l as i32), s, &future(l), opts);
+    judge.special_levels(acc, class);
+    judge.every_level(acc, class);
+}
+
+/// Counts outcome `info` of dungeon record `rec`, of weight `ws` with the
+/// rest's success, for the dungeon and the branch into it.
+fn count_dungeon(acc: &mut Acc, rec: usize, info: &Present, ws: W) {
+    let da = &mut acc.dungeons[rec];
+    da.exists += ws;
+    bump(&mut da.n, info.n, ws);
+    bump(&mut da.depth_start, info.depth_start, ws);
+    if let Some(b) = info.branch {
+        let ba = acc.branches.entry((b.parent, rec as u32)).or_default();
+        ba.exists += ws;
+        bump(&mut ba.level, b.level, ws);
+        bump(&mut ba.depth, b.depth, ws);
+        if b.floated {
+            ba.floating += ws;
         }
     }
-    // Every level of the dungeon: what lies there, from each level
-    // record's row (in record order, as a sum per level would take them).
-    let top = info.n.clamp(0, LEVELS as i32 - 1) as usize;
-    let mut here = vec![(Kinds::default(), W::ZERO); top + 1];
-    for (j, row) in class.pos.iter().enumerate() {
-        for (lu, p) in row.nonzero().filter(|&(lu, _)| (1..=top).contains(&lu)) {
-            let (k, other) = &mut here[lu];
-            match kinds[j] {
-                Kind::None => k.none = k.none.plus(PW::of(base * p)),
-                Kind::Portal => k.portal = k.portal.plus(PW::of(base * p)),
-                Kind::Event => k.event = k.event.plus(PW::of(base * p)),
-                Kind::Other => *other += p,
+}
+
+/// How the levels of one outcome's dungeon are judged for bones: what
+/// lies on each from its class, what ends there from the branch into the
+/// dungeon and the backward pass.
+struct Judge<'r> {
+    run: &'r Enumeration,
+    at: &'r Outcome<'r>,
+    d: &'r DRec,
+    /// The dungeon's place among the live ones of the state after it
+    /// (none: no later branch may leave it).
+    live: Option<usize>,
+    back: BackAt<'r>,
+    hellish: bool,
+    /// Rule 10's level, when it lies in this dungeon.
+    madman_home: Option<i32>,
+    /// Per level record of the dungeon.
+    kinds: Vec<Kind>,
+    /// The chance of reaching the outcome without its class's.
+    base: W,
+    opts: &'r BonesOptions,
+}
+
+impl Judge<'_> {
+    /// The branches ending on level `l` after this dungeon, as the
+    /// backward pass has them.
+    fn later(&self, l: usize) -> Ends {
+        match self.live {
+            Some(p) => self.back.ends_at(p, l),
+            None => Ends {
+                none: self.back.succ,
+                branch: [W::ZERO; ENDS],
+            },
+        }
+    }
+
+    /// The branches ending on level `l`: the one into this dungeon at its
+    /// entry (first in the game's list), later ones as the backward pass
+    /// has them.
+    fn future(&self, l: usize) -> Ends {
+        let (info, s) = (self.at.info, self.back.succ);
+        match info.branch {
+            Some(b) if l as i32 == info.entry && b.other == END_PLAIN && !b.floated => {
+                // The parent's level may be a no-bones level (rule 12 here).
+                let q = self
+                    .run
+                    .core_at(self.at.i, self.at.e.from as usize, b.parent, b.level);
+                let mut ends = Ends::sure(s * (W::ONE - q), END_PLAIN);
+                ends.branch[END_NO_BONES] = s * q;
+                ends
+            }
+            // The floating marker moves the branch into this dungeon to the
+            // end of the game's list (`insert_branch` sorts on `end1`, now
+            // past every dungeon; dNAO `src/dungeon.c:1062-1077`): a later
+            // branch ending here comes first, and only without one is the
+            // entry judged by the floated branch, whose other end is off the
+            // map.
+            Some(b) if l as i32 == info.entry && b.floated => {
+                let mut ends = self.later(l);
+                ends.branch[END_PLAIN] += ends.none;
+                ends.none = W::ZERO;
+                ends
+            }
+            Some(b) if l as i32 == info.entry => Ends::sure(s, b.other),
+            _ => self.later(l),
+        }
+    }
+
+    /// What the bones rules read of level `l` itself.
+    fn statics(&self, l: i32) -> Static {
+        let info = self.at.info;
+        Static {
+            level: l,
+            depth: info.depth_start.wrapping_add(l - 1),
+            dungeon_none: self.d.bones.is_empty(),
+            bottom: l == info.n,
+            vibrating: self.hellish && l == info.n - 1,
+            main_dungeon: self.d.name == crate::bones::rules::MAIN_DUNGEON,
+            madman: self.madman_home == Some(l),
+        }
+    }
+
+    /// Each special level of the class: where it lies, and its bones.
+    fn special_levels(&self, acc: &mut Acc, class: &Class) {
+        let (info, s, base) = (self.at.info, self.back.succ, self.base);
+        let l0 = self.d.levels.0 as usize;
+        for (j, row) in class.pos.iter().enumerate() {
+            let la = &mut acc.levels[l0 + j];
+            for (l, p) in row.nonzero() {
+                let x = base * p;
+                la.exists += x * s;
+                bump(&mut la.level, l as i32, x * s);
+                bump(
+                    &mut la.depth,
+                    info.depth_start.wrapping_add(l as i32 - 1),
+                    x * s,
+                );
+                let pw = PW::of(x);
+                let k = match self.kinds[j] {
+                    Kind::None => Kinds {
+                        none: pw,
+                        ..Kinds::default()
+                    },
+                    Kind::Portal => Kinds {
+                        portal: pw,
+                        ..Kinds::default()
+                    },
+                    Kind::Event => Kinds {
+                        event: pw,
+                        ..Kinds::default()
+                    },
+                    Kind::Other => Kinds {
+                        other: pw,
+                        ..Kinds::default()
+                    },
+                };
+                let (st, ends) = (self.statics(l as i32), self.future(l));
+                la.bones.add(x, k, &st, s, &ends, self.opts);
             }
         }
     }
-    for l in 1..=top as i32 {
-        let lu = l as usize;
-        let (mut k, other) = here[lu];
-        let empty_possible = class.empty_possible & (1u64 << lu) != 0;
-        let free = if empty_possible {
-            other
-                + W {
-                    v: class.empty[lu].v.max(0.0),
-                    e: class.empty[lu].e,
+
+    /// Every level of the dungeon: what lies there, from each level
+    /// record's row (in record order, as a sum per level would take them).
+    fn every_level(&self, acc: &mut Acc, class: &Class) {
+        let (info, s, base) = (self.at.info, self.back.succ, self.base);
+        let rec = self.at.i;
+        let l0 = self.d.levels.0;
+        let top = info.n.clamp(0, LEVELS as i32 - 1) as usize;
+        let mut here = vec![(Kinds::default(), W::ZERO); top + 1];
+        for (j, row) in class.pos.iter().enumerate() {
+            for (lu, p) in row.nonzero().filter(|&(lu, _)| (1..=top).contains(&lu)) {
+                let (k, other) = &mut here[lu];
+                match self.kinds[j] {
+                    Kind::None => k.none = k.none.plus(PW::of(base * p)),
+                    Kind::Portal => k.portal = k.portal.plus(PW::of(base * p)),
+                    Kind::Event => k.event = k.event.plus(PW::of(base * p)),
+                    Kind::Other => *other += p,
                 }
-        } else {
-            other
-        };
-        k.other = PW {
-            w: base * free,
-            pos: (other.v > 0.0 || empty_possible) && base.v > 0.0,
-        };
-        let ends = future(lu);
-        let st = statics(l);
-        let cell = acc.cells.entry((rec as u32, l)).or_default();
-        cell.add(base * class.p, k, &st, s, &ends, opts);
-        if let Some(places) = &mut acc.places {
-            let place = places.entry((index, st.depth)).or_default();
-            place.bones.add(base * class.p, k, &st, s, &ends, opts);
-            place.note(rec as u32, l, base * class.p * s);
-            for (j, row) in class.pos.iter().enumerate() {
-                if !row[lu].is_zero() {
-                    place.special(l0 + j as u32, base * row[lu] * s);
+            }
+        }
+        for l in 1..=top as i32 {
+            let lu = l as usize;
+            let (mut k, other) = here[lu];
+            let empty_possible = class.empty_possible & (1u64 << lu) != 0;
+            let free = if empty_possible {
+                other
+                    + W {
+                        v: class.empty[lu].v.max(0.0),
+                        e: class.empty[lu].e,
+                    }
+            } else {
+                other
+            };
+            k.other = PW {
+                w: base * free,
+                pos: (other.v > 0.0 || empty_possible) && base.v > 0.0,
+            };
+            let ends = self.future(lu);
+            let st = self.statics(l);
+            let cell = acc.cells.entry((rec as u32, l)).or_default();
+            cell.add(base * class.p, k, &st, s, &ends, self.opts);
+            if let Some(places) = &mut acc.places {
+                let place = places.entry((self.at.index, st.depth)).or_default();
+                place.bones.add(base * class.p, k, &st, s, &ends, self.opts);
+                place.note(rec as u32, l, base * class.p * s);
+                for (j, row) in class.pos.iter().enumerate() {
+                    if !row[lu].is_zero() {
+                        place.special(l0 + j as u32, base * row[lu] * s);
+                    }
                 }
             }
         }

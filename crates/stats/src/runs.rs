@@ -34,10 +34,9 @@ pub(crate) struct RunPos {
 }
 
 /// The joint chances of the levels of a deferred run of side branches,
-/// from one set of taken
-/// levels: per member, the chance of each level, and the chance that it
-/// is the first member of the run to end there (floating members end
-/// nowhere).
+/// from one set of taken levels: per member, the chance of each level,
+/// and the chance that it is the first member of the run to end there
+/// (floating members end nowhere).
 #[derive(Clone, Debug)]
 pub struct RunDist {
     pub marg: Vec<Vec<(i32, W)>>,

@@ -131,6 +131,13 @@ pub(super) struct BackPart<'b> {
 }
 
 impl<'b> BackPart<'b> {
+    /// State `t`'s (a state of the part) masks, borrowed from the layer
+    /// rather than the part.
+    fn masks(&self, t: usize) -> &'b [u64] {
+        let reach: &'b [u64] = self.reach;
+        &reach[self.reach_at[t] as usize..self.reach_at[t + 1] as usize]
+    }
+
     /// State `t`'s (a state of the part) masks and values.
     fn state(&mut self, t: usize) -> (&[u64], &mut [[f64; 1 + ENDS]]) {
         let from = (self.ends_at[t] - self.ends_at[self.base]) as usize;
@@ -414,28 +421,15 @@ pub(super) fn backward(
             break;
         }
         let layer = &layers[i];
-        // In a deferred run after its start, the run's levels have no
-        // values (see `Back::ends`): not kept.
-        let mut deferred = vec![None; layer.states.len()];
-        for e in &layer.edges {
-            if let Some(sp) = runs.of(layer, e).filter(|sp| sp.pos > 0) {
-                deferred[e.from as usize] = Some((sp.owner, runs.dists[sp.dist as usize].span));
-            }
-        }
-        // The layer's masks become its values' (read nowhere else).
-        let (starts, mut masks) = std::mem::take(&mut reach.layers[i]);
-        for (si, s) in layer.states.iter().enumerate() {
-            let state = starts[si] as usize..starts[si + 1] as usize;
-            for (live, m) in s.live.iter().zip(&mut masks[state]) {
-                *m &= LEVEL_BITS;
-                match deferred[si] {
-                    Some((p, span)) if u32::from(live.record) == p => *m &= !span,
-                    _ => {}
-                }
-            }
-        }
-        let mut here = Back::new(starts, masks);
-        let nxt = &after;
+        let mut here = layer_values(layer, std::mem::take(&mut reach.layers[i]), runs);
+        let summing = Summing {
+            layer,
+            next: &layers[i + 1],
+            i,
+            after: &after,
+            classes,
+            runs,
+        };
         // A state's values are summed with their bounds, over its edges,
         // then stored (`Back::ends`).
         let mut order: Vec<u32> = (0..layer.edges.len() as u32)
@@ -448,103 +442,7 @@ pub(super) fn backward(
             for group in
                 part.chunk_by(|&a, &b| layer.edges[a as usize].from == layer.edges[b as usize].from)
             {
-                let from = layer.edges[group[0] as usize].from as usize;
-                let here = from - cur.base;
-                // A deferred run that starts here: its dist and parent.
-                let mut start = None;
-                sums.clear();
-                sums.resize(cur.state(from).1.len(), [W::ZERO; 1 + ENDS]);
-                for &ek in group {
-                    let e = &layer.edges[ek as usize];
-                    let To::State(t) = e.to else { continue };
-                    let t = t as usize;
-                    let succ = nxt.succ[t];
-                    cur.succ[here] += e.p * succ;
-                    // A sub after the run's last member reads nothing of it.
-                    if let Some(sp) = runs.of(layer, e).filter(|sp| sp.member || sp.pos > 0) {
-                        let dist = &runs.dists[sp.dist as usize];
-                        let pos = usize::from(sp.pos);
-                        let run = &mut cur.run[here];
-                        if run.is_empty() {
-                            *run = vec![[W::ZERO; ENDS]; dist.marg.len()];
-                            if pos == 0 {
-                                start = Some((sp.dist, sp.owner));
-                            }
-                        }
-                        // A member's entry brings its class to its level; a sub's
-                        // state passes the members after it on.
-                        let later_from = if sp.member {
-                            let c = classes(i, e);
-                            for (k, c) in c.iter().enumerate() {
-                                run[pos][k] += e.p * *c * succ;
-                            }
-                            pos + 1
-                        } else {
-                            pos
-                        };
-                        for (j, acc) in run.iter_mut().enumerate().skip(later_from) {
-                            let later = nxt.run[t].get(j).copied().unwrap_or([W::ZERO; ENDS]);
-                            for (a, g) in acc.iter_mut().zip(later) {
-                                *a += e.p * g;
-                            }
-                        }
-                    }
-                    let s = &layer.states[from];
-                    let added = added_end(layer, e, runs);
-                    let to_live = &layers[i + 1].states[t].live;
-                    let to_reach = nxt.reach(t);
-                    let masks = cur.state(from).0;
-                    // Both states' live dungeons are in record order: the
-                    // next state's are walked once, with where their
-                    // values start.
-                    let (mut p, mut p_at) = (0, 0);
-                    let mut k = 0;
-                    for (li, live) in s.live.iter().enumerate() {
-                        while p < to_live.len() && to_live[p].record < live.record {
-                            p_at += to_reach.get(p).map_or(0, |m| m.count_ones() as usize);
-                            p += 1;
-                        }
-                        // As `ends_at` reads them, a dungeon at a time.
-                        let next_ends = if to_live.get(p).is_some_and(|l| l.record == live.record) {
-                            nxt.ends_of(t, p, p_at)
-                        } else {
-                            (0, &[][..], 0.0)
-                        };
-                        let mut levels = masks.get(li).copied().unwrap_or(0);
-                        while levels != 0 {
-                            let l = levels.trailing_zeros() as usize;
-                            levels &= levels - 1;
-                            let adds = added == Some((u32::from(live.record), l as i32));
-                            let v: [W; 1 + ENDS] = if adds {
-                                let c = classes(i, e);
-                                [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ]
-                            } else {
-                                level_in(next_ends, l).unwrap_or([succ, W::ZERO, W::ZERO, W::ZERO])
-                            };
-                            for (acc, x) in sums[k].iter_mut().zip(v) {
-                                *acc += e.p * x;
-                            }
-                            k += 1;
-                        }
-                    }
-                }
-                let mut err = largest_bound(sums.iter().flatten());
-                let (run, succ) = (std::mem::take(&mut cur.run[here]), cur.succ[here]);
-                let (masks, ends) = cur.state(from);
-                for (to, sum) in ends.iter_mut().zip(&sums) {
-                    *to = sum.map(|w| w.v);
-                }
-                // Where a deferred run starts, its levels' values are the
-                // run's, now that its chances per branch are summed.
-                if let Some((dist, parent)) = start {
-                    let live = &layer.states[from].live;
-                    if let Some(li) = live.iter().position(|l| u32::from(l.record) == parent) {
-                        let dist = &runs.dists[dist as usize];
-                        runs.judge((&run, succ), masks, ends, &mut err, li, dist);
-                    }
-                }
-                cur.run[here] = run;
-                cur.err[here] = err;
+                summing.state(group, &mut cur, &mut sums);
             }
         });
         // Layer `i + 1`'s values have been read: from now on only those of
@@ -555,4 +453,171 @@ pub(super) fn backward(
         out[0] = BackLayer::kept(&layers[0], usize::MAX, after);
     }
     out
+}
+
+/// A layer's values before they are summed: its masks (`reach`'s, which
+/// become its values'), and no chances yet. In a deferred run after its
+/// start, the run's levels have no values (see `Back::ends`): not kept.
+fn layer_values(
+    layer: &Layer,
+    (starts, mut masks): (Vec<u32>, Vec<u64>),
+    runs: &DeferredRuns<'_>,
+) -> Back {
+    let mut deferred = vec![None; layer.states.len()];
+    for e in &layer.edges {
+        if let Some(sp) = runs.of(layer, e).filter(|sp| sp.pos > 0) {
+            deferred[e.from as usize] = Some((sp.owner, runs.dists[sp.dist as usize].span));
+        }
+    }
+    for (si, s) in layer.states.iter().enumerate() {
+        let state = starts[si] as usize..starts[si + 1] as usize;
+        for (live, m) in s.live.iter().zip(&mut masks[state]) {
+            *m &= LEVEL_BITS;
+            match deferred[si] {
+                Some((p, span)) if u32::from(live.record) == p => *m &= !span,
+                _ => {}
+            }
+        }
+    }
+    Back::new(starts, masks)
+}
+
+/// What the sums of layer `i`'s values read: the layer, the one after it
+/// and its values, the other-end classes and the deferred runs.
+struct Summing<'s, 'r> {
+    layer: &'s Layer,
+    next: &'s Layer,
+    i: usize,
+    after: &'s Back,
+    classes: &'s (dyn Fn(usize, &Edge) -> [W; ENDS] + Sync),
+    runs: &'s DeferredRuns<'r>,
+}
+
+impl Summing<'_, '_> {
+    /// The values of the state whose edges are `group`, summed into `cur`
+    /// (`sums`: a buffer for their sums, kept from state to state).
+    fn state(&self, group: &[u32], cur: &mut BackPart<'_>, sums: &mut Vec<[W; 1 + ENDS]>) {
+        let layer = self.layer;
+        let from = layer.edges[group[0] as usize].from as usize;
+        let here = from - cur.base;
+        // A deferred run that starts here: its dist and parent.
+        let mut start = None;
+        sums.clear();
+        sums.resize(cur.state(from).1.len(), [W::ZERO; 1 + ENDS]);
+        let masks = cur.masks(from);
+        for &ek in group {
+            let e = &layer.edges[ek as usize];
+            let To::State(t) = e.to else { continue };
+            let t = t as usize;
+            let succ = self.after.succ[t];
+            cur.succ[here] += e.p * succ;
+            // A sub after the run's last member reads nothing of it.
+            if let Some(sp) = self.runs.of(layer, e).filter(|sp| sp.member || sp.pos > 0) {
+                let run = &mut cur.run[here];
+                if run.is_empty() && sp.pos == 0 {
+                    start = Some((sp.dist, sp.owner));
+                }
+                self.run_chances(e, t, sp, succ, run);
+            }
+            self.level_ends(e, from, t, succ, masks, sums);
+        }
+        let mut err = largest_bound(sums.iter().flatten());
+        let (run, succ) = (std::mem::take(&mut cur.run[here]), cur.succ[here]);
+        let (masks, ends) = cur.state(from);
+        for (to, sum) in ends.iter_mut().zip(sums.iter()) {
+            *to = sum.map(|w| w.v);
+        }
+        // Where a deferred run starts, its levels' values are the run's,
+        // now that its chances per branch are summed.
+        if let Some((dist, parent)) = start {
+            let live = &layer.states[from].live;
+            if let Some(li) = live.iter().position(|l| u32::from(l.record) == parent) {
+                let dist = &self.runs.dists[dist as usize];
+                self.runs
+                    .judge((&run, succ), masks, ends, &mut err, li, dist);
+            }
+        }
+        cur.run[here] = run;
+        cur.err[here] = err;
+    }
+
+    /// Adds edge `e` (to state `t` of the layer after, whose rest succeeds
+    /// with chance `succ`) of a deferred run with spread `sp` to its
+    /// state's chances per branch of the run (`run`, made on first use).
+    #[inline]
+    fn run_chances(&self, e: &Edge, t: usize, sp: &Spread, succ: W, run: &mut Vec<[W; ENDS]>) {
+        let dist = &self.runs.dists[sp.dist as usize];
+        let pos = usize::from(sp.pos);
+        if run.is_empty() {
+            *run = vec![[W::ZERO; ENDS]; dist.marg.len()];
+        }
+        // A member's entry brings its class to its level; a sub's state
+        // passes the members after it on.
+        let later_from = if sp.member {
+            let c = (self.classes)(self.i, e);
+            for (k, c) in c.iter().enumerate() {
+                run[pos][k] += e.p * *c * succ;
+            }
+            pos + 1
+        } else {
+            pos
+        };
+        for (j, acc) in run.iter_mut().enumerate().skip(later_from) {
+            let later = self.after.run[t].get(j).copied().unwrap_or([W::ZERO; ENDS]);
+            for (a, g) in acc.iter_mut().zip(later) {
+                *a += e.p * g;
+            }
+        }
+    }
+
+    /// Adds edge `e` from state `from` (masks `masks`) to state `t` of the
+    /// layer after to the sums of each level of each live dungeon: what
+    /// ends there, the branch the edge adds or what the state after says.
+    #[inline]
+    fn level_ends(
+        &self,
+        e: &Edge,
+        from: usize,
+        t: usize,
+        succ: W,
+        masks: &[u64],
+        sums: &mut [[W; 1 + ENDS]],
+    ) {
+        let s = &self.layer.states[from];
+        let added = added_end(self.layer, e, self.runs);
+        let to_live = &self.next.states[t].live;
+        let to_reach = self.after.reach(t);
+        // Both states' live dungeons are in record order: the next state's
+        // are walked once, with where their values start.
+        let (mut p, mut p_at) = (0, 0);
+        let mut k = 0;
+        for (li, live) in s.live.iter().enumerate() {
+            while p < to_live.len() && to_live[p].record < live.record {
+                p_at += to_reach.get(p).map_or(0, |m| m.count_ones() as usize);
+                p += 1;
+            }
+            // As `ends_at` reads them, a dungeon at a time.
+            let next_ends = if to_live.get(p).is_some_and(|l| l.record == live.record) {
+                self.after.ends_of(t, p, p_at)
+            } else {
+                (0, &[][..], 0.0)
+            };
+            let mut levels = masks.get(li).copied().unwrap_or(0);
+            while levels != 0 {
+                let l = levels.trailing_zeros() as usize;
+                levels &= levels - 1;
+                let adds = added == Some((u32::from(live.record), l as i32));
+                let v: [W; 1 + ENDS] = if adds {
+                    let c = (self.classes)(self.i, e);
+                    [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ]
+                } else {
+                    level_in(next_ends, l).unwrap_or([succ, W::ZERO, W::ZERO, W::ZERO])
+                };
+                for (acc, x) in sums[k].iter_mut().zip(v) {
+                    *acc += e.p * x;
+                }
+                k += 1;
+            }
+        }
+    }
 }

@@ -65,7 +65,7 @@ use crate::runs::bit;
 use crate::weight::W;
 use crate::{Budget, Stop, STOPPED};
 use back::{backward, DeferredRuns};
-pub(crate) use back::{BackLayer, Reach, LEVEL_BITS};
+pub(crate) use back::{BackAt, BackLayer, Reach, LEVEL_BITS};
 use expand::Expansion;
 pub(crate) use facts::future_mask;
 use facts::FileFacts;
