@@ -5,7 +5,7 @@
 //!
 //! Each reads only the layers before the one it is given, so on a second
 //! core they follow the enumeration, which is a single thread, instead of
-//! coming after it (a fifth of the largest files' time). Their values are
+//! adding their time to it after it. Their values are
 //! those of one pass after the enumeration, sum for sum: the same
 //! functions over the same layers in the same order.
 
@@ -357,7 +357,7 @@ impl<'a> Follow<'a> {
 /// and a value for each of them, in increasing order, with one bound of
 /// the errors of a state's values (as [`Back`]'s values have). Flat: the
 /// largest files keep hundreds of thousands of states' masses, a few
-/// values each, and two allocations a state held a fifth of the memory.
+/// values each, which two allocations a state would outweigh.
 ///
 /// [`Back`]: super::engine::Back
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -1,7 +1,7 @@
 //! A fast, non-cryptographic hasher (the multiply-rotate "Fx" hash of
 //! rustc) for the enumeration's memo tables. Their keys are small vectors
 //! and integers hashed thousands of times per file, where the standard
-//! SipHash was a tenth of the time of the whole statistics. The tables are
+//! SipHash took a large share of the whole statistics' time. The tables are
 //! bounded by the enumeration's [`Budget`](super::Budget), so crafted
 //! collisions cannot make the work unbounded.
 

@@ -108,7 +108,7 @@ impl Default for Budget {
 /// Lets another thread stop a computation midway: `dgn serve` when a
 /// request's time budget runs out, a language server when an edit makes
 /// its job stale. The enumeration and the sampling look at it every few
-/// thousand steps, so a stopped computation ends within milliseconds; its
+/// thousand steps, so a stopped computation ends soon after; its
 /// result is then the sampled statistics of the seeds resolved so far
 /// (none), whose method says it was stopped. Whoever stops one discards
 /// what it returns.
@@ -621,7 +621,7 @@ pub fn sampled(script: &Script, opts: &StatsOptions) -> Stats {
 static FREE_ASIDE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// The largest files' enumerations hold hundreds of thousands of
-/// allocations, a tenth of the run to free. A program that computes one set
+/// allocations, which take a while to free. A program that computes one set
 /// of statistics and exits (`dgn stats`, `dgn bones`) has them freed on
 /// another thread while it finishes, and does not wait for it at exit; a
 /// program that goes on to compute more (a server, `dgn diff`) frees them

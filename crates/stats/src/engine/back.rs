@@ -15,7 +15,8 @@ use crate::Stop;
 
 /// One layer's backward values while the backward pass sums them and the
 /// layer before reads them: per state, in flat vectors (a state's own
-/// allocations cost a fifth of the pass on the largest files).
+/// allocations would cost the pass much of its time on the largest
+/// files).
 #[derive(Debug, Default)]
 pub(super) struct Back {
     /// Per state: the chance that the rest of the resolution succeeds.

@@ -399,8 +399,8 @@ impl<'a> Engine<'a> {
 
     /// Before a layer of a few states: the placements its states will ask
     /// for, searched two at a time (the Dungeons of Doom's sizes on
-    /// dNetHack's files: a fifth of the enumeration, with the other core
-    /// idle). Each search fills a memo of its own, absorbed into the
+    /// dNetHack's files, a large part of the enumeration, which would
+    /// otherwise leave the other core idle). Each search fills a memo of its own, absorbed into the
     /// shared one in the order the states would have asked; what each
     /// counts is then what it would have added to the shared memo, so the
     /// statistics and the reported work are the same as searched one after

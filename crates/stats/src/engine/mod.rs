@@ -179,7 +179,6 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Follows the game's `rn2` of a negative count as it is with generator
     /// Ends the enumeration early (as too large) once `stop` is set.
     pub fn with_stop(mut self, stop: Stop) -> Self {
         self.stop = stop;
@@ -195,8 +194,9 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    /// `rng` ([`NonPositiveRn2::with_generator`]); without this, as with
-    /// the game's own generator.
+    /// Follows the game's `rn2` of a negative count as it is with generator
+    /// `rng` ([`crate::loader::NonPositiveRn2::with_generator`]); without
+    /// this, as with the game's own generator.
     pub fn with_rng(mut self, rng: RngKind) -> Self {
         self.facts.neg_rn2 = self.res.rules.rn2_nonpositive.with_generator(rng);
         self
@@ -364,7 +364,7 @@ impl<'a> Engine<'a> {
             spreads: &self.spreads.list,
             dists: &self.spreads.dists,
         };
-        // The passes after the enumeration take seconds on the largest
+        // The passes after the enumeration are long on the largest
         // files: each stops early when asked, and its values are dropped.
         let back = backward(&layers, reach, &terminal_fail, &classes, &runs, &self.stop);
         self.stopped()?;

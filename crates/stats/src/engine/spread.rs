@@ -333,7 +333,7 @@ impl<'a> Engine<'a> {
 
     /// Before the first member of a deferred run is loaded: the joint
     /// chances its states will ask for ([`Engine::run_dist`]), on two
-    /// threads (notdNetHack's 1,551 take a tenth of its run on one),
+    /// threads (notdNetHack's are many, and slow on one),
     /// numbered in the order the states would ask for them.
     pub(super) fn prefetch_dists(&mut self, states: &[State], rec: usize) {
         let Some(rp) = self.facts.runs[rec].filter(|rp| rp.pos == 0) else {

@@ -123,8 +123,8 @@ impl PartialEq for Interned {
 impl Eq for Interned {}
 
 /// One allocation for each distinct list the states hold: most of them
-/// load the same records and know the same slots (a tenth of the largest
-/// files' memory, held once per state otherwise). Shared by the threads
+/// load the same records and know the same slots (held once
+/// per state otherwise, much of the largest files' memory). Shared by the threads
 /// that read the engine, hence the locks (taken as states are made, on one
 /// thread).
 #[derive(Default)]

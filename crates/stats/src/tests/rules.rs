@@ -143,7 +143,7 @@ fn dnethack_alternates_match_the_loader() {
 
 /// The chaos_quest option decides in wizard mode or in June (after the
 /// draw); otherwise the draws do. One test per value, so that the
-/// exhaustive comparisons (seconds each) run side by side.
+/// exhaustive comparisons (each a long one) run side by side.
 fn dnethack_chaos_quest_option_matches_the_loader(chaosvar: u8) {
     use crate::loader::GameInputs;
     let script = mini_alternates();
