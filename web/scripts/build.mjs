@@ -20,8 +20,17 @@ const common = {
   logLevel: 'warning',
   target: ['chrome100', 'firefox100', 'safari15'],
 };
-const js = await esbuild.build({ ...common, entryPoints: ['src/app.ts'], outfile: 'dist/app.js', format: 'iife' });
-const css = await esbuild.build({ ...common, entryPoints: ['src/app.css'], outfile: 'dist/app.css' });
+const js = await esbuild.build({
+  ...common,
+  entryPoints: ['src/app.ts'],
+  outfile: 'dist/app.js',
+  format: 'iife',
+});
+const css = await esbuild.build({
+  ...common,
+  entryPoints: ['src/app.css'],
+  outfile: 'dist/app.css',
+});
 const outputs = {
   'dist/app.js': js.outputFiles[0].contents,
   'dist/app.css': css.outputFiles[0].contents,
@@ -33,7 +42,11 @@ for (const [name, bytes] of Object.entries(outputs)) {
   const file = path.join(root, name);
   if (check) {
     let old;
-    try { old = readFileSync(file); } catch { old = Buffer.alloc(0); }
+    try {
+      old = readFileSync(file);
+    } catch {
+      old = Buffer.alloc(0);
+    }
     if (!Buffer.from(bytes).equals(old)) stale.push(name);
   } else {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -41,6 +54,8 @@ for (const [name, bytes] of Object.entries(outputs)) {
   }
 }
 if (stale.length) {
-  console.error(`web/${stale.join(', web/')} ${stale.length > 1 ? 'are' : 'is'} not what the sources build to: run \`npm run build\` in web/ and commit dist/`);
+  console.error(
+    `web/${stale.join(', web/')} ${stale.length > 1 ? 'are' : 'is'} not what the sources build to: run \`npm run build\` in web/ and commit dist/`,
+  );
   process.exit(1);
 }

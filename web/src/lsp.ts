@@ -3,7 +3,13 @@
 // editors run (`dgn-lsp`), sandboxed, so the page gets its diagnostics,
 // hovers (each level's depths and bones) and formatting.
 import { keymap } from '@codemirror/view';
-import { LSPClient, hoverTooltips, formatKeymap, serverDiagnostics, type Transport } from '@codemirror/lsp-client';
+import {
+  LSPClient,
+  hoverTooltips,
+  formatKeymap,
+  serverDiagnostics,
+  type Transport,
+} from '@codemirror/lsp-client';
 
 /** A connection that is open, or the reason there is none. */
 export type Connection = { transport: Transport; socket: WebSocket } | { failed: string };
@@ -18,25 +24,68 @@ export function connect(timeoutMs: number): Promise<Connection> {
     return Promise.resolve({ failed: String(e) });
   }
   let handlers: ((value: string) => void)[] = [];
-  socket.onmessage = (e) => { if (typeof e.data === 'string') for (const h of handlers) h(e.data); };
+  socket.onmessage = (e) => {
+    if (typeof e.data === 'string') for (const h of handlers) h(e.data);
+  };
   const transport: Transport = {
     send(message) {
       // The client takes a throw for a broken connection.
-      if (socket.readyState !== WebSocket.OPEN) throw new Error('the language server connection is closed');
+      if (socket.readyState !== WebSocket.OPEN)
+        throw new Error('the language server connection is closed');
       socket.send(message);
     },
-    subscribe(h) { handlers.push(h); },
-    unsubscribe(h) { handlers = handlers.filter((x) => x !== h); },
+    subscribe(h) {
+      handlers.push(h);
+    },
+    unsubscribe(h) {
+      handlers = handlers.filter((x) => x !== h);
+    },
   };
   return new Promise((resolve) => {
-    const timer = setTimeout(() => { socket.close(); resolve({ failed: 'the language server did not answer' }); }, timeoutMs);
-    socket.onopen = () => { clearTimeout(timer); resolve({ transport, socket }); };
-    socket.onerror = () => { clearTimeout(timer); resolve({ failed: 'the language server cannot be reached' }); };
-    socket.onclose = () => { clearTimeout(timer); resolve({ failed: 'the language server closed the connection' }); };
+    const timer = setTimeout(() => {
+      socket.close();
+      resolve({ failed: 'the language server did not answer' });
+    }, timeoutMs);
+    socket.onopen = () => {
+      clearTimeout(timer);
+      resolve({ transport, socket });
+    };
+    socket.onerror = () => {
+      clearTimeout(timer);
+      resolve({ failed: 'the language server cannot be reached' });
+    };
+    socket.onclose = () => {
+      clearTimeout(timer);
+      resolve({ failed: 'the language server closed the connection' });
+    };
   });
 }
 
-const ALLOWED = new Set(['P', 'STRONG', 'EM', 'CODE', 'PRE', 'UL', 'OL', 'LI', 'HR', 'BR', 'SPAN', 'H1', 'H2', 'H3', 'H4', 'BLOCKQUOTE', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TH', 'TD', 'DEL']);
+const ALLOWED = new Set([
+  'P',
+  'STRONG',
+  'EM',
+  'CODE',
+  'PRE',
+  'UL',
+  'OL',
+  'LI',
+  'HR',
+  'BR',
+  'SPAN',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'BLOCKQUOTE',
+  'TABLE',
+  'THEAD',
+  'TBODY',
+  'TR',
+  'TH',
+  'TD',
+  'DEL',
+]);
 
 /**
  * The hovers' Markdown quotes the document (level and dungeon names), and
@@ -52,7 +101,8 @@ export function sanitize(html: string): string {
         child.replaceWith(document.createTextNode(child.textContent ?? ''));
         continue;
       }
-      for (const a of Array.from(child.attributes)) if (a.name !== 'class') child.removeAttribute(a.name);
+      for (const a of Array.from(child.attributes))
+        if (a.name !== 'class') child.removeAttribute(a.name);
       walk(child);
     }
   };
@@ -70,16 +120,28 @@ export function settings(target: string): { dgnkit: { target: string; luaTarget:
  * document's current version (its diagnostics with their codes in front,
  * as `dgn check` prints them) before the editor shows it.
  */
-export function client(transport: Transport, target: string, onDiagnostics: (uri: string, diags: { severity?: number }[]) => void): LSPClient {
+export function client(
+  transport: Transport,
+  target: string,
+  onDiagnostics: (uri: string, diags: { severity?: number }[]) => void,
+): LSPClient {
   const c: LSPClient = new LSPClient({
     initializationOptions: settings(target),
     sanitizeHTML: sanitize,
     timeout: 10000,
     notificationHandlers: {
-      'textDocument/publishDiagnostics': (_client, params: { uri: string; version?: number; diagnostics: { code?: string | number; message: string; severity?: number }[] }) => {
+      'textDocument/publishDiagnostics': (
+        _client,
+        params: {
+          uri: string;
+          version?: number;
+          diagnostics: { code?: string | number; message: string; severity?: number }[];
+        },
+      ) => {
         const file = c.workspace.getFile(params.uri);
         if (!file || (params.version != null && params.version !== file.version)) return false;
-        for (const d of params.diagnostics) if (d.code != null) d.message = `${d.code}: ${d.message}`;
+        for (const d of params.diagnostics)
+          if (d.code != null) d.message = `${d.code}: ${d.message}`;
         onDiagnostics(params.uri, params.diagnostics);
         // The editor's own handler (serverDiagnostics) shows them.
         return false;

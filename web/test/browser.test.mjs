@@ -14,13 +14,22 @@ import { chromium } from 'playwright-core';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dgn = process.env.DGN ?? path.join(root, 'target', 'debug', 'dgn');
 const browserPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const shots = process.env.DGNKIT_SCREENSHOTS === '1' ? path.join(root, 'docs', 'images') : mkdtempSync(path.join(tmpdir(), 'dgn-serve-shots-'));
+const shots =
+  process.env.DGNKIT_SCREENSHOTS === '1'
+    ? path.join(root, 'docs', 'images')
+    : mkdtempSync(path.join(tmpdir(), 'dgn-serve-shots-'));
 
 let server, browser, base;
 
 before(async () => {
-  assert.ok(existsSync(dgn), `no dgn binary at ${dgn}: run \`cargo build -p dgnkit-cli\` first, or set DGN`);
-  assert.ok(existsSync(browserPath), `no chromium at ${browserPath}: apt-get install chromium, or set CHROMIUM`);
+  assert.ok(
+    existsSync(dgn),
+    `no dgn binary at ${dgn}: run \`cargo build -p dgnkit-cli\` first, or set DGN`,
+  );
+  assert.ok(
+    existsSync(browserPath),
+    `no chromium at ${browserPath}: apt-get install chromium, or set CHROMIUM`,
+  );
   server = spawn(dgn, ['serve', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
   base = await new Promise((resolve, reject) => {
     let err = '';
@@ -28,7 +37,10 @@ before(async () => {
     server.stderr.on('data', (d) => {
       err += d;
       const m = /the page at (http:\/\/[^ ]+\/)/.exec(err);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     });
     server.on('exit', (code) => reject(new Error(`dgn serve exited ${code}: ${err}`)));
   });
@@ -44,7 +56,9 @@ async function page(url) {
   const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
   p.on('pageerror', (e) => errors.push(String(e)));
-  p.on('requestfailed', (r) => { if (!r.url().startsWith('blob:')) errors.push(`request failed: ${r.url()}`); });
+  p.on('requestfailed', (r) => {
+    if (!r.url().startsWith('blob:')) errors.push(`request failed: ${r.url()}`);
+  });
   await p.goto(base + url);
   return { p, errors };
 }
@@ -52,7 +66,14 @@ async function page(url) {
 async function mapShown(p) {
   const img = p.locator('img.map').first();
   await img.waitFor({ timeout: 20000 });
-  await p.waitForFunction(() => { const i = document.querySelector('img.map'); return i && i.complete && i.naturalWidth > 100; }, null, { timeout: 20000 });
+  await p.waitForFunction(
+    () => {
+      const i = document.querySelector('img.map');
+      return i && i.complete && i.naturalWidth > 100;
+    },
+    null,
+    { timeout: 20000 },
+  );
 }
 
 test('the page loads quickly and fetches nothing but its own three files', async () => {
@@ -74,7 +95,7 @@ test('dungeon: a seed shows its map, overview and bones, and the URL says so', a
   await mapShown(p);
   await p.locator('pre.overview').waitFor();
   assert.match(await p.locator('pre.overview').textContent(), /The Dungeons of Doom/);
-  assert.ok(await p.locator('table.bones tbody tr').count() > 20);
+  assert.ok((await p.locator('table.bones tbody tr').count()) > 20);
   await p.fill('input[name=seed]', '7');
   await p.click('#view-dungeon button[type=submit]');
   await p.waitForURL(/seed=7/);
@@ -93,18 +114,30 @@ test('dungeon: a seed shows its map, overview and bones, and the URL says so', a
   await threeSeven.p.close();
 });
 
-test('edit: diagnostics as you type, a level\'s hover with its depths and bones, and Format', async () => {
+test("edit: diagnostics as you type, a level's hover with its depths and bones, and Format", async () => {
   const { p, errors } = await page('?view=edit&seed=3');
-  await p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '0', null, { timeout: 20000 });
+  await p.waitForFunction(
+    () => document.querySelector('#edit-status')?.dataset.errors === '0',
+    null,
+    { timeout: 20000 },
+  );
   await mapShown(p);
   await p.evaluate(() => {
     const v = window.dgnEditor;
     const text = '\nLEVEL: "extra" "X" @ (99, 1)\n';
     const end = v.state.doc.length + text.length;
-    v.dispatch({ changes: { from: v.state.doc.length, insert: text }, selection: { anchor: end }, scrollIntoView: true });
+    v.dispatch({
+      changes: { from: v.state.doc.length, insert: text },
+      selection: { anchor: end },
+      scrollIntoView: true,
+    });
     v.focus();
   });
-  await p.waitForFunction(() => Number(document.querySelector('#edit-status')?.dataset.errors) >= 1, null, { timeout: 20000 });
+  await p.waitForFunction(
+    () => Number(document.querySelector('#edit-status')?.dataset.errors) >= 1,
+    null,
+    { timeout: 20000 },
+  );
   await p.locator('.cm-lint-marker-error').first().waitFor();
   await p.locator('.cm-lintRange-error').first().hover();
   await p.locator('.cm-tooltip-lint').waitFor();
@@ -122,7 +155,11 @@ test('edit: diagnostics as you type, a level\'s hover with its depths and bones,
     const at = text.lastIndexOf('\nLEVEL: "extra"');
     v.dispatch({ changes: { from: at, to: text.length } });
   });
-  await p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '0', null, { timeout: 20000 });
+  await p.waitForFunction(
+    () => document.querySelector('#edit-status')?.dataset.errors === '0',
+    null,
+    { timeout: 20000 },
+  );
   const oracle = await p.evaluate(() => {
     const v = window.dgnEditor;
     const at = v.state.doc.toString().indexOf('"oracle" "O" @ (5, 5)') + 3;
@@ -133,7 +170,10 @@ test('edit: diagnostics as you type, a level\'s hover with its depths and bones,
   for (let i = 0; i < 20 && !/bones: eligible/.test(hover); i++) {
     await p.mouse.move(0, 0);
     await p.locator('.cm-lsp-hover-tooltip').waitFor({ state: 'detached', timeout: 5000 });
-    const at = await p.evaluate((pos) => { const r = window.dgnEditor.coordsAtPos(pos); return { x: r.left + 2, y: (r.top + r.bottom) / 2 }; }, oracle);
+    const at = await p.evaluate((pos) => {
+      const r = window.dgnEditor.coordsAtPos(pos);
+      return { x: r.left + 2, y: (r.top + r.bottom) / 2 };
+    }, oracle);
     await p.mouse.move(at.x, at.y, { steps: 2 });
     await p.locator('.cm-lsp-hover-tooltip').waitFor({ timeout: 10000 });
     hover = await p.locator('.cm-lsp-hover-tooltip').textContent();
@@ -145,16 +185,28 @@ test('edit: diagnostics as you type, a level\'s hover with its depths and bones,
     const v = window.dgnEditor;
     const text = v.state.doc.toString();
     const at = text.indexOf('LEVEL:       "oracle" "O" @ (5, 5)');
-    v.dispatch({ changes: { from: at, to: at + 'LEVEL:       "oracle" "O" @ (5, 5)'.length, insert: 'LEVEL:"oracle"   "O"  @(5,5)' } });
+    v.dispatch({
+      changes: {
+        from: at,
+        to: at + 'LEVEL:       "oracle" "O" @ (5, 5)'.length,
+        insert: 'LEVEL:"oracle"   "O"  @(5,5)',
+      },
+    });
     return v.state.doc.toString();
   });
   const formatted = spawnSync(dgn, ['fmt', '-'], { input: messy, encoding: 'utf8' }).stdout;
   assert.match(formatted, /LEVEL:\s+"oracle" "O" @ \(5, 5\)/);
   await p.click('#format');
-  await p.waitForFunction((want) => window.dgnEditor.state.doc.toString() === want, formatted, { timeout: 10000 });
+  await p.waitForFunction((want) => window.dgnEditor.state.doc.toString() === want, formatted, {
+    timeout: 10000,
+  });
   // A dungeon.lua is checked as NetHack 3.7's, its layout drawn.
   const lua = await page('?view=edit&name=dungeon.lua&game=nethack-3.7');
-  await lua.p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '0', null, { timeout: 20000 });
+  await lua.p.waitForFunction(
+    () => document.querySelector('#edit-status')?.dataset.errors === '0',
+    null,
+    { timeout: 20000 },
+  );
   assert.equal(await lua.p.locator('#edit-status').getAttribute('data-source'), 'lsp');
   assert.match(await lua.p.locator('.cm-content').textContent(), /dungeon = /);
   await mapShown(lua.p);
@@ -163,9 +215,15 @@ test('edit: diagnostics as you type, a level\'s hover with its depths and bones,
   await lua.p.waitForFunction(() => window.dgnEditor.state.doc.toString().includes('DUNGEON:'));
   await lua.p.evaluate(() => {
     const v = window.dgnEditor;
-    v.dispatch({ changes: { from: v.state.doc.length, insert: '\nLEVEL: "extra" "X" @ (99, 1)\n' } });
+    v.dispatch({
+      changes: { from: v.state.doc.length, insert: '\nLEVEL: "extra" "X" @ (99, 1)\n' },
+    });
   });
-  await lua.p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '1', null, { timeout: 20000 });
+  await lua.p.waitForFunction(
+    () => document.querySelector('#edit-status')?.dataset.errors === '1',
+    null,
+    { timeout: 20000 },
+  );
   assert.equal(await lua.p.locator('select[name=game]').inputValue(), 'nethack-3.6');
   await lua.p.close();
   assert.deepEqual(errors.concat(lua.errors), []);
@@ -178,14 +236,24 @@ test('edit: without the language server, dgn check through the API gives the dia
   p.on('pageerror', (e) => errors.push(String(e)));
   await p.routeWebSocket(/\/lsp$/, (ws) => ws.close({ code: 1013, reason: 'busy' }));
   await p.goto(base + '?view=edit');
-  await p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '0', null, { timeout: 20000 });
+  await p.waitForFunction(
+    () => document.querySelector('#edit-status')?.dataset.errors === '0',
+    null,
+    { timeout: 20000 },
+  );
   assert.equal(await p.locator('#edit-status').getAttribute('data-source'), 'api');
   assert.ok(await p.locator('#format').isDisabled());
   await p.evaluate(() => {
     const v = window.dgnEditor;
-    v.dispatch({ changes: { from: v.state.doc.length, insert: '\nLEVEL: "extra" "X" @ (99, 1)\n' } });
+    v.dispatch({
+      changes: { from: v.state.doc.length, insert: '\nLEVEL: "extra" "X" @ (99, 1)\n' },
+    });
   });
-  await p.waitForFunction(() => document.querySelector('#edit-status')?.dataset.errors === '1', null, { timeout: 20000 });
+  await p.waitForFunction(
+    () => document.querySelector('#edit-status')?.dataset.errors === '1',
+    null,
+    { timeout: 20000 },
+  );
   assert.deepEqual(errors, []);
   await p.close();
 });
@@ -193,7 +261,7 @@ test('edit: without the language server, dgn check through the API gives the dia
 test('odds: the tables, and the same given what was seen', async () => {
   const { p, errors } = await page('?view=odds');
   await p.locator('table.odds').first().waitFor({ timeout: 30000 });
-  assert.ok(await p.locator('table.odds').first().locator('tbody tr').count() > 5);
+  assert.ok((await p.locator('table.odds').first().locator('tbody tr').count()) > 5);
   await p.fill('input[name=given]', 'oracle.depth == 7');
   await p.click('#view-odds button[type=submit]');
   await p.waitForURL(/given=oracle/);
@@ -207,18 +275,31 @@ test('odds: the tables, and the same given what was seen', async () => {
 
 test('xlogfile: pasted lines become the table of games and the summary', async () => {
   const { p, errors } = await page('?view=xlog');
-  await p.fill('#xlog-text', [
-    'version=3.6.6:points=4321:deathdnum=0:deathlev=5:maxlvl=5:hp=-3:maxhp=40:deaths=1:role=Val:race=Hum:gender=Fem:align=Neu:name=alpha:death=killed by a soldier ant:flags=0x0',
-    'version=3.6.6:points=12:deathdnum=2:deathlev=4:maxlvl=4:hp=0:maxhp=12:deaths=0:role=Wiz:race=Elf:gender=Mal:align=Cha:name=beta:death=quit:flags=0x0',
-  ].join('\n'));
+  await p.fill(
+    '#xlog-text',
+    [
+      'version=3.6.6:points=4321:deathdnum=0:deathlev=5:maxlvl=5:hp=-3:maxhp=40:deaths=1:role=Val:race=Hum:gender=Fem:align=Neu:name=alpha:death=killed by a soldier ant:flags=0x0',
+      'version=3.6.6:points=12:deathdnum=2:deathlev=4:maxlvl=4:hp=0:maxhp=12:deaths=0:role=Wiz:race=Elf:gender=Mal:align=Cha:name=beta:death=quit:flags=0x0',
+    ].join('\n'),
+  );
   await p.click('#view-xlog button[type=submit]');
   await p.locator('table.games tbody tr').nth(1).waitFor({ timeout: 20000 });
   assert.match(await p.locator('table.games').textContent(), /alpha.*The Dungeons of Doom/s);
   assert.match(await p.locator('table.summary').first().textContent(), /2/);
   await p.screenshot({ path: path.join(shots, 'serve-xlog.png') });
   // An uploaded file is answered the same way.
-  await p.setInputFiles('#xlog-file', { name: 'xlogfile', mimeType: 'text/plain', buffer: Buffer.from('version=3.4.3:points=7:deathdnum=0:deathlev=3:maxlvl=3:hp=-1:maxhp=9:deaths=1:role=Sam:race=Hum:gender=Mal:align=Law:name=gamma:death=killed by a jackal\n') });
-  await p.waitForFunction(() => document.querySelector('table.games')?.textContent.includes('gamma'), null, { timeout: 20000 });
+  await p.setInputFiles('#xlog-file', {
+    name: 'xlogfile',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(
+      'version=3.4.3:points=7:deathdnum=0:deathlev=3:maxlvl=3:hp=-1:maxhp=9:deaths=1:role=Sam:race=Hum:gender=Mal:align=Law:name=gamma:death=killed by a jackal\n',
+    ),
+  });
+  await p.waitForFunction(
+    () => document.querySelector('table.games')?.textContent.includes('gamma'),
+    null,
+    { timeout: 20000 },
+  );
   assert.deepEqual(errors, []);
   await p.close();
 });
