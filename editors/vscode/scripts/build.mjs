@@ -29,7 +29,12 @@ await esbuild.build({
 // vscode-languageclient stops a server that ignores `exit` with this script,
 // which it looks for next to its own code: next to the bundle, here.
 const require = createRequire(import.meta.url);
-const terminate = path.join(path.dirname(require.resolve('vscode-languageclient/node')), 'lib', 'node', 'terminateProcess.sh');
+const terminate = path.join(
+  path.dirname(require.resolve('vscode-languageclient/node')),
+  'lib',
+  'node',
+  'terminateProcess.sh',
+);
 copyFileSync(terminate, path.join(root, 'dist', 'terminateProcess.sh'));
 chmodSync(path.join(root, 'dist', 'terminateProcess.sh'), 0o755);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything the VS Code extension has, in order: install, type check,
-# `npm test` (bundle, unit tests, grammar tests, the end-to-end test against
-# the real dgn-lsp) and package the .vsix.
+# format check (prettier), `npm test` (bundle, unit tests, grammar tests,
+# the end-to-end test against the real dgn-lsp) and package the .vsix.
 #
 #   DGN_LSP=/path/to/dgn-lsp editors/vscode/scripts/ci.sh
 #
@@ -20,6 +20,9 @@ npm ci --no-audit --no-fund --loglevel=error
 
 step "type check (tsc --noEmit)"
 npx --no-install tsc --noEmit -p .
+
+step "format check (prettier; \`npm run format\` fixes it)"
+npm run --silent format:check
 
 step "npm test: bundle, unit, grammar and end-to-end tests${DGN_LSP:+ (dgn-lsp: $DGN_LSP)}"
 npm test --silent

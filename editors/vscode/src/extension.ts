@@ -15,7 +15,14 @@ import {
   type ServerOptions,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { COMMAND, SCHEME, SERVER_COMMAND, comparisonPath, fileNameOfUri, readComparison } from './compare';
+import {
+  COMMAND,
+  SCHEME,
+  SERVER_COMMAND,
+  comparisonPath,
+  fileNameOfUri,
+  readComparison,
+} from './compare';
 import {
   type ExtensionSettings,
   LANGUAGE_IDS,
@@ -158,10 +165,17 @@ async function showComparison(result: unknown, fileName: string): Promise<void> 
     return;
   }
   comparisonsShown += 1;
-  const uri = vscode.Uri.from({ scheme: SCHEME, path: comparisonPath(fileName), query: String(comparisonsShown) });
+  const uri = vscode.Uri.from({
+    scheme: SCHEME,
+    path: comparisonPath(fileName),
+    query: String(comparisonsShown),
+  });
   comparisons.set(uri.toString(), read.table);
   const doc = await vscode.workspace.openTextDocument(uri);
-  await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+  await vscode.window.showTextDocument(doc, {
+    preview: true,
+    viewColumn: vscode.ViewColumn.Beside,
+  });
 }
 
 function reportComparisonError(err: unknown): void {
@@ -172,8 +186,13 @@ function reportComparisonError(err: unknown): void {
 
 async function compareWithLastCommitted(): Promise<void> {
   const document = vscode.window.activeTextEditor?.document;
-  if (document === undefined || !(LANGUAGE_IDS as readonly string[]).includes(document.languageId)) {
-    void vscode.window.showWarningMessage('dgnkit: open a dungeon.def or dungeon.lua to compare it with its last committed version.');
+  if (
+    document === undefined ||
+    !(LANGUAGE_IDS as readonly string[]).includes(document.languageId)
+  ) {
+    void vscode.window.showWarningMessage(
+      'dgnkit: open a dungeon.def or dungeon.lua to compare it with its last committed version.',
+    );
     return;
   }
   const running = client;

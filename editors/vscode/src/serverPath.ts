@@ -24,8 +24,7 @@ export interface ResolveEnvironment {
 }
 
 export type Resolution =
-  | { ok: true; path: string; source: 'setting' | 'PATH' }
-  | { ok: false; message: string };
+  { ok: true; path: string; source: 'setting' | 'PATH' } | { ok: false; message: string };
 
 function pathApi(platform: NodeJS.Platform): path.PlatformPath {
   return platform === 'win32' ? path.win32 : path.posix;
@@ -35,7 +34,11 @@ function pathApi(platform: NodeJS.Platform): path.PlatformPath {
 export function expandConfiguredPath(configured: string, env: ResolveEnvironment): string {
   const p = pathApi(env.platform);
   let result = configured;
-  if (result === '~' || result.startsWith('~/') || (env.platform === 'win32' && result.startsWith('~\\'))) {
+  if (
+    result === '~' ||
+    result.startsWith('~/') ||
+    (env.platform === 'win32' && result.startsWith('~\\'))
+  ) {
     result = p.join(env.homeDir, result.slice(1));
   }
   if (!p.isAbsolute(result)) {
@@ -89,7 +92,10 @@ export function resolveServerPath(env: ResolveEnvironment): Resolution {
 }
 
 /** `isExecutable` for the real file system. */
-export function isExecutableFile(file: string, platform: NodeJS.Platform = process.platform): boolean {
+export function isExecutableFile(
+  file: string,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
   try {
     if (!fs.statSync(file).isFile()) return false;
     if (platform !== 'win32') fs.accessSync(file, fs.constants.X_OK);

@@ -29,7 +29,14 @@ export const DEFAULT_TARGET: Target = 'nethack-3.6';
  * format, and the games built on 3.7 (`lsp-server/tests/server/editor_settings.rs`
  * keeps package.json's menu equal to the server's games that read dungeon.lua).
  */
-export const LUA_TARGETS = ['nethack-3.7', 'native', 'xnethack', 'splicehack', 'nerfhack', 'crecellehack'] as const;
+export const LUA_TARGETS = [
+  'nethack-3.7',
+  'native',
+  'xnethack',
+  'splicehack',
+  'nerfhack',
+  'crecellehack',
+] as const;
 export type LuaTarget = (typeof LUA_TARGETS)[number];
 export const DEFAULT_LUA_TARGET: LuaTarget = 'nethack-3.7';
 
@@ -78,18 +85,29 @@ const DEFINE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * in settings.json is explained in the output channel instead of reaching
  * the server.
  */
-export function readSettings(get: SettingReader): { settings: ExtensionSettings; problems: string[] } {
+export function readSettings(get: SettingReader): {
+  settings: ExtensionSettings;
+  problems: string[];
+} {
   const problems: string[] = [];
 
   const target = readChoice(get('target'), 'target', TARGETS, DEFAULT_TARGET, problems);
-  const luaTarget = readChoice(get('luaTarget'), 'luaTarget', LUA_TARGETS, DEFAULT_LUA_TARGET, problems);
+  const luaTarget = readChoice(
+    get('luaTarget'),
+    'luaTarget',
+    LUA_TARGETS,
+    DEFAULT_LUA_TARGET,
+    problems,
+  );
 
   let dialect = DEFAULT_DIALECT;
   const rawDialect = get('dialect');
   if (typeof rawDialect === 'string') {
     if (rawDialect.trim() !== '') dialect = rawDialect.trim();
   } else if (rawDialect !== undefined && rawDialect !== null) {
-    problems.push(`dgnkit.dialect: expected a string, got ${JSON.stringify(rawDialect)}; using ${DEFAULT_DIALECT}.`);
+    problems.push(
+      `dgnkit.dialect: expected a string, got ${JSON.stringify(rawDialect)}; using ${DEFAULT_DIALECT}.`,
+    );
   }
 
   const defines = readOptionNames(get('defines'), 'defines', problems);
@@ -98,7 +116,9 @@ export function readSettings(get: SettingReader): { settings: ExtensionSettings;
   const rawPath = get('server.path');
   const serverPath = typeof rawPath === 'string' ? rawPath.trim() : '';
   if (rawPath !== undefined && rawPath !== null && typeof rawPath !== 'string') {
-    problems.push(`dgnkit.server.path: expected a string, got ${JSON.stringify(rawPath)}; ignored.`);
+    problems.push(
+      `dgnkit.server.path: expected a string, got ${JSON.stringify(rawPath)}; ignored.`,
+    );
   }
 
   const rawArgs = get('server.extraArgs');
@@ -106,10 +126,19 @@ export function readSettings(get: SettingReader): { settings: ExtensionSettings;
   if (Array.isArray(rawArgs) && rawArgs.every((a) => typeof a === 'string')) {
     serverArgs = rawArgs as string[];
   } else if (rawArgs !== undefined && rawArgs !== null) {
-    problems.push(`dgnkit.server.extraArgs: expected a list of strings, got ${JSON.stringify(rawArgs)}; ignored.`);
+    problems.push(
+      `dgnkit.server.extraArgs: expected a list of strings, got ${JSON.stringify(rawArgs)}; ignored.`,
+    );
   }
 
-  return { settings: { server: { target, luaTarget, dialect, defines, undefines }, serverPath, serverArgs }, problems };
+  return {
+    settings: {
+      server: { target, luaTarget, dialect, defines, undefines },
+      serverPath,
+      serverArgs,
+    },
+    problems,
+  };
 }
 
 /** One of `choices`, or the default (and why, in `problems`) for anything else that is set. */
@@ -122,7 +151,9 @@ function readChoice<T extends string>(
 ): T {
   if (raw === undefined || raw === null || raw === '') return fallback;
   if (typeof raw === 'string' && (choices as readonly string[]).includes(raw)) return raw as T;
-  problems.push(`dgnkit.${key}: ${JSON.stringify(raw)} is not one of ${choices.join(', ')}; using ${fallback}.`);
+  problems.push(
+    `dgnkit.${key}: ${JSON.stringify(raw)} is not one of ${choices.join(', ')}; using ${fallback}.`,
+  );
   return fallback;
 }
 
@@ -133,13 +164,17 @@ function readOptionNames(raw: unknown, key: string, problems: string[]): string[
     for (const item of raw) {
       const name = typeof item === 'string' ? item.trim().replace(/^%/, '') : item;
       if (typeof name !== 'string' || !DEFINE_NAME.test(name)) {
-        problems.push(`dgnkit.${key}: ${JSON.stringify(item)} is not an option name like REINCARNATION; ignored.`);
+        problems.push(
+          `dgnkit.${key}: ${JSON.stringify(item)} is not an option name like REINCARNATION; ignored.`,
+        );
       } else if (!names.includes(name)) {
         names.push(name);
       }
     }
   } else if (raw !== undefined && raw !== null) {
-    problems.push(`dgnkit.${key}: expected a list of option names, got ${JSON.stringify(raw)}; ignored.`);
+    problems.push(
+      `dgnkit.${key}: expected a list of option names, got ${JSON.stringify(raw)}; ignored.`,
+    );
   }
   return names;
 }
@@ -156,12 +191,22 @@ export function initializationOptions(settings: ServerSettings): ServerSettings 
 }
 
 /** `params.settings` of `workspace/didChangeConfiguration`. */
-export function didChangeConfigurationSettings(settings: ServerSettings): { [SECTION]: ServerSettings } {
+export function didChangeConfigurationSettings(settings: ServerSettings): {
+  [SECTION]: ServerSettings;
+} {
   return { [SECTION]: initializationOptions(settings) };
 }
 
 /** Settings whose change needs the language server restarted (all but tracing, which the client applies itself). */
-export const RESTART_KEYS = ['server.path', 'server.extraArgs', 'target', 'luaTarget', 'dialect', 'defines', 'undefines'] as const;
+export const RESTART_KEYS = [
+  'server.path',
+  'server.extraArgs',
+  'target',
+  'luaTarget',
+  'dialect',
+  'defines',
+  'undefines',
+] as const;
 
 export function needsRestart(affects: (section: string) => boolean): boolean {
   return RESTART_KEYS.some((key) => affects(`${SECTION}.${key}`));

@@ -11,7 +11,8 @@ export function extensionRoot(): string {
     const manifest = path.join(dir, 'package.json');
     if (existsSync(manifest)) {
       try {
-        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'dgnkit') return dir;
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'dgnkit')
+          return dir;
       } catch {
         // not the manifest we want; keep walking up
       }
@@ -34,12 +35,16 @@ export function repoRoot(): string {
  */
 export function cargoTargetDir(): string {
   try {
-    const out = execFileSync(process.env.CARGO || 'cargo', ['metadata', '--format-version', '1', '--no-deps', '--offline'], {
-      cwd: repoRoot(),
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const out = execFileSync(
+      process.env.CARGO || 'cargo',
+      ['metadata', '--format-version', '1', '--no-deps', '--offline'],
+      {
+        cwd: repoRoot(),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     const dir = (JSON.parse(out) as { target_directory?: unknown }).target_directory;
     if (typeof dir === 'string' && dir !== '') return dir;
   } catch {

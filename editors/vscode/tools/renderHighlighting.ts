@@ -27,10 +27,13 @@ function arg(name: string): string | undefined {
 async function main(): Promise<void> {
   const [file, out] = process.argv.slice(2);
   if (file === undefined || out === undefined || file.startsWith('--') || out.startsWith('--')) {
-    process.stderr.write('usage: renderHighlighting FILE OUT.html [--lines A-B[,C-D...]] [--theme THEME.json] [--title TEXT]\n');
+    process.stderr.write(
+      'usage: renderHighlighting FILE OUT.html [--lines A-B[,C-D...]] [--theme THEME.json] [--title TEXT]\n',
+    );
     process.exit(2);
   }
-  const themeFile = arg('--theme') ?? path.join(extensionRoot(), 'tools', 'themes', 'dark-plus.json');
+  const themeFile =
+    arg('--theme') ?? path.join(extensionRoot(), 'tools', 'themes', 'dark-plus.json');
   const theme = JSON.parse(readFileSync(themeFile, 'utf8')) as vsctm.IRawTheme;
   const registry = await createRegistry(theme);
   const grammar = await registry.loadGrammar(SCOPE_NAME);
@@ -54,7 +57,8 @@ async function main(): Promise<void> {
     const result = grammar.tokenizeLine2(line, state);
     state = result.ruleStack;
     if (!shown(i + 1)) return;
-    if (previous !== undefined && previous !== i) rows.push('<div class="line gap"><span class="ln">⋮</span></div>');
+    if (previous !== undefined && previous !== i)
+      rows.push('<div class="line gap"><span class="ln">⋮</span></div>');
     previous = i + 1;
     let html = '';
     for (let t = 0; t < result.tokens.length; t += 2) {
@@ -69,7 +73,9 @@ async function main(): Promise<void> {
       if (style & 4) css.push('text-decoration:underline');
       html += `<span style="${css.join(';')}">${escapeHtml(line.slice(start, end))}</span>`;
     }
-    rows.push(`<div class="line"><span class="ln">${i + 1}</span><span class="code">${html}</span></div>`);
+    rows.push(
+      `<div class="line"><span class="ln">${i + 1}</span><span class="code">${html}</span></div>`,
+    );
   });
 
   const title = arg('--title') ?? path.basename(file);

@@ -32,7 +32,9 @@ let grammarPromise: Promise<vsctm.IGrammar> | undefined;
 function loadWasm(): Promise<void> {
   wasmPromise ??= (async () => {
     const wasm = readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm'));
-    await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer);
+    await oniguruma.loadWASM(
+      wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer,
+    );
   })();
   return wasmPromise;
 }
@@ -76,7 +78,12 @@ export function tokenizeText(grammar: vsctm.IGrammar, text: string): TokenizedLi
       tokens: result.tokens
         .map((t) => {
           const end = Math.min(t.endIndex, line.length);
-          return { start: t.startIndex, end, text: line.slice(t.startIndex, end), scopes: t.scopes };
+          return {
+            start: t.startIndex,
+            end,
+            text: line.slice(t.startIndex, end),
+            scopes: t.scopes,
+          };
         })
         .filter((t) => t.end > t.start),
     };

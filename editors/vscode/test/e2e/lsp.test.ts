@@ -36,22 +36,35 @@ import {
 import { cargoTargetDir, sharedCorpus } from '../../tools/paths';
 import { LspSession, errors, within } from './session';
 
-const SETTINGS = { target: 'nethack-3.6', dialect: 'vanilla', defines: [] as string[], undefines: [] as string[] };
+const SETTINGS = {
+  target: 'nethack-3.6',
+  dialect: 'vanilla',
+  defines: [] as string[],
+  undefines: [] as string[],
+};
 const STEP_MS = 30_000;
 
 type ServerLookup = { ok: true; path: string } | { ok: false; skip: string };
 
 function serverBinary(): ServerLookup {
   const fromEnv = process.env.DGN_LSP;
-  const file = fromEnv !== undefined && fromEnv !== '' ? path.resolve(fromEnv) : path.join(cargoTargetDir(), 'debug', 'dgn-lsp');
+  const file =
+    fromEnv !== undefined && fromEnv !== ''
+      ? path.resolve(fromEnv)
+      : path.join(cargoTargetDir(), 'debug', 'dgn-lsp');
   try {
     accessSync(file, constants.X_OK);
     return { ok: true, path: file };
   } catch {
     if ((fromEnv !== undefined && fromEnv !== '') || process.env.DGNKIT_REQUIRE_LSP === '1') {
-      throw new Error(`dgn-lsp not found at ${file} (DGN_LSP=${fromEnv ?? ''}); build it with: cargo build -p dgnkit-lsp`);
+      throw new Error(
+        `dgn-lsp not found at ${file} (DGN_LSP=${fromEnv ?? ''}); build it with: cargo build -p dgnkit-lsp`,
+      );
     }
-    return { ok: false, skip: `skipping: ${file} is absent; build it with: cargo build -p dgnkit-lsp (or set DGN_LSP)` };
+    return {
+      ok: false,
+      skip: `skipping: ${file} is absent; build it with: cargo build -p dgnkit-lsp (or set DGN_LSP)`,
+    };
   }
 }
 
@@ -80,7 +93,9 @@ function offsetAt(text: string, pos: Position): number {
 
 /** Applies one incremental change the way the server must. */
 function applyChange(text: string, range: Range, newText: string): string {
-  return text.slice(0, offsetAt(text, range.start)) + newText + text.slice(offsetAt(text, range.end));
+  return (
+    text.slice(0, offsetAt(text, range.start)) + newText + text.slice(offsetAt(text, range.end))
+  );
 }
 
 function hoverText(hover: Hover): string {
@@ -88,15 +103,23 @@ function hoverText(hover: Hover): string {
   return parts.map((p) => (typeof p === 'string' ? p : p.value)).join('\n');
 }
 
-function locations(result: Location | Location[] | LocationLink[] | null): Array<{ uri: string; range: Range }> {
+function locations(
+  result: Location | Location[] | LocationLink[] | null,
+): Array<{ uri: string; range: Range }> {
   if (result === null) return [];
   const list = Array.isArray(result) ? result : [result];
-  return list.map((l) => ('targetUri' in l ? { uri: l.targetUri, range: l.targetSelectionRange } : l));
+  return list.map((l) =>
+    'targetUri' in l ? { uri: l.targetUri, range: l.targetSelectionRange } : l,
+  );
 }
 
 function contains(range: Range, pos: Position): boolean {
-  const afterStart = pos.line > range.start.line || (pos.line === range.start.line && pos.character >= range.start.character);
-  const beforeEnd = pos.line < range.end.line || (pos.line === range.end.line && pos.character <= range.end.character);
+  const afterStart =
+    pos.line > range.start.line ||
+    (pos.line === range.start.line && pos.character >= range.start.character);
+  const beforeEnd =
+    pos.line < range.end.line ||
+    (pos.line === range.end.line && pos.character <= range.end.character);
   return afterStart && beforeEnd;
 }
 
@@ -120,8 +143,10 @@ describe('dgn-lsp over stdio', { skip }, () => {
 
   before(async () => {
     session = new LspSession(server.path);
-    session.connection.onRequest('workspace/configuration', (params: { items: Array<{ section?: string }> }) =>
-      params.items.map((item) => (item.section === 'dgnkit' ? SETTINGS : null)),
+    session.connection.onRequest(
+      'workspace/configuration',
+      (params: { items: Array<{ section?: string }> }) =>
+        params.items.map((item) => (item.section === 'dgnkit' ? SETTINGS : null)),
     );
     session.connection.onRequest('client/registerCapability', () => null);
     session.connection.onRequest('client/unregisterCapability', () => null);
@@ -134,14 +159,23 @@ describe('dgn-lsp over stdio', { skip }, () => {
         processId: process.pid,
         clientInfo: { name: 'dgnkit-e2e', version: '0.1.0' },
         rootUri: pathToFileURL(path.dirname(file)).href,
-        workspaceFolders: [{ uri: pathToFileURL(path.dirname(file)).href, name: 'NetHack__NetHack' }],
+        workspaceFolders: [
+          { uri: pathToFileURL(path.dirname(file)).href, name: 'NetHack__NetHack' },
+        ],
         initializationOptions: SETTINGS,
         capabilities: {
           general: { positionEncodings: ['utf-16'] },
-          workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: false } },
+          workspace: {
+            configuration: true,
+            didChangeConfiguration: { dynamicRegistration: false },
+          },
           textDocument: {
             synchronization: { didSave: true, dynamicRegistration: false },
-            publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true },
+            publishDiagnostics: {
+              relatedInformation: true,
+              versionSupport: true,
+              codeDescriptionSupport: true,
+            },
             hover: { contentFormat: ['markdown', 'plaintext'] },
             definition: { linkSupport: true },
           },
@@ -152,68 +186,104 @@ describe('dgn-lsp over stdio', { skip }, () => {
       session,
     );
     await session.connection.sendNotification(InitializedNotification.type, {});
-    await session.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: { dgnkit: SETTINGS } });
+    await session.connection.sendNotification(DidChangeConfigurationNotification.type, {
+      settings: { dgnkit: SETTINGS },
+    });
   });
 
   after(() => session?.dispose());
 
   it('initializes with incremental sync, hover and definition', () => {
-    assert.equal(syncKind(init), TextDocumentSyncKind.Incremental, `textDocumentSync: ${JSON.stringify(init.capabilities.textDocumentSync)}`);
+    assert.equal(
+      syncKind(init),
+      TextDocumentSyncKind.Incremental,
+      `textDocumentSync: ${JSON.stringify(init.capabilities.textDocumentSync)}`,
+    );
     assert.ok(init.capabilities.hoverProvider, 'no hoverProvider');
     assert.ok(init.capabilities.definitionProvider, 'no definitionProvider');
     const encoding = init.capabilities.positionEncoding;
     assert.ok(encoding === undefined || encoding === 'utf-16', `positionEncoding ${encoding}`);
   });
 
-  it('publishes diagnostics for the opened file, with no errors', { timeout: STEP_MS * 2 }, async () => {
-    await session.connection.sendNotification(DidOpenTextDocumentNotification.type, {
-      textDocument: { uri, languageId: 'dungeon-def', version, text },
-    });
-    const published = await session.waitForDiagnostics(uri, (p) => p.version === undefined || p.version === version, STEP_MS);
-    assert.deepEqual(
-      errors(published.diagnostics).map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}: ${d.message}`),
-      [],
-      'NetHack 3.6 compiles this file: it must have no errors',
-    );
-  });
+  it(
+    'publishes diagnostics for the opened file, with no errors',
+    { timeout: STEP_MS * 2 },
+    async () => {
+      await session.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId: 'dungeon-def', version, text },
+      });
+      const published = await session.waitForDiagnostics(
+        uri,
+        (p) => p.version === undefined || p.version === version,
+        STEP_MS,
+      );
+      assert.deepEqual(
+        errors(published.diagnostics).map(
+          (d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}: ${d.message}`,
+        ),
+        [],
+        'NetHack 3.6 compiles this file: it must have no errors',
+      );
+    },
+  );
 
-  it('reports a bad bones marker after an incremental edit, at the marker', { timeout: STEP_MS * 2 }, async () => {
-    // "D" (the Dungeons of Doom's bones letter) becomes "XX".
-    const quote = find(text, /^DUNGEON:\s*"The Dungeons of Doom"/, '"D"');
-    const inner: Range = { start: { line: quote.line, character: quote.character + 1 }, end: { line: quote.line, character: quote.character + 2 } };
-    const seen = session.diagnosticCount(uri);
-    text = applyChange(text, inner, 'XX');
-    version++;
-    await session.connection.sendNotification(DidChangeTextDocumentNotification.type, {
-      textDocument: { uri, version },
-      contentChanges: [{ range: inner, text: 'XX' }],
-    });
-    const published = await session.waitForDiagnostics(
-      uri,
-      (p) => (p.version === undefined || p.version === version) && errors(p.diagnostics).length > 0,
-      STEP_MS,
-      seen,
-    );
-    const onLine = errors(published.diagnostics).filter((d) => d.range.start.line === quote.line);
-    assert.equal(onLine.length, 1, `expected one error on line ${quote.line + 1}, got ${JSON.stringify(published.diagnostics)}`);
-    const d = onLine[0]!;
-    // The marker with its quotes ("XX": 4 columns) or without them (XX: 2 columns).
-    const exact = [quote.character, quote.character + 4];
-    const inside = [quote.character + 1, quote.character + 3];
-    const got = [d.range.start.character, d.range.end.character];
-    assert.equal(d.range.end.line, quote.line);
-    assert.ok(
-      (got[0] === exact[0] && got[1] === exact[1]) || (got[0] === inside[0] && got[1] === inside[1]),
-      `error range ${JSON.stringify(d.range)} is not the bones marker "XX" at columns ${exact[0]}..${exact[1]}: ${d.message}`,
-    );
-    assert.match(d.message, /bones/i);
-    assert.ok(d.code !== undefined && d.code !== '', 'a diagnostic has a stable code');
-    assert.equal(errors(published.diagnostics).length, 1, `only the marker is wrong: ${JSON.stringify(errors(published.diagnostics))}`);
-  });
+  it(
+    'reports a bad bones marker after an incremental edit, at the marker',
+    { timeout: STEP_MS * 2 },
+    async () => {
+      // "D" (the Dungeons of Doom's bones letter) becomes "XX".
+      const quote = find(text, /^DUNGEON:\s*"The Dungeons of Doom"/, '"D"');
+      const inner: Range = {
+        start: { line: quote.line, character: quote.character + 1 },
+        end: { line: quote.line, character: quote.character + 2 },
+      };
+      const seen = session.diagnosticCount(uri);
+      text = applyChange(text, inner, 'XX');
+      version++;
+      await session.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version },
+        contentChanges: [{ range: inner, text: 'XX' }],
+      });
+      const published = await session.waitForDiagnostics(
+        uri,
+        (p) =>
+          (p.version === undefined || p.version === version) && errors(p.diagnostics).length > 0,
+        STEP_MS,
+        seen,
+      );
+      const onLine = errors(published.diagnostics).filter((d) => d.range.start.line === quote.line);
+      assert.equal(
+        onLine.length,
+        1,
+        `expected one error on line ${quote.line + 1}, got ${JSON.stringify(published.diagnostics)}`,
+      );
+      const d = onLine[0]!;
+      // The marker with its quotes ("XX": 4 columns) or without them (XX: 2 columns).
+      const exact = [quote.character, quote.character + 4];
+      const inside = [quote.character + 1, quote.character + 3];
+      const got = [d.range.start.character, d.range.end.character];
+      assert.equal(d.range.end.line, quote.line);
+      assert.ok(
+        (got[0] === exact[0] && got[1] === exact[1]) ||
+          (got[0] === inside[0] && got[1] === inside[1]),
+        `error range ${JSON.stringify(d.range)} is not the bones marker "XX" at columns ${exact[0]}..${exact[1]}: ${d.message}`,
+      );
+      assert.match(d.message, /bones/i);
+      assert.ok(d.code !== undefined && d.code !== '', 'a diagnostic has a stable code');
+      assert.equal(
+        errors(published.diagnostics).length,
+        1,
+        `only the marker is wrong: ${JSON.stringify(errors(published.diagnostics))}`,
+      );
+    },
+  );
 
   it('clears the error when the edit is undone', { timeout: STEP_MS * 2 }, async () => {
     const quote = find(text, /^DUNGEON:\s*"The Dungeons of Doom"/, '"XX"');
-    const inner: Range = { start: { line: quote.line, character: quote.character + 1 }, end: { line: quote.line, character: quote.character + 3 } };
+    const inner: Range = {
+      start: { line: quote.line, character: quote.character + 1 },
+      end: { line: quote.line, character: quote.character + 3 },
+    };
     const seen = session.diagnosticCount(uri);
     text = applyChange(text, inner, 'D');
     version++;
@@ -221,7 +291,12 @@ describe('dgn-lsp over stdio', { skip }, () => {
       textDocument: { uri, version },
       contentChanges: [{ range: inner, text: 'D' }],
     });
-    const published = await session.waitForDiagnostics(uri, (p) => p.version === undefined || p.version === version, STEP_MS, seen);
+    const published = await session.waitForDiagnostics(
+      uri,
+      (p) => p.version === undefined || p.version === version,
+      STEP_MS,
+      seen,
+    );
     assert.deepEqual(errors(published.diagnostics), []);
     assert.equal(text, readFileSync(file, 'utf8'), 'the two edits cancel out');
   });
@@ -241,7 +316,11 @@ describe('dgn-lsp over stdio', { skip }, () => {
     // The Oracle is placed at 5..9 of the Dungeons of Doom: a hover that tells
     // where the level can be shows at least one of those depths.
     assert.match(content, /[5-9]/, `hover does not mention a depth: ${content}`);
-    if (hover.range !== undefined) assert.ok(contains(hover.range, position), `hover range ${JSON.stringify(hover.range)} misses the cursor`);
+    if (hover.range !== undefined)
+      assert.ok(
+        contains(hover.range, position),
+        `hover range ${JSON.stringify(hover.range)} misses the cursor`,
+      );
   });
 
   it('goes from a chain reference to the LEVEL that defines it', { timeout: STEP_MS }, async () => {
@@ -266,25 +345,55 @@ describe('dgn-lsp over stdio', { skip }, () => {
     assert.notEqual(locs[0]!.range.start.line, ref.line, 'definition points back at the reference');
   });
 
-  it('answers malformed JSON with a parse error and keeps running', { timeout: STEP_MS }, async () => {
-    const from = session.raw.messages.length;
-    session.writeFramed('{"jsonrpc": "2.0", "id": 9001, "method": ');
-    const reply = await session.raw.waitFor((m) => m.error !== undefined && (m.id === null || m.id === 9001), 10_000, 'a parse error response', from);
-    assert.equal(reply.error!.code, -32700, `expected Parse error (-32700): ${JSON.stringify(reply)}`);
-    assert.ok(!session.exited, session.describe());
-  });
+  it(
+    'answers malformed JSON with a parse error and keeps running',
+    { timeout: STEP_MS },
+    async () => {
+      const from = session.raw.messages.length;
+      session.writeFramed('{"jsonrpc": "2.0", "id": 9001, "method": ');
+      const reply = await session.raw.waitFor(
+        (m) => m.error !== undefined && (m.id === null || m.id === 9001),
+        10_000,
+        'a parse error response',
+        from,
+      );
+      assert.equal(
+        reply.error!.code,
+        -32700,
+        `expected Parse error (-32700): ${JSON.stringify(reply)}`,
+      );
+      assert.ok(!session.exited, session.describe());
+    },
+  );
 
-  it('answers a message that is not a request with Invalid Request and keeps running', { timeout: STEP_MS }, async () => {
-    const from = session.raw.messages.length;
-    session.writeFramed('{"jsonrpc": "2.0", "id": 9002, "method": 42}');
-    const reply = await session.raw.waitFor((m) => m.error !== undefined && (m.id === null || m.id === 9002), 10_000, 'an error response', from);
-    assert.ok([-32600, -32700].includes(reply.error!.code), `expected Invalid Request (-32600): ${JSON.stringify(reply)}`);
-    assert.ok(!session.exited, session.describe());
-  });
+  it(
+    'answers a message that is not a request with Invalid Request and keeps running',
+    { timeout: STEP_MS },
+    async () => {
+      const from = session.raw.messages.length;
+      session.writeFramed('{"jsonrpc": "2.0", "id": 9002, "method": 42}');
+      const reply = await session.raw.waitFor(
+        (m) => m.error !== undefined && (m.id === null || m.id === 9002),
+        10_000,
+        'an error response',
+        from,
+      );
+      assert.ok(
+        [-32600, -32700].includes(reply.error!.code),
+        `expected Invalid Request (-32600): ${JSON.stringify(reply)}`,
+      );
+      assert.ok(!session.exited, session.describe());
+    },
+  );
 
   it('answers an unknown method with MethodNotFound', { timeout: STEP_MS }, async () => {
     await assert.rejects(
-      within(session.connection.sendRequest('dgnkit/noSuchMethod', { x: 1 }), STEP_MS, 'dgnkit/noSuchMethod', session),
+      within(
+        session.connection.sendRequest('dgnkit/noSuchMethod', { x: 1 }),
+        STEP_MS,
+        'dgnkit/noSuchMethod',
+        session,
+      ),
       (err: unknown) => err instanceof ResponseError && err.code === -32601,
     );
     // Unknown notifications are ignored; a '$/' one must not even be answered.
@@ -292,12 +401,21 @@ describe('dgn-lsp over stdio', { skip }, () => {
     await session.connection.sendNotification('dgnkit/noSuchNotification', {});
   });
 
-  it('answers a known method with bad params with InvalidParams', { timeout: STEP_MS }, async () => {
-    await assert.rejects(
-      within(session.connection.sendRequest('textDocument/hover', { position: 'nowhere' }), STEP_MS, 'bad hover', session),
-      (err: unknown) => err instanceof ResponseError && err.code === -32602,
-    );
-  });
+  it(
+    'answers a known method with bad params with InvalidParams',
+    { timeout: STEP_MS },
+    async () => {
+      await assert.rejects(
+        within(
+          session.connection.sendRequest('textDocument/hover', { position: 'nowhere' }),
+          STEP_MS,
+          'bad hover',
+          session,
+        ),
+        (err: unknown) => err instanceof ResponseError && err.code === -32602,
+      );
+    },
+  );
 
   it('still works after the bad messages', { timeout: STEP_MS }, async () => {
     const pos = find(text, /^LEVEL:\s*"oracle"/, 'oracle');
@@ -318,19 +436,33 @@ describe('dgn-lsp over stdio', { skip }, () => {
     await session.connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: docUri, languageId: 'dungeon-def', version: 1, text: doc },
     });
-    const published = await session.waitForDiagnostics(docUri, (p) => errors(p.diagnostics).length > 0, STEP_MS);
+    const published = await session.waitForDiagnostics(
+      docUri,
+      (p) => errors(p.diagnostics).length > 0,
+      STEP_MS,
+    );
     const col = doc.indexOf('"XX"');
-    const bones = errors(published.diagnostics).find((d) => d.range.start.line === 0 && /bones/i.test(d.message));
+    const bones = errors(published.diagnostics).find(
+      (d) => d.range.start.line === 0 && /bones/i.test(d.message),
+    );
     assert.ok(bones !== undefined, `no bones error: ${JSON.stringify(published.diagnostics)}`);
     assert.ok(
-      [col, col + 1].includes(bones.range.start.character) && [col + 3, col + 4].includes(bones.range.end.character),
+      [col, col + 1].includes(bones.range.start.character) &&
+        [col + 3, col + 4].includes(bones.range.end.character),
       `range ${JSON.stringify(bones.range)} is not columns ${col}..${col + 4} in UTF-16`,
     );
-    await session.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: docUri } });
+    await session.connection.sendNotification(DidCloseTextDocumentNotification.type, {
+      textDocument: { uri: docUri },
+    });
   });
 
   it('shuts down and exits with status 0', { timeout: STEP_MS }, async () => {
-    const result = await within(session.connection.sendRequest(ShutdownRequest.type), STEP_MS, 'shutdown', session);
+    const result = await within(
+      session.connection.sendRequest(ShutdownRequest.type),
+      STEP_MS,
+      'shutdown',
+      session,
+    );
     assert.equal(result ?? null, null);
     await session.connection.sendNotification(ExitNotification.type);
     const status = await session.waitForExit(10_000);

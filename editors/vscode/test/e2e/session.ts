@@ -59,9 +59,17 @@ class FrameTap {
   }
 
   /** Resolves with the first message (already seen or future) that satisfies `pred`. */
-  waitFor(pred: (m: RawMessage) => boolean, timeoutMs: number, what: string, from = 0): Promise<RawMessage> {
+  waitFor(
+    pred: (m: RawMessage) => boolean,
+    timeoutMs: number,
+    what: string,
+    from = 0,
+  ): Promise<RawMessage> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
+        timeoutMs,
+      );
       const check = (): void => {
         const found = this.messages.slice(from).find(pred);
         if (found !== undefined) {
@@ -93,7 +101,10 @@ export class LspSession {
   private diagnosticWaiters: Array<() => void> = [];
 
   constructor(command: string, args: string[] = []) {
-    this.child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, RUST_BACKTRACE: '1' } });
+    this.child = spawn(command, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, RUST_BACKTRACE: '1' },
+    });
     this.child.stderr.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString('utf8');
     });
@@ -131,7 +142,10 @@ export class LspSession {
 
   /** The server's stderr and exit status, for failure messages. */
   describe(): string {
-    const exit = this.exit === undefined ? 'running' : `exited (code ${this.exit.code}, signal ${this.exit.signal})`;
+    const exit =
+      this.exit === undefined
+        ? 'running'
+        : `exited (code ${this.exit.code}, signal ${this.exit.signal})`;
     const err = this.stderr.length > 4000 ? `...${this.stderr.slice(-4000)}` : this.stderr;
     return `dgn-lsp ${exit}; stderr:\n${err || '(empty)'}`;
   }
@@ -161,8 +175,15 @@ export class LspSession {
   ): Promise<PublishDiagnosticsParams> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        const seen = (this.diagnostics.get(uri) ?? []).map((p) => ({ version: p.version, count: p.diagnostics.length }));
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for diagnostics of ${uri}; seen ${JSON.stringify(seen)}\n${this.describe()}`));
+        const seen = (this.diagnostics.get(uri) ?? []).map((p) => ({
+          version: p.version,
+          count: p.diagnostics.length,
+        }));
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for diagnostics of ${uri}; seen ${JSON.stringify(seen)}\n${this.describe()}`,
+          ),
+        );
       }, timeoutMs);
       const check = (): void => {
         const found = (this.diagnostics.get(uri) ?? []).slice(after).find(pred);
@@ -171,7 +192,9 @@ export class LspSession {
           resolve(found);
         } else if (this.exit !== undefined) {
           clearTimeout(timer);
-          reject(new Error(`server exited while waiting for diagnostics of ${uri}\n${this.describe()}`));
+          reject(
+            new Error(`server exited while waiting for diagnostics of ${uri}\n${this.describe()}`),
+          );
         } else {
           this.diagnosticWaiters.push(check);
         }
@@ -199,7 +222,10 @@ export class LspSession {
   waitForExit(timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     return new Promise((resolve, reject) => {
       if (this.exit !== undefined) return resolve(this.exit);
-      const timer = setTimeout(() => reject(new Error(`dgn-lsp did not exit within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`dgn-lsp did not exit within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.exitWaiters.push(() => {
         clearTimeout(timer);
         resolve(this.exit!);
@@ -219,10 +245,20 @@ export function errors(diagnostics: Diagnostic[]): Diagnostic[] {
 }
 
 /** Within `ms` and while the server runs, or reject saying what was awaited and what the server said. */
-export function within<T>(promise: Promise<T>, ms: number, what: string, session?: LspSession): Promise<T> {
+export function within<T>(
+  promise: Promise<T>,
+  ms: number,
+  what: string,
+  session?: LspSession,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`timed out after ${ms} ms waiting for ${what}${session ? `\n${session.describe()}` : ''}`)),
+      () =>
+        reject(
+          new Error(
+            `timed out after ${ms} ms waiting for ${what}${session ? `\n${session.describe()}` : ''}`,
+          ),
+        ),
       ms,
     );
     session?.onExit(() => {

@@ -39,12 +39,17 @@ function lineProblems(tokens: Token[]): string[] {
   if (keyword === undefined) {
     problems.push('a %FLAG prefix with no statement after it');
   } else if (!hasScope(keyword, 'keyword.other.statement')) {
-    problems.push(`first word ${JSON.stringify(keyword.text)} has no statement keyword scope (${keyword.scopes.join(' ')})`);
+    problems.push(
+      `first word ${JSON.stringify(keyword.text)} has no statement keyword scope (${keyword.scopes.join(' ')})`,
+    );
   }
   for (const t of solid) {
-    if (t.scopes.length < 2) problems.push(`${JSON.stringify(t.text)} at column ${t.start} has no scope`);
+    if (t.scopes.length < 2)
+      problems.push(`${JSON.stringify(t.text)} at column ${t.start} has no scope`);
     if (t.scopes.some((s) => s.startsWith('invalid.'))) {
-      problems.push(`${JSON.stringify(t.text)} at column ${t.start} is marked ${t.scopes.join(' ')}`);
+      problems.push(
+        `${JSON.stringify(t.text)} at column ${t.start} is marked ${t.scopes.join(' ')}`,
+      );
     }
   }
   return problems;
@@ -75,7 +80,8 @@ describe('grammar over the shared corpus', () => {
         if (line.trim() === '' || line.startsWith('#')) return;
         statements++;
         const keyword = tokens.find((t) => hasScope(t, 'keyword.other.statement'));
-        if (keyword !== undefined) keywords.set(keyword.text, (keywords.get(keyword.text) ?? 0) + 1);
+        if (keyword !== undefined)
+          keywords.set(keyword.text, (keywords.get(keyword.text) ?? 0) + 1);
         for (const problem of lineProblems(tokens)) {
           failures.push(`${path.relative(shared.corpus, file)}:${n + 1}: ${problem}\n    ${line}`);
         }
@@ -84,8 +90,21 @@ describe('grammar over the shared corpus', () => {
     assert.deepEqual(failures.slice(0, 40), [], `${failures.length} problem(s)`);
     // The corpus uses every statement but RNDCHLEVEL (dialects.md): a grammar
     // that stopped recognising one would show here even if no line failed.
-    for (const kw of ['DUNGEON', 'ENTRY', 'PROTOFILE', 'DESCRIPTION', 'LEVELDESC', 'ALIGNMENT', 'LEVALIGN',
-      'BRANCH', 'CHAINBRANCH', 'LEVEL', 'RNDLEVEL', 'CHAINLEVEL', 'TILESET']) {
+    for (const kw of [
+      'DUNGEON',
+      'ENTRY',
+      'PROTOFILE',
+      'DESCRIPTION',
+      'LEVELDESC',
+      'ALIGNMENT',
+      'LEVALIGN',
+      'BRANCH',
+      'CHAINBRANCH',
+      'LEVEL',
+      'RNDLEVEL',
+      'CHAINLEVEL',
+      'TILESET',
+    ]) {
       assert.ok((keywords.get(kw) ?? 0) > 0, `no ${kw} statement recognised in the corpus`);
     }
     assert.ok(statements > 10000, `expected over 10000 statement lines, saw ${statements}`);
@@ -101,7 +120,10 @@ describe('lineProblems', () => {
 
   it('reports a line that does not start with a keyword, an invalid token and a dangling flag', async () => {
     const grammar = await loadGrammar();
-    const [bad, dangling, lower] = tokenizeText(grammar, '"x" LEVEL: ; \n%REINCARNATION\nlevel: "x" "y" @ (1, 0)');
+    const [bad, dangling, lower] = tokenizeText(
+      grammar,
+      '"x" LEVEL: ; \n%REINCARNATION\nlevel: "x" "y" @ (1, 0)',
+    );
     const problems = lineProblems(bad!.tokens);
     assert.equal(problems.length, 2);
     assert.match(problems[0]!, /^first word .* has no statement keyword scope \(.*string\.quoted/);

@@ -65,7 +65,8 @@ function makeVscode(stub: Stub): unknown {
   // Diagnostic, ...) when it loads; any class it asks for is an empty one.
   return new Proxy(api, {
     get: (target, name) => {
-      if (typeof name === 'string' && !(name in target) && /^[A-Z]/.test(name)) target[name] = class {};
+      if (typeof name === 'string' && !(name in target) && /^[A-Z]/.test(name))
+        target[name] = class {};
       return target[name as string];
     },
   });
@@ -77,11 +78,22 @@ async function settle(): Promise<void> {
 
 describe('the bundled extension', () => {
   const bundle = path.join(extensionRoot(), 'dist', 'extension.js');
-  const stub: Stub = { settings: {}, output: [], warnings: [], commands: new Map(), configListeners: [] };
-  const moduleApi = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+  const stub: Stub = {
+    settings: {},
+    output: [],
+    warnings: [],
+    commands: new Map(),
+    configListeners: [],
+  };
+  const moduleApi = Module as unknown as {
+    _load: (request: string, ...rest: unknown[]) => unknown;
+  };
   const originalLoad = moduleApi._load;
   const originalPath = process.env.PATH;
-  let ext: { activate: (ctx: { subscriptions: unknown[] }) => void; deactivate: () => Promise<void> };
+  let ext: {
+    activate: (ctx: { subscriptions: unknown[] }) => void;
+    deactivate: () => Promise<void>;
+  };
   const subscriptions: unknown[] = [];
 
   before(() => {
@@ -125,20 +137,28 @@ describe('the bundled extension', () => {
   });
 
   it('reports a bad setting in the output channel', () => {
-    assert.ok(stub.output.some((l) => /dgnkit\.target: "nethack-9" is not one of/.test(l)), stub.output.join('\n'));
+    assert.ok(
+      stub.output.some((l) => /dgnkit\.target: "nethack-9" is not one of/.test(l)),
+      stub.output.join('\n'),
+    );
   });
 
   it('restarts on a dgnkit setting change, and only then', async () => {
     const before = stub.warnings.length;
-    for (const f of stub.configListeners) f({ affectsConfiguration: (s) => s === 'editor.tabSize' });
+    for (const f of stub.configListeners)
+      f({ affectsConfiguration: (s) => s === 'editor.tabSize' });
     await settle();
     assert.equal(stub.warnings.length, before, 'an unrelated setting must not restart the server');
     stub.settings = { 'server.path': '/opt/nowhere/dgn-lsp' };
-    for (const f of stub.configListeners) f({ affectsConfiguration: (s) => s === 'dgnkit.server.path' || s === 'dgnkit' });
+    for (const f of stub.configListeners)
+      f({ affectsConfiguration: (s) => s === 'dgnkit.server.path' || s === 'dgnkit' });
     await settle();
     assert.ok(stub.output.some((l) => l.includes('settings changed: restarting dgn-lsp')));
     assert.equal(stub.warnings.length, before + 1);
-    assert.match(stub.warnings.at(-1)!.message, /dgnkit\.server\.path is set to "\/opt\/nowhere\/dgn-lsp", but that is not an executable file/);
+    assert.match(
+      stub.warnings.at(-1)!.message,
+      /dgnkit\.server\.path is set to "\/opt\/nowhere\/dgn-lsp", but that is not an executable file/,
+    );
   });
 
   it('asks for a dungeon description before comparing, and for dgn-lsp', async () => {
@@ -146,7 +166,10 @@ describe('the bundled extension', () => {
     await stub.commands.get('dgnkit.compareWithLastCommitted')!();
     assert.equal(stub.warnings.length, before + 1);
     assert.match(stub.warnings.at(-1)!.message, /open a dungeon\.def or dungeon\.lua/);
-    stub.activeDocument = { languageId: 'dungeon-def', uri: { toString: () => 'file:///x/dungeon.def' } };
+    stub.activeDocument = {
+      languageId: 'dungeon-def',
+      uri: { toString: () => 'file:///x/dungeon.def' },
+    };
     await stub.commands.get('dgnkit.compareWithLastCommitted')!();
     stub.activeDocument = undefined;
     assert.equal(stub.warnings.length, before + 2);

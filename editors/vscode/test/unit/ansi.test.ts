@@ -4,7 +4,10 @@ import { ansiToHtml, applySgr } from '../../tools/ansi';
 
 describe('ansiToHtml (documentation screenshots)', () => {
   it('reads 24-bit, 256-colour and basic SGR colours', () => {
-    assert.deepEqual(applySgr({}, [38, 2, 1, 2, 3, 48, 5, 196]), { fg: 'rgb(1,2,3)', bg: 'rgb(255,0,0)' });
+    assert.deepEqual(applySgr({}, [38, 2, 1, 2, 3, 48, 5, 196]), {
+      fg: 'rgb(1,2,3)',
+      bg: 'rgb(255,0,0)',
+    });
     assert.deepEqual(applySgr({}, [1, 31, 4]), { bold: true, fg: '#cd3131', underline: true });
     assert.deepEqual(applySgr({ fg: '#fff', bold: true }, [0]), {});
     assert.deepEqual(applySgr({ fg: '#fff', bg: '#000' }, [39, 49]), {});

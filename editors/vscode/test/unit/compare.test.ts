@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { COMMAND, SERVER_COMMAND, comparisonPath, fileNameOfUri, readComparison } from '../../src/compare';
+import {
+  COMMAND,
+  SERVER_COMMAND,
+  comparisonPath,
+  fileNameOfUri,
+  readComparison,
+} from '../../src/compare';
 
 describe('compare with the last committed version', () => {
   it('names the server command and its own apart (vscode-languageclient registers the server one)', () => {

@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { DEFAULT_LUA_TARGET, DEFAULT_TARGET, LUA_TARGETS, RESTART_KEYS, SECTION, TARGETS } from '../../src/settings';
+import {
+  DEFAULT_LUA_TARGET,
+  DEFAULT_TARGET,
+  LUA_TARGETS,
+  RESTART_KEYS,
+  SECTION,
+  TARGETS,
+} from '../../src/settings';
 import { extensionRoot } from '../../tools/paths';
 
 interface Manifest {
@@ -47,7 +54,12 @@ function matchesName(name: string): boolean {
   if (language.filenames.includes(name)) return true;
   if (language.extensions.some((ext) => name.endsWith(ext))) return true;
   return language.filenamePatterns.some((pattern) => {
-    const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+    const re = new RegExp(
+      `^${pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\?/g, '[^/]')}$`,
+    );
     return re.test(name);
   });
 }
@@ -62,13 +74,28 @@ describe('package.json', () => {
   });
 
   it('claims the names NetHack and its variants give dungeon descriptions', () => {
-    for (const name of ['dungeon.def', 'dungeon.pdf', 'dungeon2.def', 'dungeon8.def', 'dngnch1.def', 'dngnch3.def', 'mine.dgn']) {
+    for (const name of [
+      'dungeon.def',
+      'dungeon.pdf',
+      'dungeon2.def',
+      'dungeon8.def',
+      'dngnch1.def',
+      'dngnch3.def',
+      'mine.dgn',
+    ]) {
       assert.ok(matchesName(name), name);
     }
   });
 
   it('leaves other .def files alone', () => {
-    for (const name of ['mylib.def', 'exports.def', 'objects.def', 'quest.des', 'dungeon.c', 'dungeon.h']) {
+    for (const name of [
+      'mylib.def',
+      'exports.def',
+      'objects.def',
+      'quest.des',
+      'dungeon.c',
+      'dungeon.h',
+    ]) {
       assert.ok(!matchesName(name), name);
     }
   });
@@ -85,7 +112,13 @@ describe('package.json', () => {
     ]) {
       assert.ok(firstLine.test(line), line);
     }
-    for (const line of ['LIBRARY mylib', 'EXPORTS', '#include <stdio.h>', '# Makefile for NetHack', 'MAZE: "castle",random']) {
+    for (const line of [
+      'LIBRARY mylib',
+      'EXPORTS',
+      '#include <stdio.h>',
+      '# Makefile for NetHack',
+      'MAZE: "castle",random',
+    ]) {
       assert.ok(!firstLine.test(line), line);
     }
   });
@@ -95,7 +128,10 @@ describe('package.json', () => {
     const grammar = manifest.contributes.grammars[0]!;
     assert.equal(grammar.language, 'dungeon-def');
     const file = path.join(root, grammar.path);
-    assert.equal((JSON.parse(readFileSync(file, 'utf8')) as { scopeName: string }).scopeName, grammar.scopeName);
+    assert.equal(
+      (JSON.parse(readFileSync(file, 'utf8')) as { scopeName: string }).scopeName,
+      grammar.scopeName,
+    );
   });
 
   it('contributes every setting the extension reads, with the defaults it assumes', () => {
@@ -116,7 +152,14 @@ describe('package.json', () => {
     assert.equal(luaLanguage.filenamePatterns, undefined);
     assert.equal(luaLanguage.firstLine, undefined);
     assert.ok(isDungeonLua('dungeon.lua'));
-    for (const name of ['init.lua', 'nhlib.lua', 'themerms.lua', 'oracle.lua', 'dungeon.def', 'mydungeon.lua']) {
+    for (const name of [
+      'init.lua',
+      'nhlib.lua',
+      'themerms.lua',
+      'oracle.lua',
+      'dungeon.def',
+      'mydungeon.lua',
+    ]) {
       assert.ok(!isDungeonLua(name), name);
     }
     // Highlighted by VS Code's own Lua grammar.
@@ -129,8 +172,14 @@ describe('package.json', () => {
     assert.deepEqual(file.patterns, [{ include: 'source.lua' }]);
     assert.ok(existsSync(path.join(root, luaLanguage.configuration)));
     const ignore = readFileSync(path.join(root, '.vscodeignore'), 'utf8');
-    assert.ok(ignore.includes(`!${grammar.path.replace(/^\.\//, '')}`), 'the .vsix ships the grammar');
-    assert.ok(ignore.includes(`!${luaLanguage.configuration.replace(/^\.\//, '')}`), 'and the configuration');
+    assert.ok(
+      ignore.includes(`!${grammar.path.replace(/^\.\//, '')}`),
+      'the .vsix ships the grammar',
+    );
+    assert.ok(
+      ignore.includes(`!${luaLanguage.configuration.replace(/^\.\//, '')}`),
+      'and the configuration',
+    );
     const props = manifest.contributes.configuration.properties;
     assert.deepEqual(props['dgnkit.luaTarget']!.enum, [...LUA_TARGETS]);
     assert.equal(props['dgnkit.luaTarget']!.default, DEFAULT_LUA_TARGET);

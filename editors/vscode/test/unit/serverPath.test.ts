@@ -28,23 +28,36 @@ function posixEnv(over: Partial<ResolveEnvironment> & { files?: string[] }): Res
 describe('resolveServerPath', () => {
   it('uses dgnkit.server.path when it points at an executable', () => {
     const r = resolveServerPath(
-      posixEnv({ configured: '/opt/dgnkit/dgn-lsp', files: ['/opt/dgnkit/dgn-lsp', '/usr/bin/dgn-lsp'], env: { PATH: '/usr/bin' } }),
+      posixEnv({
+        configured: '/opt/dgnkit/dgn-lsp',
+        files: ['/opt/dgnkit/dgn-lsp', '/usr/bin/dgn-lsp'],
+        env: { PATH: '/usr/bin' },
+      }),
     );
     assert.deepEqual(r, { ok: true, path: '/opt/dgnkit/dgn-lsp', source: 'setting' });
   });
 
   it('does not fall back to PATH when the setting is wrong, and says what is wrong', () => {
     const r = resolveServerPath(
-      posixEnv({ configured: '/nowhere/dgn-lsp', files: ['/usr/bin/dgn-lsp'], env: { PATH: '/usr/bin' } }),
+      posixEnv({
+        configured: '/nowhere/dgn-lsp',
+        files: ['/usr/bin/dgn-lsp'],
+        env: { PATH: '/usr/bin' },
+      }),
     );
     assert.equal(r.ok, false);
     assert.ok(!r.ok);
-    assert.match(r.message, /dgnkit\.server\.path is set to "\/nowhere\/dgn-lsp", but that is not an executable file/);
+    assert.match(
+      r.message,
+      /dgnkit\.server\.path is set to "\/nowhere\/dgn-lsp", but that is not an executable file/,
+    );
     assert.ok(r.message.includes('cargo install --path lsp-server'));
   });
 
   it('expands ~ and names the expanded path in the message', () => {
-    const ok = resolveServerPath(posixEnv({ configured: '~/.cargo/bin/dgn-lsp', files: ['/home/nh/.cargo/bin/dgn-lsp'] }));
+    const ok = resolveServerPath(
+      posixEnv({ configured: '~/.cargo/bin/dgn-lsp', files: ['/home/nh/.cargo/bin/dgn-lsp'] }),
+    );
     assert.deepEqual(ok, { ok: true, path: '/home/nh/.cargo/bin/dgn-lsp', source: 'setting' });
     const bad = resolveServerPath(posixEnv({ configured: '~/missing' }));
     assert.ok(!bad.ok);
@@ -92,8 +105,15 @@ describe('resolveServerPath', () => {
       homeDir: 'C:\\Users\\nh',
       isExecutable: (f) => f === 'C:\\Users\\nh\\.cargo\\bin\\dgn-lsp.exe',
     };
-    assert.deepEqual(resolveServerPath(env), { ok: true, path: 'C:\\Users\\nh\\.cargo\\bin\\dgn-lsp.exe', source: 'PATH' });
-    assert.equal(expandConfiguredPath('~\\bin\\dgn-lsp.exe', env), 'C:\\Users\\nh\\bin\\dgn-lsp.exe');
+    assert.deepEqual(resolveServerPath(env), {
+      ok: true,
+      path: 'C:\\Users\\nh\\.cargo\\bin\\dgn-lsp.exe',
+      source: 'PATH',
+    });
+    assert.equal(
+      expandConfiguredPath('~\\bin\\dgn-lsp.exe', env),
+      'C:\\Users\\nh\\bin\\dgn-lsp.exe',
+    );
   });
 });
 
@@ -110,7 +130,8 @@ describe('isExecutableFile', () => {
   chmodSync(sub, 0o755);
 
   it('accepts an executable file', () => assert.equal(isExecutableFile(exe, 'linux'), true));
-  it('rejects a missing file', () => assert.equal(isExecutableFile(path.join(dir, 'nope'), 'linux'), false));
+  it('rejects a missing file', () =>
+    assert.equal(isExecutableFile(path.join(dir, 'nope'), 'linux'), false));
   it('rejects a directory', () => assert.equal(isExecutableFile(sub, 'linux'), false));
   it('rejects a file without the execute bit', () => {
     // root passes access(X_OK) only when some execute bit is set, so this holds for root too.

@@ -21,7 +21,13 @@ describe('readSettings', () => {
   it('uses the defaults when nothing is set', () => {
     const { settings, problems } = readSettings(reader({}));
     assert.deepEqual(settings, {
-      server: { target: DEFAULT_TARGET, luaTarget: DEFAULT_LUA_TARGET, dialect: DEFAULT_DIALECT, defines: [], undefines: [] },
+      server: {
+        target: DEFAULT_TARGET,
+        luaTarget: DEFAULT_LUA_TARGET,
+        dialect: DEFAULT_DIALECT,
+        defines: [],
+        undefines: [],
+      },
       serverPath: '',
       serverArgs: [],
     });
@@ -29,7 +35,17 @@ describe('readSettings', () => {
   });
 
   it('takes every valid target', () => {
-    for (const target of ['nethack-3.4.3', 'nethack-3.6', 'native', 'evilhack', 'unnethack', 'slashem', 'dnethack', 'gnollhack', 'dynahack']) {
+    for (const target of [
+      'nethack-3.4.3',
+      'nethack-3.6',
+      'native',
+      'evilhack',
+      'unnethack',
+      'slashem',
+      'dnethack',
+      'gnollhack',
+      'dynahack',
+    ]) {
       const { settings, problems } = readSettings(reader({ target }));
       assert.equal(settings.server.target, target);
       assert.deepEqual(problems, []);
@@ -41,18 +57,27 @@ describe('readSettings', () => {
     assert.equal(readSettings(reader({ luaTarget: 'native' })).settings.server.luaTarget, 'native');
     const { settings, problems } = readSettings(reader({ luaTarget: 'nethack-3.6' }));
     assert.equal(settings.server.luaTarget, 'nethack-3.7');
-    assert.match(problems[0]!, /dgnkit\.luaTarget: "nethack-3\.6" is not one of nethack-3\.7, native/);
+    assert.match(
+      problems[0]!,
+      /dgnkit\.luaTarget: "nethack-3\.6" is not one of nethack-3\.7, native/,
+    );
   });
 
   it('falls back to the default target and says why for an unknown one', () => {
     const { settings, problems } = readSettings(reader({ target: 'nethack-3.7' }));
     assert.equal(settings.server.target, 'nethack-3.6');
     assert.equal(problems.length, 1);
-    assert.match(problems[0]!, /dgnkit\.target: "nethack-3\.7" is not one of nethack-3\.4\.3, nethack-3\.6, native/);
+    assert.match(
+      problems[0]!,
+      /dgnkit\.target: "nethack-3\.7" is not one of nethack-3\.4\.3, nethack-3\.6, native/,
+    );
   });
 
   it('trims the dialect and treats a blank one as vanilla', () => {
-    assert.equal(readSettings(reader({ dialect: '  slashem ' })).settings.server.dialect, 'slashem');
+    assert.equal(
+      readSettings(reader({ dialect: '  slashem ' })).settings.server.dialect,
+      'slashem',
+    );
     assert.equal(readSettings(reader({ dialect: '   ' })).settings.server.dialect, 'vanilla');
     const wrong = readSettings(reader({ dialect: 3 }));
     assert.equal(wrong.settings.server.dialect, 'vanilla');
@@ -61,7 +86,9 @@ describe('readSettings', () => {
 
   it('keeps valid defines once each, in order, and reports the rest', () => {
     const { settings, problems } = readSettings(
-      reader({ defines: ['REINCARNATION', ' MULDGN ', 'REINCARNATION', 'BAD NAME', 7, '', '%', '%CONWAY'] }),
+      reader({
+        defines: ['REINCARNATION', ' MULDGN ', 'REINCARNATION', 'BAD NAME', 7, '', '%', '%CONWAY'],
+      }),
     );
     assert.deepEqual(settings.server.defines, ['REINCARNATION', 'MULDGN', 'CONWAY']);
     assert.equal(problems.length, 4);
@@ -136,7 +163,12 @@ describe('what the server receives', () => {
 
   it('a whole settings.json round-trips to the server unchanged', () => {
     const { settings } = readSettings(
-      reader({ target: 'native', dialect: 'dnethack', defines: ['REINCARNATION'], 'server.path': '/x' }),
+      reader({
+        target: 'native',
+        dialect: 'dnethack',
+        defines: ['REINCARNATION'],
+        'server.path': '/x',
+      }),
     );
     assert.deepEqual(initializationOptions(settings.server), {
       target: 'native',
@@ -162,13 +194,26 @@ describe('documentSelector', () => {
 describe('needsRestart', () => {
   it('restarts for every server setting', () => {
     for (const key of RESTART_KEYS) {
-      assert.equal(needsRestart((s) => s === `dgnkit.${key}`), true, key);
+      assert.equal(
+        needsRestart((s) => s === `dgnkit.${key}`),
+        true,
+        key,
+      );
     }
   });
 
   it('does not restart for tracing or other extensions', () => {
-    assert.equal(needsRestart((s) => s === 'dgnkit.trace.server'), false);
-    assert.equal(needsRestart((s) => s === 'editor.fontSize'), false);
-    assert.equal(needsRestart(() => false), false);
+    assert.equal(
+      needsRestart((s) => s === 'dgnkit.trace.server'),
+      false,
+    );
+    assert.equal(
+      needsRestart((s) => s === 'editor.fontSize'),
+      false,
+    );
+    assert.equal(
+      needsRestart(() => false),
+      false,
+    );
   });
 });
