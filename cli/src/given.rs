@@ -39,7 +39,7 @@ pub(crate) fn read(
         parts.push(q.clone());
     }
     if let Some(path) = &args.given_overview {
-        let text = match std::fs::read(path) {
+        let text = match super::input::read_input(path) {
             Ok(b) => String::from_utf8_lossy(&b).into_owned(),
             Err(e) => {
                 let _ = writeln!(err, "dgn stats: cannot read `{}`: {e}", path.display());

@@ -66,16 +66,12 @@ pub enum Command {
     Diff(Box<diff::DiffArgs>),
 }
 
-/// A prepared call: the command, the in-memory files it reads, what the
-/// answer is, and (for `--given-overview`, which reads a real file) the
-/// text to put in a private temporary file.
+/// A prepared call: the command, the in-memory files it reads (the
+/// request's texts, `--given-overview`'s included) and what the answer is.
 pub struct Call {
     pub command: Command,
     pub files: Vec<(String, Vec<u8>)>,
     pub content_type: &'static str,
-    /// `stats --given-overview`: the overview's text; the server writes it
-    /// to a file of its own temporary folder and removes it after.
-    pub overview: Option<Vec<u8>>,
     /// Set when the time budget runs out: stops a search and the
     /// statistics (`stats`, `diff`, `bones` over every layout).
     pub interrupted: Arc<AtomicBool>,
@@ -366,7 +362,6 @@ fn call(mut command: Command, files: Vec<(String, Vec<u8>)>, content_type: &'sta
         command,
         files,
         content_type,
-        overview: None,
         interrupted,
     }
 }
@@ -455,7 +450,7 @@ pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call,
             a.loader()?;
             a.opt("portal_levels", "--portal-levels")?;
             let file = a.text("text", "name", "-")?;
-            let mut overview = None;
+            let mut files: Vec<_> = file.iter().cloned().collect();
             let ct = if stats {
                 a.opt("given", "--given")?;
                 a.flag("sample", "--sample")?;
@@ -464,11 +459,8 @@ pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call,
                 bounded("stats", "samples", samples, bounds.samples)?;
                 a.opt("first_seed", "--first-seed")?;
                 if let Some(text) = a.scalar("given_overview")? {
-                    // given.rs reads a real file: the server's own
-                    // temporary file stands for it (see mod.rs).
-                    a.argv
-                        .push(format!("--given-overview={}", OVERVIEW_PLACEHOLDER));
-                    overview = Some(text.into_bytes());
+                    a.argv.push(format!("--given-overview={OVERVIEW_FILE}"));
+                    files.push((OVERVIEW_FILE.to_string(), text.into_bytes()));
                 }
                 a.format(&[
                     ("json", JSON),
@@ -486,9 +478,7 @@ pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call,
             } else {
                 Command::Bones(Box::new(a.parse(bones::parse_args)?))
             };
-            let mut c = call(command, file.into_iter().collect(), ct);
-            c.overview = overview;
-            Ok(c)
+            Ok(call(command, files, ct))
         }
         "check" => {
             let known = [
@@ -633,16 +623,14 @@ pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call,
     }
 }
 
-/// What `--given-overview` names until the server writes the file.
-pub const OVERVIEW_PLACEHOLDER: &str = "given-overview.txt";
+/// The name `--given-overview`'s text has among the in-memory files: one
+/// [`file_name`] refuses, so that no request's own text can take it.
+const OVERVIEW_FILE: &str = "<given_overview>";
 
 /// Runs a prepared call on in-memory streams; returns (exit status,
-/// stdout, stderr). `overview`: the file `--given-overview` reads.
-pub fn run(call: &mut Call, overview: Option<&std::path::Path>) -> (u8, Vec<u8>, Vec<u8>) {
+/// stdout, stderr).
+pub fn run(call: &Call) -> (u8, Vec<u8>, Vec<u8>) {
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    if let (Command::Stats(args), Some(path)) = (&mut call.command, overview) {
-        args.given_overview = Some(path.to_path_buf());
-    }
     let files: Vec<(&str, &[u8])> = call
         .files
         .iter()

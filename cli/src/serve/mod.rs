@@ -102,20 +102,14 @@ struct Shared {
     limits: Limits,
     workers: Arc<Semaphore>,
     in_flight: AtomicUsize,
-    /// The folder of `--given-overview`'s files (the server's own).
-    scratch: std::path::PathBuf,
-    next_file: AtomicUsize,
     lsp_sessions: AtomicUsize,
 }
 
 /// The page and the API.
 pub fn router(limits: Limits) -> Router {
-    let scratch = std::env::temp_dir().join(format!("dgn-serve-{}", std::process::id()));
     let shared = Arc::new(Shared {
         workers: Arc::new(Semaphore::new(limits.workers.max(1))),
         in_flight: AtomicUsize::new(0),
-        scratch,
-        next_file: AtomicUsize::new(0),
         lsp_sessions: AtomicUsize::new(0),
         limits: limits.clone(),
     });
@@ -341,19 +335,8 @@ impl Drop for InFlight {
     }
 }
 
-/// Removes `--given-overview`'s file when its command ends.
-struct Scratch(Option<std::path::PathBuf>);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if let Some(p) = self.0.take() {
-            let _ = std::fs::remove_file(p);
-        }
-    }
-}
-
 async fn answer(shared: Arc<Shared>, endpoint: String, params: api::Params) -> Response {
-    let mut call = match api::prepare(&endpoint, &params, &shared.limits.bounds) {
+    let call = match api::prepare(&endpoint, &params, &shared.limits.bounds) {
         Ok(c) => c,
         Err(r) if !api::ENDPOINTS.contains(&endpoint.as_str()) => {
             return error(StatusCode::NOT_FOUND, &r.message, None)
@@ -393,33 +376,13 @@ async fn answer(shared: Arc<Shared>, endpoint: String, params: api::Params) -> R
             )
         }
     };
-    let scratch = match call.overview.take() {
-        None => Scratch(None),
-        Some(text) => {
-            let n = shared.next_file.fetch_add(1, Ordering::Relaxed);
-            let path = shared.scratch.join(format!("overview-{n}.txt"));
-            let written =
-                std::fs::create_dir_all(&shared.scratch).and_then(|()| std::fs::write(&path, text));
-            if let Err(e) = written {
-                return error(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    &format!("cannot hold the overview's text: {e}"),
-                    None,
-                );
-            }
-            Scratch(Some(path))
-        }
-    };
     let content_type = call.content_type;
     let interrupted = call.interrupted.clone();
     let job = tokio::task::spawn_blocking(move || {
         // The worker's place is held until the command ends, even after its
         // request has been answered 503.
         let _permit = permit;
-        let _scratch = &scratch;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            api::run(&mut call, scratch.0.as_deref())
-        }))
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| api::run(&call)))
     });
     let time = shared.limits.time;
     let (code, out, err) = match tokio::time::timeout(time, job).await {

@@ -469,6 +469,76 @@ fn errors_are_json_with_the_exit_status() {
     }
 }
 
+/// `dgn serve` as a process, killed when dropped.
+struct Process(std::process::Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The names in `dir`.
+fn listing(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// A pasted overview reaches the statistics in memory, as the request's
+/// text does: the real server, with its temporary and working folders
+/// empty, answers from it and leaves both empty; its notes name the
+/// parameter, not a file.
+#[test]
+fn a_given_overview_is_answered_without_touching_the_disk() {
+    use std::io::BufRead;
+    let tmp = Folder::with(&[]);
+    let cwd = Folder::with(&[]);
+    let mut child = Command::new(DGN)
+        .args(["serve", "--addr", "127.0.0.1:0", "-j", "1"])
+        .env("TMPDIR", &tmp.0)
+        .current_dir(&cwd.0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("dgn serve");
+    let stderr = child.stderr.take().unwrap();
+    let _server = Process(child);
+    let mut first = String::new();
+    std::io::BufReader::new(stderr)
+        .read_line(&mut first)
+        .unwrap();
+    let addr: SocketAddr = first
+        .split("http://")
+        .nth(1)
+        .and_then(|s| s.split('/').next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    let overview = "The Dungeons of Doom: levels 1 to 6\n   Level 5:\n      Oracle of Delphi.\n      A dragon was here.\n";
+    let a = post(
+        addr,
+        "stats",
+        &json!({"given_overview": overview, "text": repo("corpus/nethack-3.6.def"), "name": "dungeon.def"}),
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    let describe = a.json()["given"]["describe"].as_str().unwrap().to_string();
+    assert!(describe.contains("oracle.depth == 5"), "{describe}");
+    let notes = a.header("x-dgn-stderr").unwrap_or_default();
+    assert!(
+        notes.contains("dgn stats: <given_overview>:4: `A dragon was here.`"),
+        "{notes}"
+    );
+    assert_eq!(
+        listing(&tmp.0),
+        Vec::<String>::new(),
+        "the temporary folder"
+    );
+    assert_eq!(listing(&cwd.0), Vec::<String>::new(), "the working folder");
+}
+
 #[test]
 fn an_oversized_body_is_413() {
     let server = Server::start(Limits::default());

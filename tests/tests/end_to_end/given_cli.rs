@@ -254,3 +254,21 @@ fn real_overviews_are_read_whole() {
     );
     assert!(out.contains("oracle.depth == 5"), "{out}");
 }
+
+/// An overview that cannot be read is a usage error naming the file, as
+/// any other input that cannot be read is.
+#[test]
+fn an_unreadable_overview_is_a_usage_error() {
+    let missing = std::env::temp_dir().join(format!(
+        "dgnkit-no-overview-{}/seen.txt",
+        std::process::id()
+    ));
+    let shown = missing.display().to_string();
+    let (code, out, err) = run(&["--given-overview", &shown]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        format!("dgn stats: cannot read `{shown}`: No such file or directory (os error 2)\n")
+    );
+}
