@@ -66,11 +66,14 @@ pub enum Command {
     Diff(Box<diff::DiffArgs>),
 }
 
+/// A file a command reads from memory: its name and its bytes.
+pub type MemoryFile = (String, Vec<u8>);
+
 /// A prepared call: the command, the in-memory files it reads (the
 /// request's texts, `--given-overview`'s included) and what the answer is.
 pub struct Call {
     pub command: Command,
-    pub files: Vec<(String, Vec<u8>)>,
+    pub files: Vec<MemoryFile>,
     pub content_type: &'static str,
     /// Set when the time budget runs out: stops a search and the
     /// statistics (`stats`, `diff`, `bones` over every layout).
@@ -259,7 +262,7 @@ impl<'p> Argv<'p> {
         key: &str,
         name_key: &str,
         default: &str,
-    ) -> Result<Option<(String, Vec<u8>)>, Refusal> {
+    ) -> Result<Option<MemoryFile>, Refusal> {
         let Some(text) = self.scalar(key)? else {
             return Ok(None);
         };
@@ -269,7 +272,7 @@ impl<'p> Argv<'p> {
 
     /// The request's text as the command's file argument, when it gave
     /// one (else the command reads its built-in description).
-    fn file(&mut self, file: &Option<(String, Vec<u8>)>) {
+    fn file(&mut self, file: &Option<MemoryFile>) {
         if let Some((name, _)) = file {
             self.argv.push(name.clone());
         }
@@ -346,7 +349,7 @@ const TEXT: &str = "text/plain; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 const HTML: &str = "text/html; charset=utf-8";
 
-fn call(mut command: Command, files: Vec<(String, Vec<u8>)>, content_type: &'static str) -> Call {
+fn call(mut command: Command, files: Vec<MemoryFile>, content_type: &'static str) -> Call {
     let interrupted = Arc::new(AtomicBool::new(false));
     // The statistics stop within milliseconds of the flag (the loader's
     // enumeration and the sampling look at it), so a request whose time
@@ -369,249 +372,14 @@ fn call(mut command: Command, files: Vec<(String, Vec<u8>)>, content_type: &'sta
 /// The call an endpoint's request makes, or why it is refused.
 pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
     match endpoint {
-        "layout" => {
-            let mut known = LOADER.to_vec();
-            known.extend(["seed", "seeds", "trace", "format"]);
-            let mut a = Argv::new("layout", params, &known)?;
-            a.loader()?;
-            a.opt("seed", "--seed")?;
-            if let Some(r) = a.opt("seeds", "--seeds")? {
-                seeds_span("layout", &r, bounds.layout_seeds)?;
-                a.argv.push("--jobs=1".into());
-            }
-            a.flag("trace", "--trace")?;
-            let many = params.contains_key("seeds");
-            let json = if many { JSON_LINES } else { JSON };
-            let ct = a.format(&[("json", json), ("svg", SVG), ("overview", TEXT)])?;
-            let file = a.text("text", "name", "-")?;
-            a.file(&file);
-            let args = a.parse(layout::parse_args)?;
-            Ok(call(
-                Command::Layout(Box::new(args)),
-                file.into_iter().collect(),
-                ct,
-            ))
-        }
-        "find" => {
-            let mut known = LOADER.to_vec();
-            known.extend(["query", "seeds", "limit", "count"]);
-            let mut a = Argv::new("find", params, &known)?;
-            a.loader()?;
-            let seeds = a
-                .scalar("seeds")?
-                .unwrap_or_else(|| format!("0..{}", bounds.find_seeds));
-            seeds_span("find", &seeds, bounds.find_seeds)?;
-            a.argv.push(format!("--seeds={seeds}"));
-            // A count prints one line; a list stops at `limit` matches.
-            let count = a.flag("count", "--count")?;
-            let limit = a.scalar("limit")?;
-            bounded("find", "limit", limit.clone(), bounds.find_limit)?;
-            match (limit, count) {
-                (Some(l), _) => a.argv.push(format!("--limit={l}")),
-                (None, false) => a.argv.push("--limit=100".into()),
-                (None, true) => {}
-            }
-            a.argv.push("--format=json".into());
-            a.argv.push("--jobs=1".into());
-            let Some(query) = a.scalar("query")? else {
-                return Err(refuse(
-                    "/api/find: `query` is required (`dgn explain find`)",
-                ));
-            };
-            let file = a.text("text", "name", "-")?;
-            a.argv.push("--".into());
-            a.argv.push(query);
-            a.file(&file);
-            let args = a.parse(find::parse_args)?;
-            Ok(call(
-                Command::Find(Box::new(args)),
-                file.into_iter().collect(),
-                JSON_LINES,
-            ))
-        }
-        "stats" | "bones" => {
-            let stats = endpoint == "stats";
-            let mut known = LOADER.to_vec();
-            known.extend(["portal_levels", "format"]);
-            if stats {
-                known.extend([
-                    "given",
-                    "given_overview",
-                    "sample",
-                    "exact",
-                    "samples",
-                    "first_seed",
-                ]);
-            } else {
-                known.push("seed");
-            }
-            let name: &'static str = if stats { "stats" } else { "bones" };
-            let mut a = Argv::new(name, params, &known)?;
-            a.loader()?;
-            a.opt("portal_levels", "--portal-levels")?;
-            let file = a.text("text", "name", "-")?;
-            let mut files: Vec<_> = file.iter().cloned().collect();
-            let ct = if stats {
-                a.opt("given", "--given")?;
-                a.flag("sample", "--sample")?;
-                a.flag("exact", "--exact")?;
-                let samples = a.opt("samples", "--samples")?;
-                bounded("stats", "samples", samples, bounds.samples)?;
-                a.opt("first_seed", "--first-seed")?;
-                if let Some(text) = a.scalar("given_overview")? {
-                    a.argv.push(format!("--given-overview={OVERVIEW_FILE}"));
-                    files.push((OVERVIEW_FILE.to_string(), text.into_bytes()));
-                }
-                a.format(&[
-                    ("json", JSON),
-                    ("svg", SVG),
-                    ("human", TEXT),
-                    ("html", HTML),
-                ])?
-            } else {
-                a.opt("seed", "--seed")?;
-                a.format(&[("json", JSON), ("human", TEXT)])?
-            };
-            a.file(&file);
-            let command = if stats {
-                Command::Stats(Box::new(a.parse(stats::parse_args)?))
-            } else {
-                Command::Bones(Box::new(a.parse(bones::parse_args)?))
-            };
-            Ok(call(command, files, ct))
-        }
-        "check" => {
-            let known = [
-                "target", "game", "dialect", "define", "undefine", "text", "name", "allow", "warn",
-                "deny", "format",
-            ];
-            let mut a = Argv::new("check", params, &known)?;
-            a.common()?;
-            a.opts("allow", "--allow")?;
-            a.opts("warn", "--warn")?;
-            a.opts("deny", "--deny")?;
-            let ct = a.format(&[("json", JSON), ("human", TEXT), ("short", TEXT)])?;
-            let Some((name, text)) = a.text("text", "name", "-")? else {
-                return Err(refuse(
-                    "/api/check: `text` (the description to check) is required",
-                ));
-            };
-            a.argv.push(name.clone());
-            let args = a.parse(check::parse_args)?;
-            Ok(call(Command::Check(Box::new(args)), vec![(name, text)], ct))
-        }
-        "convert" => {
-            let known = [
-                "target", "game", "dialect", "define", "undefine", "text", "name", "to", "format",
-            ];
-            let mut a = Argv::new("convert", params, &known)?;
-            a.common()?;
-            if a.opt("to", "--to")?.is_none() {
-                return Err(refuse("/api/convert: `to` (lua or def) is required"));
-            }
-            let ct = a.format(&[("json", JSON), ("human", TEXT)])?;
-            let Some((name, text)) = a.text("text", "name", "-")? else {
-                return Err(refuse(
-                    "/api/convert: `text` (the description to convert) is required",
-                ));
-            };
-            a.argv.push(name.clone());
-            let args = a.parse(convert::parse_args)?;
-            Ok(call(
-                Command::Convert(Box::new(args)),
-                vec![(name, text)],
-                ct,
-            ))
-        }
-        "xlog" => {
-            let known = [
-                "text",
-                "target",
-                "game",
-                "description",
-                "description_name",
-                "where",
-                "format",
-                "dialect",
-                "define",
-                "undefine",
-            ];
-            let mut a = Argv::new("xlog", params, &known)?;
-            a.opt("target", "--target")?;
-            a.opt("game", "--game")?;
-            a.opt("dialect", "--dialect")?;
-            a.opts("define", "-D")?;
-            a.opts("undefine", "-U")?;
-            a.opt("where", "--where")?;
-            let ct = a.format(&[("json", JSON_LINES), ("human", TEXT), ("html", HTML)])?;
-            let file = a.text("description", "description_name", "dungeon.def")?;
-            if let Some((name, _)) = &file {
-                if name == "-" {
-                    return Err(refuse("/api/xlog: the description's name cannot be `-`"));
-                }
-                a.argv.push(format!("--file={name}"));
-            }
-            let Some(text) = a.scalar("text")? else {
-                return Err(refuse(
-                    "/api/xlog: `text` (the xlogfile's lines) is required",
-                ));
-            };
-            a.argv.push("-".into());
-            let args = a.parse(xlog::parse_args)?;
-            Ok(call(
-                Command::Xlog(Box::new(args), text.into_bytes()),
-                file.into_iter().collect(),
-                ct,
-            ))
-        }
-        "diff" => {
-            let known = [
-                "target",
-                "game",
-                "dialect",
-                "define",
-                "undefine",
-                "old",
-                "new",
-                "old_name",
-                "new_name",
-                "old_target",
-                "new_target",
-                "role",
-                "race",
-                "option",
-                "game_start",
-                "wizard",
-                "rng",
-                "portal_levels",
-                "all",
-                "format",
-            ];
-            let mut a = Argv::new("diff", params, &known)?;
-            a.loader()?;
-            a.opt("old_target", "--old-target")?;
-            a.opt("new_target", "--new-target")?;
-            a.opt("portal_levels", "--portal-levels")?;
-            a.flag("all", "--all")?;
-            let ct = a.format(&[("json", JSON), ("human", TEXT), ("html", HTML)])?;
-            let (Some(old), Some(new)) = (
-                a.text("old", "old_name", "old.def")?,
-                a.text("new", "new_name", "new.def")?,
-            ) else {
-                return Err(refuse(
-                    "/api/diff: `old` and `new` (the two descriptions) are required",
-                ));
-            };
-            if old.0 == new.0 || old.0 == "-" || new.0 == "-" {
-                return Err(refuse(
-                    "/api/diff: `old_name` and `new_name` must differ (and neither be `-`)",
-                ));
-            }
-            a.argv.push(old.0.clone());
-            a.argv.push(new.0.clone());
-            let args = a.parse(diff::parse_args)?;
-            Ok(call(Command::Diff(Box::new(args)), vec![old, new], ct))
-        }
+        "layout" => layout_call(params, bounds),
+        "find" => find_call(params, bounds),
+        "stats" => stats_call(params, bounds),
+        "bones" => bones_call(params),
+        "check" => check_call(params),
+        "convert" => convert_call(params),
+        "xlog" => xlog_call(params),
+        "diff" => diff_call(params),
         other => Err(refuse(format!(
             "no endpoint /api/{other} (endpoints: {}; the description: GET /api)",
             ENDPOINTS
@@ -623,9 +391,270 @@ pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call,
     }
 }
 
+fn layout_call(params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
+    let mut known = LOADER.to_vec();
+    known.extend(["seed", "seeds", "trace", "format"]);
+    let mut a = Argv::new("layout", params, &known)?;
+    a.loader()?;
+    a.opt("seed", "--seed")?;
+    if let Some(r) = a.opt("seeds", "--seeds")? {
+        seeds_span("layout", &r, bounds.layout_seeds)?;
+        a.argv.push("--jobs=1".into());
+    }
+    a.flag("trace", "--trace")?;
+    let many = params.contains_key("seeds");
+    let json = if many { JSON_LINES } else { JSON };
+    let ct = a.format(&[("json", json), ("svg", SVG), ("overview", TEXT)])?;
+    let file = a.text("text", "name", "-")?;
+    a.file(&file);
+    let args = a.parse(layout::parse_args)?;
+    Ok(call(
+        Command::Layout(Box::new(args)),
+        file.into_iter().collect(),
+        ct,
+    ))
+}
+
+fn find_call(params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
+    let mut known = LOADER.to_vec();
+    known.extend(["query", "seeds", "limit", "count"]);
+    let mut a = Argv::new("find", params, &known)?;
+    a.loader()?;
+    let seeds = a
+        .scalar("seeds")?
+        .unwrap_or_else(|| format!("0..{}", bounds.find_seeds));
+    seeds_span("find", &seeds, bounds.find_seeds)?;
+    a.argv.push(format!("--seeds={seeds}"));
+    // A count prints one line; a list stops at `limit` matches.
+    let count = a.flag("count", "--count")?;
+    let limit = a.scalar("limit")?;
+    bounded("find", "limit", limit.clone(), bounds.find_limit)?;
+    match (limit, count) {
+        (Some(l), _) => a.argv.push(format!("--limit={l}")),
+        (None, false) => a.argv.push("--limit=100".into()),
+        (None, true) => {}
+    }
+    a.argv.push("--format=json".into());
+    a.argv.push("--jobs=1".into());
+    let Some(query) = a.scalar("query")? else {
+        return Err(refuse(
+            "/api/find: `query` is required (`dgn explain find`)",
+        ));
+    };
+    let file = a.text("text", "name", "-")?;
+    a.argv.push("--".into());
+    a.argv.push(query);
+    a.file(&file);
+    let args = a.parse(find::parse_args)?;
+    Ok(call(
+        Command::Find(Box::new(args)),
+        file.into_iter().collect(),
+        JSON_LINES,
+    ))
+}
+
 /// The name `--given-overview`'s text has among the in-memory files: one
 /// [`file_name`] refuses, so that no request's own text can take it.
 const OVERVIEW_FILE: &str = "<given_overview>";
+
+/// What `stats` and `bones` take alike, up to the request's text: the
+/// parameters known (the loader's, `portal_levels`, `format` and
+/// `extra`), and the text as an in-memory file.
+fn over_every_layout<'p>(
+    endpoint: &'static str,
+    params: &'p Params,
+    extra: &[&'static str],
+) -> Result<(Argv<'p>, Option<MemoryFile>), Refusal> {
+    let mut known = LOADER.to_vec();
+    known.extend(["portal_levels", "format"]);
+    known.extend(extra);
+    let mut a = Argv::new(endpoint, params, &known)?;
+    a.loader()?;
+    a.opt("portal_levels", "--portal-levels")?;
+    let file = a.text("text", "name", "-")?;
+    Ok((a, file))
+}
+
+fn stats_call(params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
+    let extra = [
+        "given",
+        "given_overview",
+        "sample",
+        "exact",
+        "samples",
+        "first_seed",
+    ];
+    let (mut a, file) = over_every_layout("stats", params, &extra)?;
+    let mut files: Vec<_> = file.iter().cloned().collect();
+    a.opt("given", "--given")?;
+    a.flag("sample", "--sample")?;
+    a.flag("exact", "--exact")?;
+    let samples = a.opt("samples", "--samples")?;
+    bounded("stats", "samples", samples, bounds.samples)?;
+    a.opt("first_seed", "--first-seed")?;
+    if let Some(text) = a.scalar("given_overview")? {
+        a.argv.push(format!("--given-overview={OVERVIEW_FILE}"));
+        files.push((OVERVIEW_FILE.to_string(), text.into_bytes()));
+    }
+    let ct = a.format(&[
+        ("json", JSON),
+        ("svg", SVG),
+        ("human", TEXT),
+        ("html", HTML),
+    ])?;
+    a.file(&file);
+    let args = a.parse(stats::parse_args)?;
+    Ok(call(Command::Stats(Box::new(args)), files, ct))
+}
+
+fn bones_call(params: &Params) -> Result<Call, Refusal> {
+    let (mut a, file) = over_every_layout("bones", params, &["seed"])?;
+    a.opt("seed", "--seed")?;
+    let ct = a.format(&[("json", JSON), ("human", TEXT)])?;
+    a.file(&file);
+    let args = a.parse(bones::parse_args)?;
+    Ok(call(
+        Command::Bones(Box::new(args)),
+        file.into_iter().collect(),
+        ct,
+    ))
+}
+
+fn check_call(params: &Params) -> Result<Call, Refusal> {
+    let known = [
+        "target", "game", "dialect", "define", "undefine", "text", "name", "allow", "warn", "deny",
+        "format",
+    ];
+    let mut a = Argv::new("check", params, &known)?;
+    a.common()?;
+    a.opts("allow", "--allow")?;
+    a.opts("warn", "--warn")?;
+    a.opts("deny", "--deny")?;
+    let ct = a.format(&[("json", JSON), ("human", TEXT), ("short", TEXT)])?;
+    let Some((name, text)) = a.text("text", "name", "-")? else {
+        return Err(refuse(
+            "/api/check: `text` (the description to check) is required",
+        ));
+    };
+    a.argv.push(name.clone());
+    let args = a.parse(check::parse_args)?;
+    Ok(call(Command::Check(Box::new(args)), vec![(name, text)], ct))
+}
+
+fn convert_call(params: &Params) -> Result<Call, Refusal> {
+    let known = [
+        "target", "game", "dialect", "define", "undefine", "text", "name", "to", "format",
+    ];
+    let mut a = Argv::new("convert", params, &known)?;
+    a.common()?;
+    if a.opt("to", "--to")?.is_none() {
+        return Err(refuse("/api/convert: `to` (lua or def) is required"));
+    }
+    let ct = a.format(&[("json", JSON), ("human", TEXT)])?;
+    let Some((name, text)) = a.text("text", "name", "-")? else {
+        return Err(refuse(
+            "/api/convert: `text` (the description to convert) is required",
+        ));
+    };
+    a.argv.push(name.clone());
+    let args = a.parse(convert::parse_args)?;
+    Ok(call(
+        Command::Convert(Box::new(args)),
+        vec![(name, text)],
+        ct,
+    ))
+}
+
+fn xlog_call(params: &Params) -> Result<Call, Refusal> {
+    let known = [
+        "text",
+        "target",
+        "game",
+        "description",
+        "description_name",
+        "where",
+        "format",
+        "dialect",
+        "define",
+        "undefine",
+    ];
+    let mut a = Argv::new("xlog", params, &known)?;
+    a.opt("target", "--target")?;
+    a.opt("game", "--game")?;
+    a.opt("dialect", "--dialect")?;
+    a.opts("define", "-D")?;
+    a.opts("undefine", "-U")?;
+    a.opt("where", "--where")?;
+    let ct = a.format(&[("json", JSON_LINES), ("human", TEXT), ("html", HTML)])?;
+    let file = a.text("description", "description_name", "dungeon.def")?;
+    if let Some((name, _)) = &file {
+        if name == "-" {
+            return Err(refuse("/api/xlog: the description's name cannot be `-`"));
+        }
+        a.argv.push(format!("--file={name}"));
+    }
+    let Some(text) = a.scalar("text")? else {
+        return Err(refuse(
+            "/api/xlog: `text` (the xlogfile's lines) is required",
+        ));
+    };
+    a.argv.push("-".into());
+    let args = a.parse(xlog::parse_args)?;
+    Ok(call(
+        Command::Xlog(Box::new(args), text.into_bytes()),
+        file.into_iter().collect(),
+        ct,
+    ))
+}
+
+fn diff_call(params: &Params) -> Result<Call, Refusal> {
+    let known = [
+        "target",
+        "game",
+        "dialect",
+        "define",
+        "undefine",
+        "old",
+        "new",
+        "old_name",
+        "new_name",
+        "old_target",
+        "new_target",
+        "role",
+        "race",
+        "option",
+        "game_start",
+        "wizard",
+        "rng",
+        "portal_levels",
+        "all",
+        "format",
+    ];
+    let mut a = Argv::new("diff", params, &known)?;
+    a.loader()?;
+    a.opt("old_target", "--old-target")?;
+    a.opt("new_target", "--new-target")?;
+    a.opt("portal_levels", "--portal-levels")?;
+    a.flag("all", "--all")?;
+    let ct = a.format(&[("json", JSON), ("human", TEXT), ("html", HTML)])?;
+    let (Some(old), Some(new)) = (
+        a.text("old", "old_name", "old.def")?,
+        a.text("new", "new_name", "new.def")?,
+    ) else {
+        return Err(refuse(
+            "/api/diff: `old` and `new` (the two descriptions) are required",
+        ));
+    };
+    if old.0 == new.0 || old.0 == "-" || new.0 == "-" {
+        return Err(refuse(
+            "/api/diff: `old_name` and `new_name` must differ (and neither be `-`)",
+        ));
+    }
+    a.argv.push(old.0.clone());
+    a.argv.push(new.0.clone());
+    let args = a.parse(diff::parse_args)?;
+    Ok(call(Command::Diff(Box::new(args)), vec![old, new], ct))
+}
 
 /// Runs a prepared call on in-memory streams; returns (exit status,
 /// stdout, stderr).
