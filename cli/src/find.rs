@@ -6,7 +6,7 @@ use super::layout::{parse_seeds, Progress};
 use super::{CommonOpts, LoaderOpts, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use clap::{Args, ValueEnum};
 use dgnkit::bones::BonesOptions;
-use dgnkit::find::{self, Finder};
+use dgnkit::find::{self, Finder, Query};
 use dgnkit::rng::RngKind;
 use dgnkit::stats::{self, StatsOptions};
 use std::io::Write;
@@ -133,23 +133,10 @@ pub fn execute(
         Err(code) => return code,
     };
     let Input { script, target, .. } = input;
-    let query = match find::compile(&args.query, &resolver) {
+    let query = match compile_query(&args.query, &resolver, err, term.color) {
         Ok(q) => q,
-        Err(d) => {
-            let text = dgnkit::render::human("query", args.query.as_bytes(), &[*d], term.color);
-            let _ = write!(err, "{text}");
-            let _ = writeln!(
-                err,
-                "dgn find: the query has errors (`dgn explain find` describes the language)"
-            );
-            return EXIT_INPUT;
-        }
+        Err(code) => return code,
     };
-    let warnings = find::warnings(&args.query);
-    if !warnings.is_empty() {
-        let text = dgnkit::render::human("query", args.query.as_bytes(), &warnings, term.color);
-        let _ = write!(err, "{text}");
-    }
     let stats = stats::exact(
         &script,
         &StatsOptions {
@@ -238,25 +225,61 @@ pub fn execute(
             return EXIT_USAGE;
         }
     }
-    if let Some(example) = &tally.first_failure {
-        let _ = writeln!(
-            err,
-            "dgn find: {} of {} seeds do not resolve (NetHack's loader would abort; they match nothing), e.g. {example}",
-            tally.failed, tally.searched
-        );
+    tally.report(err, a, stopped)
+}
+
+/// The query compiled for `resolver`, its warnings said; errors are said
+/// and end the command.
+fn compile_query(
+    text: &str,
+    resolver: &dgnkit::loader::Resolver,
+    err: &mut dyn Write,
+    color: bool,
+) -> Result<Query, u8> {
+    let query = match find::compile(text, resolver) {
+        Ok(q) => q,
+        Err(d) => {
+            let shown = dgnkit::render::human("query", text.as_bytes(), &[*d], color);
+            let _ = write!(err, "{shown}");
+            let _ = writeln!(
+                err,
+                "dgn find: the query has errors (`dgn explain find` describes the language)"
+            );
+            return Err(EXIT_INPUT);
+        }
+    };
+    let warnings = find::warnings(text);
+    if !warnings.is_empty() {
+        let shown = dgnkit::render::human("query", text.as_bytes(), &warnings, color);
+        let _ = write!(err, "{shown}");
     }
-    if stopped {
-        let _ = writeln!(
-            err,
-            "dgn find: interrupted after {} seeds ({}..{}), {} matched",
-            tally.searched,
-            a,
-            a + tally.searched,
-            tally.matched
-        );
-        return EXIT_INTERRUPTED;
+    Ok(query)
+}
+
+impl Tally {
+    /// Says the seeds that did not resolve and, when the search was
+    /// stopped (it began at seed `first`), how far it got; the exit status.
+    fn report(&self, err: &mut dyn Write, first: u64, stopped: bool) -> u8 {
+        if let Some(example) = &self.first_failure {
+            let _ = writeln!(
+                err,
+                "dgn find: {} of {} seeds do not resolve (NetHack's loader would abort; they match nothing), e.g. {example}",
+                self.failed, self.searched
+            );
+        }
+        if stopped {
+            let _ = writeln!(
+                err,
+                "dgn find: interrupted after {} seeds ({}..{}), {} matched",
+                self.searched,
+                first,
+                first + self.searched,
+                self.matched
+            );
+            return EXIT_INTERRUPTED;
+        }
+        EXIT_OK
     }
-    EXIT_OK
 }
 
 fn write_match(
