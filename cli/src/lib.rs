@@ -1,6 +1,8 @@
 //! The `dgn` command line: argument parsing and dispatch only. Each command's
 //! module turns library results into human or JSON output.
 
+#![deny(clippy::unwrap_used)]
+
 pub mod bones;
 pub mod check;
 pub mod compile;

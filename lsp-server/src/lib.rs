@@ -5,6 +5,8 @@
 //! database ([`db`]); features read its queries and convert byte spans to
 //! LSP positions ([`position`], the only place that knows about UTF-16).
 
+#![deny(clippy::unwrap_used)]
+
 pub mod analysis;
 pub mod canon;
 pub mod compare;

@@ -7,6 +7,8 @@
 //! Which game writes which layout is the game's data (`dgnkit::games`);
 //! this crate knows the layouts ([`BinaryFormat`]) and nothing of targets.
 
+#![deny(clippy::unwrap_used)]
+
 mod checksum;
 pub mod layouts;
 #[cfg(test)]

@@ -9,6 +9,8 @@
 //! (`dgnkit_stats::verdict`). A game's rules are a [`BonesRules`] record,
 //! made where the games are assembled (`dgnkit::games`).
 
+#![deny(clippy::unwrap_used)]
+
 pub mod layout;
 pub mod names;
 pub mod rules;

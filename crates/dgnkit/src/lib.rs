@@ -14,6 +14,8 @@
 //! xlogfile line with its own game's release. The other modules re-export
 //! the stages under the paths they have always had.
 
+#![deny(clippy::unwrap_used)]
+
 pub mod convert;
 pub mod frontend;
 pub mod games;

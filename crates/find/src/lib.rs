@@ -7,6 +7,8 @@
 //! layout resolved as far as it went) -> [`search`] (many seeds, every
 //! core, each seed resolved only until its answer is known).
 
+#![deny(clippy::unwrap_used)]
+
 pub mod eval;
 pub mod given;
 pub mod lexer;

@@ -6,6 +6,8 @@
 //! the checks that need the loader or the statistics (the layout odds)
 //! live above them, in `dgnkit`, whose `frontend::analyze` adds them.
 
+#![deny(clippy::unwrap_used)]
+
 pub mod check;
 pub mod dialect;
 pub mod lint;

@@ -11,6 +11,8 @@
 //! Each game's `init_dungeons()` departs from NetHack 3.6's in a few
 //! places; [`Rules`] holds those departures, each citing the game's C.
 
+#![deny(clippy::unwrap_used)]
+
 mod error;
 mod place;
 mod resolve;

@@ -7,6 +7,8 @@
 //! [`RngKind`] is all it knows. The log itself is the loader's
 //! (`dgnkit_loader::Trace`), since it also sees the layout.
 
+#![deny(clippy::unwrap_used)]
+
 pub mod glibc;
 pub mod isaac;
 pub mod isaac32;

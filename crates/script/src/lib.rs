@@ -3,6 +3,8 @@
 //! exactly the information of NetHack's `tmpdungeon`/`tmplevel`/`tmpbranch`
 //! records (plus the dialect extensions), without any layout's fixed limits.
 
+#![deny(clippy::unwrap_used)]
+
 pub mod layout;
 pub mod prelude;
 

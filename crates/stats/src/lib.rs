@@ -29,6 +29,8 @@
 //! else from the loader's layouts over many seeds that meet it.
 //! [`Stats::given`] says how likely the evidence is.
 
+#![deny(clippy::unwrap_used)]
+
 mod acc;
 mod alike;
 pub mod diff;

@@ -7,6 +7,8 @@
 //! A game's overview is an [`OverviewStyle`], made where the games are
 //! assembled (`dgnkit::games`).
 
+#![deny(clippy::unwrap_used)]
+
 pub mod chart;
 pub mod diff;
 pub mod jsonl;
