@@ -76,7 +76,7 @@ async function mapShown(p) {
   );
 }
 
-test('the page loads quickly and fetches nothing but its own three files', async () => {
+test('the page loads quickly and fetches nothing but its own three files and /api', async () => {
   const p = await browser.newPage();
   const urls = [];
   p.on('request', (r) => urls.push(r.url()));
@@ -87,6 +87,35 @@ test('the page loads quickly and fetches nothing but its own three files', async
   console.log(`# the xlogfile view was interactive ${took} ms after navigation`);
   assert.ok(took < 3000, `interactive after ${took} ms`);
   for (const u of urls) assert.ok(u.startsWith(base) || u.startsWith('blob:'), `fetched ${u}`);
+  assert.ok(urls.includes(base + 'api'), 'the games come from /api');
+  await p.close();
+});
+
+test('the game menus offer the games /api lists, in its order', async () => {
+  const schemas = (await (await fetch(base + 'api')).json()).components.schemas;
+  assert.ok(schemas.Game.enum.includes('nethack-3.6'));
+  assert.ok(schemas.LuaGame.enum.every((g) => schemas.Game.enum.includes(g)));
+  const options = async (p) =>
+    p.locator('select[name=game] option').evaluateAll((os) => os.map((o) => o.value));
+  for (const view of ['dungeon', 'edit', 'odds', 'diff']) {
+    const { p, errors } = await page(`?view=${view}`);
+    await p.locator('select[name=game]').waitFor();
+    assert.deepEqual(await options(p), schemas.Game.enum, view);
+    assert.equal(await p.locator('select[name=game]').inputValue(), 'nethack-3.6', view);
+    assert.deepEqual(errors, []);
+    await p.close();
+  }
+  // A dungeon.lua is checked as a game that reads one: NetHack 3.7 unless
+  // one of /api's LuaGame is chosen; back to a dungeon.def, 3.6.
+  const { p, errors } = await page('?view=edit&game=dnethack');
+  await p.selectOption('select[name=kind]', 'dungeon.lua');
+  assert.equal(await p.locator('select[name=game]').inputValue(), 'nethack-3.7');
+  const fork = schemas.LuaGame.enum.find((g) => g !== 'nethack-3.7');
+  await p.selectOption('select[name=game]', fork);
+  await p.selectOption('select[name=kind]', 'dungeon.def');
+  await p.selectOption('select[name=kind]', 'dungeon.lua');
+  assert.equal(await p.locator('select[name=game]').inputValue(), fork);
+  assert.deepEqual(errors, []);
   await p.close();
 });
 
