@@ -210,7 +210,7 @@ pub fn run(args: ExplainArgs) -> ExitCode {
             ExitCode::from(EXIT_OK)
         }
         None if query == "xlog" => {
-            print!("{}", dgnkit::xlog::EXPLAIN);
+            print!("{}", dgnkit::xlog::explain());
             ExitCode::from(EXIT_OK)
         }
         None if query == lint::COMPAT_GROUP || query == lint::ALL_GROUP => {

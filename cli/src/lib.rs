@@ -81,13 +81,10 @@ pub enum Command {
 /// Options that mean the same in every command.
 #[derive(Args, Debug, Clone, Default)]
 pub struct CommonOpts {
-    /// The game: nethack-3.4.3, nethack-3.6 (default), nethack-3.7, native,
-    /// evilhack, unnethack, slashem, dnethack, gnollhack, dynahack, xnethack,
-    /// splicehack, nerfhack or crecellehack. It sets
-    /// the limits, the compiled layout, the generator, the loader, the bones
-    /// rules and the default dialect. Without it, layout, bones and stats
-    /// read a compiled NetHack file as the version its header states.
-    #[arg(long, value_parser = parse_target)]
+    /// The game (`--help` lists every target). It sets the limits, the
+    /// compiled layout, the generator, the loader, the bones rules and the
+    /// default dialect.
+    #[arg(long, value_parser = parse_target, help = target_help())]
     pub target: Option<dgnkit::options::Target>,
     /// Define a %FLAG option (repeatable).
     #[arg(short = 'D', value_name = "FLAG")]
@@ -144,6 +141,28 @@ pub struct LoaderOpts {
     /// `init_dungeons()`.
     #[arg(long, long_help = loader_help("game-start", "Seed as a new game does and make the draws the game makes before init_dungeons()."))]
     pub game_start: bool,
+}
+
+/// `--target`'s help: every target by name, from [`dgnkit::options::Target`].
+fn target_help() -> String {
+    use dgnkit::options::Target;
+    let names: Vec<String> = Target::ALL
+        .into_iter()
+        .map(|t| {
+            if t == Target::default() {
+                format!("{} (default)", t.name())
+            } else {
+                t.name().to_string()
+            }
+        })
+        .collect();
+    let (last, rest) = names
+        .split_last()
+        .map_or(("", &[][..]), |(l, r)| (l.as_str(), r));
+    format!(
+        "The game: {} or {last}. It sets the limits, the compiled layout, the generator, the loader, the bones rules and the default dialect. Without it, layout, bones and stats read a compiled NetHack file as the version its header states",
+        rest.join(", ")
+    )
 }
 
 fn loader_help(which: &str, what: &str) -> String {

@@ -84,14 +84,14 @@ fn list_releases(format: XlogFormat, out: &mut dyn Write) -> std::io::Result<()>
     use dgnkit::xlog::identify::STRANGERS;
     use dgnkit::xlog::release::RELEASES;
     if format == XlogFormat::Json {
-        for r in RELEASES {
+        for r in RELEASES.iter() {
             let line = serde_json::json!({
                 "release": r.name,
-                "game": r.family.name(),
+                "game": r.family().map(|f| f.name),
                 "title": r.title,
                 "target": r.target.name(),
                 "versions": r.version_list(),
-                "told_by": r.family.tells(),
+                "told_by": r.family().map(|f| f.tells),
                 "builtin": r.builtin.as_ref().map(|b| b.file),
             });
             writeln!(out, "{line}")?;
@@ -112,7 +112,7 @@ fn list_releases(format: XlogFormat, out: &mut dyn Write) -> std::io::Result<()>
         "{:<18} {:<28} {:<14} {:<34} built-in description",
         "release", "game", "--target", "versions"
     )?;
-    for r in RELEASES {
+    for r in RELEASES.iter() {
         writeln!(
             out,
             "{:<18} {:<28} {:<14} {:<34} {}",
@@ -124,8 +124,8 @@ fn list_releases(format: XlogFormat, out: &mut dyn Write) -> std::io::Result<()>
         )?;
     }
     writeln!(out, "\nhow a line's game is told (before its version):")?;
-    for f in dgnkit::xlog::identify::Family::ALL {
-        writeln!(out, "  {:<12} {}", f.name(), f.tells())?;
+    for f in dgnkit::xlog::identify::Family::all() {
+        writeln!(out, "  {:<12} {}", f.name, f.tells)?;
     }
     writeln!(
         out,

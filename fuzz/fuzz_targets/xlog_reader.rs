@@ -34,13 +34,13 @@ fn warm_up() {
     XLOG.with(|readers| {
         for x in readers {
             let mut x = x.borrow_mut();
-            for release in RELEASES {
+            for release in RELEASES.iter() {
                 let (a, b, _, hi) = release.versions[0];
                 let mut line = format!(
                     "version={}{a}.{b}.{hi}\tdeathdnum=0\tdeathlev=1\tdeath=quit",
                     release.prefix
                 );
-                if let Some(m) = release.marker {
+                if let Some(m) = release.family().and_then(|f| f.marker()) {
                     line.push_str(&format!("\t{m}=1"));
                 }
                 let _ = x.read(1, line.as_bytes());

@@ -4,81 +4,61 @@
 //! dgnkit's own native format); everything that differs between games lives
 //! in its [`Game`](crate::games::Game) record (`Target::game`).
 
+use crate::games::{self, Game};
 use serde::Serialize;
 
-/// The game the output (and the limits checked, the loader, the bones
-/// rules) are for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-pub enum Target {
-    #[serde(rename = "nethack-3.4.3")]
-    NetHack343,
+/// Makes [`Target`] from one row per game: the variant, its `--target`
+/// name (also its serde name) and its record. `ALL`, `name()` and `game()`
+/// follow from the rows, in their order, so a game is added by one row
+/// here and its record in `games/`.
+macro_rules! targets {
+    ($($(#[$attr:meta])* $variant:ident = $name:literal => $game:expr,)*) => {
+        /// The game the output (and the limits checked, the loader, the
+        /// bones rules) are for.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+        pub enum Target {
+            $($(#[$attr])* #[serde(rename = $name)] $variant,)*
+        }
+
+        impl Target {
+            pub const ALL: [Target; [$($name),*].len()] = [$(Target::$variant),*];
+
+            /// The `--target` value.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Target::$variant => $name,)*
+                }
+            }
+
+            /// Everything dgnkit knows about the target's game.
+            pub fn game(self) -> &'static Game {
+                match self {
+                    $(Target::$variant => &$game,)*
+                }
+            }
+        }
+    };
+}
+
+targets! {
+    NetHack343 = "nethack-3.4.3" => games::nethack343::GAME,
     #[default]
-    #[serde(rename = "nethack-3.6")]
-    NetHack36,
-    #[serde(rename = "nethack-3.7")]
-    NetHack37,
-    #[serde(rename = "native")]
-    Native,
-    #[serde(rename = "evilhack")]
-    EvilHack,
-    #[serde(rename = "unnethack")]
-    UnNetHack,
-    #[serde(rename = "slashem")]
-    SlashEm,
-    #[serde(rename = "dnethack")]
-    DNetHack,
-    #[serde(rename = "gnollhack")]
-    GnollHack,
-    #[serde(rename = "dynahack")]
-    DynaHack,
-    #[serde(rename = "xnethack")]
-    XNetHack,
-    #[serde(rename = "splicehack")]
-    SpliceHack,
-    #[serde(rename = "nerfhack")]
-    NerfHack,
-    #[serde(rename = "crecellehack")]
-    CrecelleHack,
+    NetHack36 = "nethack-3.6" => games::nethack36::GAME,
+    NetHack37 = "nethack-3.7" => games::nethack37::GAME,
+    Native = "native" => games::native::GAME,
+    EvilHack = "evilhack" => games::evilhack::GAME,
+    UnNetHack = "unnethack" => games::unnethack::GAME,
+    SlashEm = "slashem" => games::slashem::GAME,
+    DNetHack = "dnethack" => games::dnethack::GAME,
+    GnollHack = "gnollhack" => games::gnollhack::GAME,
+    DynaHack = "dynahack" => games::dynahack::GAME,
+    XNetHack = "xnethack" => games::forks37::XNETHACK,
+    SpliceHack = "splicehack" => games::forks37::SPLICEHACK,
+    NerfHack = "nerfhack" => games::forks37::NERFHACK,
+    CrecelleHack = "crecellehack" => games::forks37::CRECELLEHACK,
 }
 
 impl Target {
-    pub const ALL: [Target; 14] = [
-        Target::NetHack343,
-        Target::NetHack36,
-        Target::NetHack37,
-        Target::Native,
-        Target::EvilHack,
-        Target::UnNetHack,
-        Target::SlashEm,
-        Target::DNetHack,
-        Target::GnollHack,
-        Target::DynaHack,
-        Target::XNetHack,
-        Target::SpliceHack,
-        Target::NerfHack,
-        Target::CrecelleHack,
-    ];
-
-    /// The `--target` value.
-    pub fn name(self) -> &'static str {
-        match self {
-            Target::NetHack343 => "nethack-3.4.3",
-            Target::NetHack36 => "nethack-3.6",
-            Target::NetHack37 => "nethack-3.7",
-            Target::Native => "native",
-            Target::EvilHack => "evilhack",
-            Target::UnNetHack => "unnethack",
-            Target::SlashEm => "slashem",
-            Target::DNetHack => "dnethack",
-            Target::GnollHack => "gnollhack",
-            Target::DynaHack => "dynahack",
-            Target::XNetHack => "xnethack",
-            Target::SpliceHack => "splicehack",
-            Target::NerfHack => "nerfhack",
-            Target::CrecelleHack => "crecellehack",
-        }
-    }
-
     pub fn parse(s: &str) -> Option<Target> {
         Target::ALL.into_iter().find(|t| t.name() == s)
     }
@@ -91,11 +71,6 @@ impl Target {
     /// A game with fixed tables (everything but dgnkit's native format).
     pub fn is_nethack(self) -> bool {
         !matches!(self, Target::Native)
-    }
-
-    /// Everything dgnkit knows about the target's game.
-    pub fn game(self) -> &'static crate::games::Game {
-        crate::games::game(self)
     }
 
     /// The game whose compiled file has `format`'s layout.

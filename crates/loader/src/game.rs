@@ -88,6 +88,10 @@ pub struct LoaderGame {
     pub rng: RngKind,
     pub proof: LoaderProof,
     pub inputs: InputSpec,
+    /// The titles of the games whose loader reads a race, for the message
+    /// to a run that gives one to another game (filled where the games are
+    /// assembled: this crate knows none).
+    pub race_readers: &'static [&'static str],
 }
 
 impl Default for LoaderGame {
@@ -104,6 +108,7 @@ impl Default for LoaderGame {
                 "layout_parity: every file of expected/layouts/*.36.isaac64*, draw for draw",
             ),
             inputs: InputSpec::NONE,
+            race_readers: &[],
         }
     }
 }
@@ -273,8 +278,10 @@ impl LoaderInputs {
         if let (Some(race), None) = (self.race, game.inputs.race) {
             return Err(LoadError::Inputs {
                 message: format!(
-                    "{}'s loader reads no race (--race {}): only dNetHack's does",
-                    game.title, race.name
+                    "{}'s loader reads no race (--race {}){}",
+                    game.title,
+                    race.name,
+                    only_theirs(game.race_readers)
                 ),
             });
         }
@@ -292,5 +299,30 @@ impl LoaderInputs {
             }
         }
         Ok(())
+    }
+}
+
+/// ": only X's does" (": only X's and Y's do") for the games that do, or
+/// nothing when none does.
+fn only_theirs(titles: &[&str]) -> String {
+    match titles {
+        [] => String::new(),
+        [one] => format!(": only {one}'s does"),
+        [rest @ .., last] => {
+            let rest: Vec<String> = rest.iter().map(|t| format!("{t}'s")).collect();
+            format!(": only {} and {last}'s do", rest.join(", "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_games_that_read_an_input_are_named() {
+        assert_eq!(only_theirs(&[]), "");
+        assert_eq!(only_theirs(&["A"]), ": only A's does");
+        assert_eq!(only_theirs(&["A", "B", "C"]), ": only A's, B's and C's do");
     }
 }

@@ -70,11 +70,10 @@ pub const ROLES: &[Role] = &[
     },
     role("Pirate", "Pir"),
     role("Troubadour", "Tro"),
-    // SpliceHack and NerfHack (`src/role.c:119`, `:158`).
+    // NetHack 3.7's forks': each fork's record in `dgnkit::games` cites the
+    // `roles[]` (`src/role.c`) it takes its roles from.
     role("Cartomancer", "Car"),
-    // SpliceHack (`src/role.c:242`).
     role("Dragon Rider", "Dra"),
-    // CrecelleHack (`src/role.c:154`).
     role("Grappler", "Grp"),
     // dNAO `src/role.c:263`.
     Role {

@@ -396,7 +396,7 @@ fn dnethack_games_are_answered_exactly() {
 fn releases_lists_what_is_known_without_reading_input() {
     let (code, out, err) = run(&["--releases"], b"not an xlogfile");
     assert_eq!(code, 0, "{err}");
-    for r in dgnkit::xlog::release::RELEASES {
+    for r in dgnkit::xlog::release::RELEASES.iter() {
         let line = out
             .lines()
             .find(|l| l.starts_with(&format!("{} ", r.name)))

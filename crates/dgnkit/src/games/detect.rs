@@ -23,33 +23,15 @@ pub struct Detected {
     pub evidence: String,
 }
 
-/// Families known by the words their checkouts' names contain (lowercase,
-/// longest first so that a fork's own name wins over its parent's), with
-/// the target of a `dungeon.def` and of a `dungeon.lua` there (SpliceHack
-/// and xNetHack wrote `.def` files on NetHack 3.6 before their 3.7
-/// loaders, which dgnkit reproduces).
-const PATH_WORDS: &[(&str, &str, Option<Target>, Option<Target>)] = &[
-    ("slashem-extended", "SLASH'EM Extended", None, None),
-    (
-        "crecellehack",
-        "CrecelleHack",
-        None,
-        Some(Target::CrecelleHack),
-    ),
-    ("slashthem", "SlashTHEM", None, None),
-    ("gnollhack", "GnollHack", Some(Target::GnollHack), None),
-    ("splicehack", "SpliceHack", None, Some(Target::SpliceHack)),
-    ("unnethack", "UnNetHack", Some(Target::UnNetHack), None),
-    ("nerfhack", "NerfHack", None, Some(Target::NerfHack)),
-    ("dnethack", "dNetHack", Some(Target::DNetHack), None),
-    ("dynahack", "DynaHack", Some(Target::DynaHack), None),
-    ("evilhack", "EvilHack", Some(Target::EvilHack), None),
-    ("xnethack", "xNetHack", None, Some(Target::XNetHack)),
-    ("nethack4", "NetHack 4", None, None),
-    ("fiqhack", "FIQHack", None, None),
-    ("slashem", "SLASH'EM", Some(Target::SlashEm), None),
-    ("hackem", "HackEM", None, None),
-    ("dnao", "dNetHack", Some(Target::DNetHack), None),
+/// Families dgnkit has no target for, known by the words their checkouts'
+/// names contain (lowercase); a game with a target has its words in its
+/// record ([`Game::path_words`](super::Game::path_words)).
+const OTHER_PATH_WORDS: &[(&str, &str)] = &[
+    ("slashem-extended", "SLASH'EM Extended"),
+    ("slashthem", "SlashTHEM"),
+    ("nethack4", "NetHack 4"),
+    ("fiqhack", "FIQHack"),
+    ("hackem", "HackEM"),
 ];
 
 /// The game whose compiler speaks `dialect`, if dgnkit has its target.
@@ -72,19 +54,33 @@ fn from_dialect(dialect: Dialect, evidence: String) -> Detected {
 }
 
 /// The family named in `path` (its absolute form when it can be had, since
-/// one runs `dgn layout dungeon.def` inside `dat/`).
+/// one runs `dgn layout dungeon.def` inside `dat/`). The longest word found
+/// wins, so that a fork's own name wins over its parent's
+/// (`slashem-extended` over `slashem`). A game's word stands for its target
+/// when the file is in the language the game reads: a `dungeon.def` in a
+/// checkout of a game that reads `dungeon.lua` is from before that loader
+/// (SpliceHack and xNetHack wrote `.def` files on NetHack 3.6), which
+/// dgnkit does not reproduce.
 pub fn from_path(path: &Path) -> Option<Detected> {
     let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let text = full.to_string_lossy().to_lowercase();
     let lua = text.ends_with(".lua");
-    PATH_WORDS
-        .iter()
-        .find(|(word, _, _, _)| text.contains(word))
-        .map(|&(_, title, def, lua_target)| Detected {
-            title,
-            target: if lua { lua_target } else { def },
-            evidence: format!("its path names {title}"),
-        })
+    let games = super::all().flat_map(|g| {
+        let target = (g.reads_lua == lua).then_some(g.target);
+        g.path_words.iter().map(move |&w| (w, g.title, target))
+    });
+    let others = OTHER_PATH_WORDS.iter().map(|&(w, title)| (w, title, None));
+    let mut found: Option<(&str, &'static str, Option<Target>)> = None;
+    for (word, title, target) in others.chain(games) {
+        if text.contains(word) && found.is_none_or(|(w, _, _)| word.len() > w.len()) {
+            found = Some((word, title, target));
+        }
+    }
+    found.map(|(_, title, target)| Detected {
+        title,
+        target,
+        evidence: format!("its path names {title}"),
+    })
 }
 
 /// What the file shows of its game: an explicit `dialect` (not vanilla),
@@ -225,125 +221,4 @@ pub fn family_note(found: &Detected, used: Target, ask: Ask) -> Option<crate::gr
         notes: vec![how],
         fix: None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_checkout_name_shows_its_family_and_forks_win_over_parents() {
-        let cases = [
-            (
-                "/src/UnNetHack/dat/dungeon.def",
-                "UnNetHack",
-                Some(Target::UnNetHack),
-            ),
-            (
-                "corpus/SLASHEM-Extended__SLASHEM-Extended/dungeon.def",
-                "SLASH'EM Extended",
-                None,
-            ),
-            (
-                "corpus/dirkz__slashem-iphone/dungeon.def",
-                "SLASH'EM",
-                Some(Target::SlashEm),
-            ),
-            (
-                "x/demogorgon22__notdnethack/dungeon.def",
-                "dNetHack",
-                Some(Target::DNetHack),
-            ),
-            (
-                "x/Chris__dNAO/dungeon.def",
-                "dNetHack",
-                Some(Target::DNetHack),
-            ),
-            (
-                "/home/me/gnollhack/dat/dungeon.def",
-                "GnollHack",
-                Some(Target::GnollHack),
-            ),
-        ];
-        for (path, title, target) in cases {
-            let d = from_path(Path::new(path)).unwrap_or_else(|| panic!("{path}"));
-            assert_eq!((d.title, d.target), (title, target), "{path}");
-        }
-        assert_eq!(from_path(Path::new("/src/nethack/dat/dungeon.def")), None);
-    }
-
-    #[test]
-    fn the_note_names_the_target_or_says_approximation() {
-        let unn = from_path(Path::new("/src/unnethack/dungeon.def")).unwrap();
-        let note = mismatch_note(&unn, Target::NetHack36, "laid out").unwrap();
-        assert!(note.contains("--target unnethack"), "{note}");
-        assert!(note.contains("NetHack 3.6's rules"), "{note}");
-        assert_eq!(mismatch_note(&unn, Target::UnNetHack, "laid out"), None);
-        let ext = from_path(Path::new("/src/SLASHEM-Extended/dungeon.def")).unwrap();
-        let note = mismatch_note(&ext, Target::NetHack36, "laid out").unwrap();
-        assert!(note.contains("approximation"), "{note}");
-    }
-
-    #[test]
-    fn the_note_speaks_the_language_of_where_it_is_read() {
-        let unn = from_path(Path::new("/src/unnethack/dungeon.def")).unwrap();
-        let cli = family_note(&unn, Target::NetHack36, Ask::Option).unwrap();
-        assert_eq!(
-            Some(cli.clone()),
-            path_note(Path::new("/src/unnethack/dungeon.def"), Target::NetHack36)
-        );
-        assert!(
-            cli.message.ends_with("try `--target unnethack`"),
-            "{}",
-            cli.message
-        );
-        let lsp = family_note(&unn, Target::NetHack343, Ask::Setting("dgnkit.target")).unwrap();
-        assert!(
-            lsp.message
-                .ends_with("set `dgnkit.target` to \"unnethack\""),
-            "{}",
-            lsp.message
-        );
-        assert!(
-            lsp.notes[0].contains("NetHack 3.4.3's language"),
-            "{:?}",
-            lsp.notes
-        );
-        assert!(!lsp.message.contains("--target"), "{}", lsp.message);
-        assert_eq!(
-            family_note(&unn, Target::UnNetHack, Ask::Setting("dgnkit.target")),
-            None
-        );
-        // xNetHack's dungeon.lua is its 3.7 game's; a dungeon.def of an
-        // older xNetHack (on 3.6) has no target.
-        let x = from_path(Path::new("/src/xNetHack/dat/dungeon.lua")).unwrap();
-        let lsp = family_note(&x, Target::NetHack37, Ask::Setting("dgnkit.luaTarget")).unwrap();
-        assert!(
-            lsp.message
-                .ends_with("set `dgnkit.luaTarget` to \"xnethack\""),
-            "{}",
-            lsp.message
-        );
-        assert_eq!(
-            family_note(&x, Target::XNetHack, Ask::Setting("dgnkit.luaTarget")),
-            None
-        );
-        let old = from_path(Path::new("/src/xNetHack/dat/dungeon.def")).unwrap();
-        assert_eq!(old.target, None);
-        let lsp = family_note(&old, Target::NetHack36, Ask::Setting("dgnkit.target")).unwrap();
-        assert!(
-            lsp.notes[0].contains("no target for xNetHack"),
-            "{:?}",
-            lsp.notes
-        );
-    }
-
-    #[test]
-    fn a_variant_dialect_points_at_its_game() {
-        let d = detect(None, None, Some(Dialect::Dnao)).unwrap();
-        assert_eq!(d.target, Some(Target::DNetHack));
-        let d = detect(None, None, Some(Dialect::HackEm)).unwrap();
-        assert_eq!(d.target, None);
-        assert_eq!(detect(None, None, Some(Dialect::Vanilla)), None);
-    }
 }

@@ -14,6 +14,8 @@ use crate::loader::{DungeonChance, Fields, GameInputs, Limits, NonPositiveRn2, R
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
+use crate::xlog::identify::{Family, Sign};
+use crate::xlog::release::{Builtin, Cites, Release};
 
 /// The `chaos_quest` option's values in `flags.chaosvar` order
 /// (`src/options.c:2759-2776`: random 0, temple 1, mithardir 2, mordor 3).
@@ -122,7 +124,7 @@ const BONES: BonesRules = BonesRules {
     ..BonesRules::VANILLA
 };
 
-pub(super) static GAME: Game = Game {
+pub(crate) static GAME: Game = Game {
     target: Target::DNetHack,
     title: "dNetHack",
     dialect: Dialect::Dnao,
@@ -145,4 +147,64 @@ pub(super) static GAME: Game = Game {
     },
     undefined_flags: &[],
     reads_lua: false,
+    xlog: Some(&XLOG),
+    path_words: &["dnethack", "dnao"],
+};
+
+/// dNetHack 3.22.0 (compat-3.22.0 b1f1c4d4c): the loader is 3.23.0's (its
+/// src/dungeon.c ranges are identical) and so are the bones rules but for
+/// the Madman's home (3.23.0 src/bones.c:35), which needs a role.
+const DNETHACK_3_22: Release = Release {
+    name: "dnethack-3.22",
+    title: "dNetHack 3.22.0",
+    target: Target::DNetHack,
+    prefix: "DNH-",
+    versions: &[(3, 22, 0, 0)],
+    builtin: Some(Builtin {
+        file: "dnethack-3.22.def (built in)",
+        source: include_bytes!("../../../../corpus/dnethack-3.22.def"),
+    }),
+    cites: Cites {
+        bones_ok: "dNAO 3.22.0 src/end.c:1282",
+        depth_roll: "dNAO 3.22.0 src/bones.c:391-395",
+        explore: "dNAO 3.22.0 src/bones.c:399",
+        wizard_query: "dNAO 3.22.0 src/end.c:1399",
+        no_bones_modes: "",
+    },
+    ..Release::BASE
+};
+
+/// dNetHack (dNAO) writes `version=DNH-3.23.0` (src/topten.c:286) and
+/// flags with 0x1 wizard, 0x2 explore (src/topten.c `encode_xlogflags`).
+/// Its dat/dungeon.def last changed in the 3.23.0 development
+/// (commit 5895e0b3c, after "This is now 3.23.0").
+const DNETHACK: Release = Release {
+    name: "dnethack-3.23",
+    title: "dNetHack 3.23.0",
+    target: Target::DNetHack,
+    prefix: "DNH-",
+    versions: &[(3, 23, 0, 0)],
+    builtin: Some(Builtin {
+        file: "dnethack-3.23.def (built in)",
+        source: include_bytes!("../../../../corpus/dnethack-3.23.def"),
+    }),
+    cites: Cites {
+        bones_ok: "dNAO 3.23.0 src/end.c:1332",
+        depth_roll: "dNAO 3.23.0 src/bones.c:418-422",
+        explore: "dNAO 3.23.0 src/bones.c:426",
+        wizard_query: "dNAO 3.23.0 src/end.c:1449",
+        no_bones_modes: "",
+    },
+    ..Release::BASE
+};
+
+/// dNetHack's xlogfile lines: every release writes `DNH-` before its
+/// numbers (src/topten.c:286).
+pub(crate) static XLOG: Family = Family {
+    name: "dnethack",
+    title: "dNetHack",
+    tells: "version `DNH-`",
+    sign: Some(Sign::Prefix("DNH-")),
+    numbers: &[],
+    releases: &[DNETHACK_3_22, DNETHACK],
 };

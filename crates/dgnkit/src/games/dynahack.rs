@@ -12,6 +12,8 @@ use crate::loader::{NonPositiveRn2, Planes, PlanesReport, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
+use crate::xlog::identify::{Family, Seen, Sign};
+use crate::xlog::release::{Builtin, Cites, Release};
 
 /// `init_dungeons()` (`libdynamohack/src/dungeon.c`): 3.4.3's (the entry
 /// cut to the bottom as there, `:753-756`), `advcal` first in `level_map`
@@ -68,7 +70,7 @@ const BONES: BonesRules = BonesRules {
     ..BonesRules::VANILLA
 };
 
-pub(super) static GAME: Game = Game {
+pub(crate) static GAME: Game = Game {
     target: Target::DynaHack,
     title: "DynaHack",
     dialect: Dialect::Vanilla,
@@ -87,4 +89,58 @@ pub(super) static GAME: Game = Game {
     },
     undefined_flags: &[],
     reads_lua: false,
+    xlog: Some(&XLOG),
+    path_words: &["dynahack"],
+};
+
+/// DynaHack writes its version colon-separated, with its own `charname`
+/// field (libdynamohack/src/topten.c:177) and a `mode` field (:201-205).
+/// `deathdnum` is `u.uz.dnum` (topten.c:354): Fort Ludios is its own
+/// dungeon number, not 0 as doc/xlogfile.md says.
+///
+/// Every DynaHack xlogfile line was written with one dungeon description
+/// (`libnitrohack/dat/dungeon.def` blob fea4674d9, last changed 2014-07-15
+/// by 54b16b3b): the xlogfile came in on 2015-08-04 (229a2e4e, "xlogfile
+/// patch, adapted for DynaHack"), while the version still said 0.5.5, so
+/// `version=0.5.5` lines are those development builds'; 0.6.0
+/// (2016-02-17, `include/nitrohack.h:10-13`) is what public servers run;
+/// `0.0.1` is DynaMoHack, the 2017 renaming (`include/dynamohack.h:11-13`).
+/// The tagged releases v0.5.0-v0.5.5 (an older Gehennom with the "heck"
+/// levels, `libnitrohack/dat/dungeon.def` blob 6f481e6cf) have no
+/// xlogfile writer at all. The dungeon order, so `deathdnum`, and the
+/// bones code are the same throughout.
+const DYNAHACK: Release = Release {
+    name: "dynahack-0.6.0",
+    title: "DynaHack 0.6.0",
+    target: Target::DynaHack,
+    versions: &[(0, 5, 5, 5), (0, 6, 0, 0), (0, 0, 1, 1)],
+    builtin: Some(Builtin {
+        file: "dynahack-0.0.1.def (built in)",
+        source: include_bytes!("../../../../corpus/dynahack-0.0.1.def"),
+    }),
+    cites: Cites {
+        bones_ok: "DynaHack libdynamohack/src/end.c:736",
+        depth_roll: "DynaHack libdynamohack/src/bones.c:208-210",
+        explore: "DynaHack libdynamohack/src/bones.c:214",
+        wizard_query: "DynaHack libdynamohack/src/end.c:811",
+        no_bones_modes: "",
+    },
+    mode_flags: None,
+    ..Release::BASE
+};
+
+/// DynaHack's xlogfile lines: `charname` (libdynamohack/src/topten.c:177)
+/// without NetHack 4's own fields; NetHack 4 writes `charname` too, with
+/// its seed, birth options and microsecond times.
+pub(crate) static XLOG: Family = Family {
+    name: "dynahack",
+    title: "DynaHack",
+    tells: "`charname` without NetHack 4's fields",
+    sign: Some(Sign::Fields {
+        has: Seen::CHARNAME,
+        lacks: Seen::NETHACK4,
+        version: None,
+    }),
+    numbers: &[],
+    releases: &[DYNAHACK],
 };

@@ -11,6 +11,8 @@ use crate::loader::{Limits, NonPositiveRn2, Rules, NETHACK_LIMITS};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
+use crate::xlog::identify::{Family, Seen, Sign};
+use crate::xlog::release::{Builtin, Cites, Release};
 
 /// `init_dungeons()` (`src/dungeon.c:749-1030`): 3.6's. `LEV_LIMIT` is 99
 /// (`include/dgn_file.h:76`, checked at `src/dungeon.c:923`); MAXDUNGEON
@@ -73,7 +75,7 @@ pub(crate) const BONES_0_8_1: BonesRules = BonesRules {
     ..BONES
 };
 
-pub(super) static GAME: Game = Game {
+pub(crate) static GAME: Game = Game {
     target: Target::EvilHack,
     title: "EvilHack",
     dialect: Dialect::EvilHack,
@@ -88,4 +90,193 @@ pub(super) static GAME: Game = Game {
     inputs: InputSpec::NONE,
     undefined_flags: &[],
     reads_lua: false,
+    xlog: Some(&XLOG),
+    path_words: &["evilhack"],
+};
+
+/// EvilHack's releases before 0.9: the loader draws as 0.9.3's in each
+/// (their src/dungeon.c differs in flags bits and level names only), the
+/// dungeon order changed (Ice Queen 0.5, Vecna 0.7, Goblin Town 0.8.0,
+/// Purgatory 0.8.1, the Hidden Dungeon and the Wizard's Tower 0.8.3) and
+/// so did the magic portals ([`BONES_0_5`]).
+/// Every line carries `killed_archangels` (since 0c8b52d56, 2019-05-19).
+const fn evilhack(
+    name: &'static str,
+    title: &'static str,
+    versions: &'static [(u32, u32, u32, u32)],
+    builtin: Builtin,
+    cites: Cites,
+    bones: Option<&'static BonesRules>,
+) -> Release {
+    Release {
+        name,
+        title,
+        target: Target::EvilHack,
+        versions,
+        builtin: Some(builtin),
+        cites,
+        bones,
+        ..Release::BASE
+    }
+}
+
+const fn cites(
+    bones_ok: &'static str,
+    depth_roll: &'static str,
+    explore: &'static str,
+    wizard_query: &'static str,
+) -> Cites {
+    Cites {
+        bones_ok,
+        depth_roll,
+        explore,
+        wizard_query,
+        no_bones_modes: "",
+    }
+}
+
+const EVILHACK_0_5: Release = evilhack(
+    "evilhack-0.5",
+    "EvilHack 0.5.0",
+    &[(0, 5, 0, 0)],
+    Builtin {
+        file: "evilhack-0.5.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.5.def"),
+    },
+    cites(
+        "EvilHack 0.5.0 src/end.c:1425",
+        "EvilHack 0.5.0 src/bones.c:357-360",
+        "EvilHack 0.5.0 src/bones.c:363",
+        "EvilHack 0.5.0 src/end.c:1583",
+    ),
+    Some(&BONES_0_5),
+);
+
+const EVILHACK_0_6: Release = evilhack(
+    "evilhack-0.6",
+    "EvilHack 0.6.0",
+    &[(0, 6, 0, 0)],
+    Builtin {
+        file: "evilhack-0.6.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.6.def"),
+    },
+    cites(
+        "EvilHack 0.6.0 src/end.c:1428",
+        "EvilHack 0.6.0 src/bones.c:445-448",
+        "EvilHack 0.6.0 src/bones.c:451",
+        "EvilHack 0.6.0 src/end.c:1586",
+    ),
+    Some(&BONES_0_5),
+);
+
+const EVILHACK_0_7: Release = evilhack(
+    "evilhack-0.7",
+    "EvilHack 0.7.0-0.7.1",
+    &[(0, 7, 0, 1)],
+    Builtin {
+        file: "evilhack-0.7.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.7.def"),
+    },
+    cites(
+        "EvilHack 0.7.1 src/end.c:1456",
+        "EvilHack 0.7.1 src/bones.c:451-454",
+        "EvilHack 0.7.1 src/bones.c:457",
+        "EvilHack 0.7.1 src/end.c:1633",
+    ),
+    Some(&BONES_0_5),
+);
+
+const EVILHACK_0_8_0: Release = evilhack(
+    "evilhack-0.8.0",
+    "EvilHack 0.8.0",
+    &[(0, 8, 0, 0)],
+    Builtin {
+        file: "evilhack-0.8.0.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.8.0.def"),
+    },
+    cites(
+        "EvilHack 0.8.0 src/end.c:1458",
+        "EvilHack 0.8.0 src/bones.c:459-462",
+        "EvilHack 0.8.0 src/bones.c:465",
+        "EvilHack 0.8.0 src/end.c:1635",
+    ),
+    Some(&BONES_0_5),
+);
+
+const EVILHACK_0_8_1: Release = evilhack(
+    "evilhack-0.8.1",
+    "EvilHack 0.8.1-0.8.2",
+    &[(0, 8, 1, 2)],
+    Builtin {
+        file: "evilhack-0.8.1.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.8.1.def"),
+    },
+    cites(
+        "EvilHack 0.8.2 src/end.c:1472",
+        "EvilHack 0.8.2 src/bones.c:464-467",
+        "EvilHack 0.8.2 src/bones.c:470",
+        "EvilHack 0.8.2 src/end.c:1649",
+    ),
+    Some(&BONES_0_8_1),
+);
+
+const EVILHACK_0_8_3: Release = evilhack(
+    "evilhack-0.8.3",
+    "EvilHack 0.8.3-0.8.4",
+    &[(0, 8, 3, 4)],
+    Builtin {
+        file: "evilhack-0.8.3.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.8.3.def"),
+    },
+    cites(
+        "EvilHack 0.8.4 src/end.c:1539",
+        "EvilHack 0.8.4 src/bones.c:468-471",
+        "EvilHack 0.8.4 src/bones.c:474",
+        "EvilHack 0.8.4 src/end.c:1716",
+    ),
+    None,
+);
+
+/// EvilHack writes `version=0.9.3` (src/topten.c:378); its flags keep 0x1
+/// wizard and 0x2 explore, and the number of bones files loaded in bits
+/// 8-15 (src/topten.c `encodexlogflags`). dat/dungeon.def is the same from
+/// tag v0.9.0 to 0.9.3 (it differs at v0.8.4).
+const EVILHACK: Release = Release {
+    name: "evilhack-0.9",
+    title: "EvilHack 0.9.0-0.9.3",
+    target: Target::EvilHack,
+    versions: &[(0, 9, 0, 3)],
+    builtin: Some(Builtin {
+        file: "evilhack-0.9.def (built in)",
+        source: include_bytes!("../../../../corpus/evilhack-0.9.def"),
+    }),
+    cites: Cites {
+        bones_ok: "EvilHack 0.9.3 src/end.c:1671",
+        depth_roll: "EvilHack 0.9.3 src/bones.c:488-491",
+        explore: "EvilHack 0.9.3 src/bones.c:494",
+        wizard_query: "EvilHack 0.9.3 src/end.c:1854",
+        no_bones_modes: "",
+    },
+    ..Release::BASE
+};
+
+/// EvilHack's xlogfile lines: `killed_archangels` since 0c8b52d56
+/// (2019-05-19), in every release; UnNetHack's field is
+/// `killed_weeping_archangels` and it writes `UNH-`. SporkHack writes the
+/// same 0.x numbers without it, so they tell nothing.
+pub(crate) static XLOG: Family = Family {
+    name: "evilhack",
+    title: "EvilHack",
+    tells: "`killed_archangels`",
+    sign: Some(Sign::field(Seen::KILLED_ARCHANGELS)),
+    numbers: &[],
+    releases: &[
+        EVILHACK_0_5,
+        EVILHACK_0_6,
+        EVILHACK_0_7,
+        EVILHACK_0_8_0,
+        EVILHACK_0_8_1,
+        EVILHACK_0_8_3,
+        EVILHACK,
+    ],
 };

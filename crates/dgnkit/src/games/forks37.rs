@@ -14,16 +14,20 @@ use crate::loader::{GameStart, Limits, LoadError, NonPositiveRn2, Rules, Victim}
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
+use crate::xlog::identify::{Family, Numbers, Seen, Sign};
+use crate::xlog::release::{Builtin, Cites, Release};
 
-/// A fork's record: 3.7's loader with the fork's rules and start.
+/// A fork's record: 3.7's loader with the fork's rules and start; `xlog`
+/// tells its xlogfile lines apart and answers them, and a checkout of the
+/// fork is named as its xlogfile's game (`xlog.name`).
 const fn fork(
     target: Target,
     title: &'static str,
     dialect: Dialect,
     rules: Rules,
-    proof: &'static str,
     roles: &'static [&'static str],
     start_hook: fn(&LoaderInputs) -> Result<GameStart, LoadError>,
+    xlog: &'static Family,
 ) -> Game {
     Game {
         target,
@@ -36,7 +40,7 @@ const fn fork(
         rules,
         bones: BonesRules::VANILLA,
         overview: OverviewStyle::NetHack36,
-        loader: LoaderProof::Proven(proof),
+        loader: LoaderProof::Proven(PROOF),
         inputs: InputSpec {
             role: Some(super::nethack37::DEFAULT_ROLE),
             race: None,
@@ -48,6 +52,8 @@ const fn fork(
         },
         undefined_flags: &[],
         reads_lua: true,
+        xlog: Some(xlog),
+        path_words: core::slice::from_ref(&xlog.name),
     }
 }
 
@@ -94,7 +100,7 @@ fn xnethack_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
 /// to which Gehennom dungeon (`dat/dungeon.lua:7-19`), run as the game runs
 /// it. MAXDUNGEON 32 (include/global.h:408); `The Abyss` and `Gehennom`
 /// are looked up after loading (src/dungeon.c:1165-1171).
-pub(super) static XNETHACK: Game = Game {
+pub(crate) static XNETHACK: Game = Game {
     bones: BonesRules {
         invocation: Invocation::SanctumDungeon,
         ..BonesRules::VANILLA
@@ -123,17 +129,55 @@ pub(super) static XNETHACK: Game = Game {
             rn2_nonpositive: NonPositiveRn2::NoDraw,
             ..Rules::nethack_37()
         },
-        PROOF,
         &Start37::codes(&XNETHACK_ROLES),
         xnethack_start,
+        &XNETHACK_XLOG,
     )
+};
+
+/// xNetHack 9.1 writes `version=9.1.0` (include/patchlevel.h:10-15,
+/// src/topten.c:348) and `polyinit=` after `rerolls=` in every line
+/// (src/topten.c:398-399). `deathdnum` is `u.uz.dnum` (:749): every dungeon
+/// of its file always exists, so it is the file's dungeon order. Its depth
+/// roll moved from `can_make_bones()` into `done()` (src/end.c:1531-1535),
+/// with the same odds outside wizard mode.
+const XNETHACK_9_1: Release = Release {
+    name: "xnethack-9.1",
+    title: "xNetHack 9.1.0",
+    target: Target::XNetHack,
+    versions: &[(9, 1, 0, 0)],
+    builtin: Some(Builtin {
+        file: "xnethack-9.1.lua (built in)",
+        source: include_bytes!("../../../../corpus/xnethack-9.1.lua"),
+    }),
+    cites: Cites {
+        bones_ok: "xNetHack 9.1 src/end.c:1319",
+        depth_roll: "xNetHack 9.1 src/end.c:1531-1535",
+        explore: "xNetHack 9.1 src/bones.c:429",
+        wizard_query: "xNetHack 9.1 src/end.c:1531",
+        no_bones_modes: "",
+    },
+    ..Release::BASE
+};
+
+/// xNetHack's xlogfile lines: `polyinit=` in every line (9.1
+/// src/topten.c:398-399); its versions run from 6 to 9.
+static XNETHACK_XLOG: Family = Family {
+    name: "xnethack",
+    title: "xNetHack",
+    tells: "`polyinit`, or version 6-9.x",
+    sign: Some(Sign::field(Seen::POLYINIT)),
+    numbers: &[Numbers::majors(6, 9)],
+    releases: &[XNETHACK_9_1],
 };
 
 // -------------------------------------------------------------- SpliceHack
 
-/// SpliceHack's `roles[]` (src/role.c:30-787). The Archeologist's Minion
-/// of Huhetotl, the Cartomancer's King of Games and Dal Zethire and the
-/// Wizard's Dark One have no gender (src/monst.c:4614, :4758, :4798, :4945).
+/// SpliceHack's `roles[]` (src/role.c:30-787), with two roles of its own,
+/// the Cartomancer (:119) and the Dragon Rider (:242). The Archeologist's
+/// Minion of Huhetotl, the Cartomancer's King of Games and Dal Zethire and
+/// the Wizard's Dark One have no gender (src/monst.c:4614, :4758, :4798,
+/// :4945).
 const SPLICEHACK_ROLES: [RoleStart; 17] = [
     role("Arc", 1, false),
     role("Bar", 0, false),
@@ -172,7 +216,7 @@ fn splicehack_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
 /// read and draw order). Its dungeons take `nofood`, bit 0x10
 /// (include/dgn_file.h:60), the chaotic alignment's bit, and it has no
 /// `unconnected` and no Tutorial (src/dungeon.c:1169-1172).
-pub(super) static SPLICEHACK: Game = fork(
+pub(crate) static SPLICEHACK: Game = fork(
     Target::SpliceHack,
     "SpliceHack",
     Dialect::SpliceHack,
@@ -184,15 +228,48 @@ pub(super) static SPLICEHACK: Game = fork(
         rn2_nonpositive: NonPositiveRn2::NoDraw,
         ..Rules::nethack_37()
     },
-    PROOF,
     &Start37::codes(&SPLICEHACK_ROLES),
     splicehack_start,
+    &SPLICEHACK_XLOG,
 );
+
+/// SpliceHack 1.2.0 writes `version=1.2.0` (include/patchlevel.h, EDITLEVEL
+/// 39; src/topten.c:355) and no `rerolls=`; `deathdnum` is `u.uz.dnum`
+/// (:680), the file's dungeon order.
+const SPLICEHACK_1_2: Release = Release {
+    name: "splicehack-1.2",
+    title: "SpliceHack 1.2.0",
+    target: Target::SpliceHack,
+    versions: &[(1, 2, 0, 0)],
+    builtin: Some(Builtin {
+        file: "splicehack-1.2.lua (built in)",
+        source: include_bytes!("../../../../corpus/splicehack-1.2.lua"),
+    }),
+    cites: Cites {
+        bones_ok: "SpliceHack 1.2.0 src/end.c:1378",
+        depth_roll: "SpliceHack 1.2.0 src/bones.c:341-343",
+        explore: "SpliceHack 1.2.0 src/bones.c:347",
+        wizard_query: "SpliceHack 1.2.0 src/end.c:1539",
+        no_bones_modes: "",
+    },
+    ..Release::BASE
+};
+
+/// SpliceHack's xlogfile lines: version 1.x and no field of its own
+/// (CrecelleHack's 1.x lines carry `achieve2`, tried first).
+static SPLICEHACK_XLOG: Family = Family {
+    name: "splicehack",
+    title: "SpliceHack",
+    tells: "version 1.x without `achieve2`",
+    sign: None,
+    numbers: &[Numbers::major(1)],
+    releases: &[SPLICEHACK_1_2],
+};
 
 // ---------------------------------------------------------------- NerfHack
 
-/// NerfHack's `roles[]` (src/role.c:30-679): its Cartomancer's monsters
-/// are gendered; the Archeologist's and the Wizard's nemeses are not
+/// NerfHack's `roles[]` (src/role.c:30-679): its Cartomancer's (:158)
+/// monsters are gendered; the Archeologist's and the Wizard's nemeses are not
 /// (src/monst.c:5728, :5937).
 const NERFHACK_ROLES: [RoleStart; 15] = [
     role("Arc", 1, false),
@@ -227,7 +304,7 @@ fn nerfhack_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
 
 /// NerfHack 2.2.0 (elunna/NerfHack `5194598f7`): 3.7's loader with 64
 /// special levels (`LEV_LIMIT`, include/dgn_file.h:72; its file has 52).
-pub(super) static NERFHACK: Game = fork(
+pub(crate) static NERFHACK: Game = fork(
     Target::NerfHack,
     "NerfHack",
     Dialect::NerfHack,
@@ -242,14 +319,46 @@ pub(super) static NERFHACK: Game = fork(
         rn2_nonpositive: NonPositiveRn2::NoDraw,
         ..Rules::nethack_37()
     },
-    PROOF,
     &Start37::codes(&NERFHACK_ROLES),
     nerfhack_start,
+    &NERFHACK_XLOG,
 );
+
+/// NerfHack 2.2.0 writes `version=2.2.0` (src/topten.c:347) and no
+/// `rerolls=`; `deathdnum` is `u.uz.dnum` (:675).
+const NERFHACK_2_2: Release = Release {
+    name: "nerfhack-2.2",
+    title: "NerfHack 2.2.0",
+    target: Target::NerfHack,
+    versions: &[(2, 2, 0, 0)],
+    builtin: Some(Builtin {
+        file: "nerfhack-2.2.lua (built in)",
+        source: include_bytes!("../../../../corpus/nerfhack-2.2.lua"),
+    }),
+    cites: Cites {
+        bones_ok: "NerfHack 2.2.0 src/end.c:1266",
+        depth_roll: "NerfHack 2.2.0 src/bones.c:407-409",
+        explore: "NerfHack 2.2.0 src/bones.c:413",
+        wizard_query: "NerfHack 2.2.0 src/end.c:1436",
+        no_bones_modes: "",
+    },
+    ..Release::BASE
+};
+
+/// NerfHack's xlogfile lines: version 2.x and no field of its own.
+static NERFHACK_XLOG: Family = Family {
+    name: "nerfhack",
+    title: "NerfHack",
+    tells: "version 2.x",
+    sign: None,
+    numbers: &[Numbers::major(2)],
+    releases: &[NERFHACK_2_2],
+};
 
 // ------------------------------------------------------------ CrecelleHack
 
-/// CrecelleHack's `roles[]` (src/role.c:30-623).
+/// CrecelleHack's `roles[]` (src/role.c:30-623), with a role of its own,
+/// the Grappler (:154).
 const CRECELLEHACK_ROLES: [RoleStart; 14] = [
     role("Arc", 1, false),
     role("Bar", 0, false),
@@ -296,7 +405,7 @@ fn crecellehack_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
 /// CrecelleHack 1.5.1 (NullCGT/CrecelleHack `441dddd37`, on NetHack 5.0):
 /// 3.7's loader; `The Maze` and `Temple of Moloch` are looked up after
 /// loading (src/dungeon.c:1183-1189).
-pub(super) static CRECELLEHACK: Game = fork(
+pub(crate) static CRECELLEHACK: Game = fork(
     Target::CrecelleHack,
     "CrecelleHack",
     Dialect::Vanilla,
@@ -315,10 +424,43 @@ pub(super) static CRECELLEHACK: Game = fork(
         rn2_nonpositive: NonPositiveRn2::NoDraw,
         ..Rules::nethack_37()
     },
-    PROOF,
     &Start37::codes(&CRECELLEHACK_ROLES),
     crecellehack_start,
+    &CRECELLEHACK_XLOG,
 );
+
+/// CrecelleHack 1.5.1 writes `version=1.5.1` (src/topten.c:347) and
+/// `achieve2=` after `achieve=` (:368-370); `deathdnum` is `u.uz.dnum`
+/// (:706).
+const CRECELLEHACK_1_5: Release = Release {
+    name: "crecellehack-1.5",
+    title: "CrecelleHack 1.5.1",
+    target: Target::CrecelleHack,
+    versions: &[(1, 5, 1, 1)],
+    builtin: Some(Builtin {
+        file: "crecellehack-1.5.lua (built in)",
+        source: include_bytes!("../../../../corpus/crecellehack-1.5.lua"),
+    }),
+    cites: Cites {
+        bones_ok: "CrecelleHack 1.5.1 src/end.c:1218",
+        depth_roll: "CrecelleHack 1.5.1 src/bones.c:392-394",
+        explore: "CrecelleHack 1.5.1 src/bones.c:398",
+        wizard_query: "CrecelleHack 1.5.1 src/end.c:1383",
+        no_bones_modes: "",
+    },
+    ..Release::BASE
+};
+
+/// CrecelleHack's xlogfile lines: `achieve2=` after `achieve=` (1.5.1
+/// src/topten.c:368-370).
+static CRECELLEHACK_XLOG: Family = Family {
+    name: "crecellehack",
+    title: "CrecelleHack",
+    tells: "`achieve2`",
+    sign: Some(Sign::field(Seen::ACHIEVE2)),
+    numbers: &[],
+    releases: &[CRECELLEHACK_1_5],
+};
 
 #[cfg(test)]
 mod tests {

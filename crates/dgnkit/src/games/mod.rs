@@ -21,20 +21,27 @@
 //!   with another game's layout;
 //! - what the loader reads besides the file, with the game's defaults
 //!   ([`Game::inputs`]), filled from the command line into
-//!   [`LoaderInputs`].
+//!   [`LoaderInputs`];
+//! - how `dgn xlog` tells the game's xlogfile lines and the releases that
+//!   answer them ([`Game::xlog`]), and the words a checkout of it has in
+//!   its path ([`Game::path_words`]).
+//!
+//! A game is one record and one row of the [`Target`] table
+//! (`crates/dgnkit/src/options.rs`); `docs/dev/architecture.md` ("Adding a
+//! game") lists the steps.
 
 pub mod detect;
 
-mod dnethack;
-mod dynahack;
+pub(crate) mod dnethack;
+pub(crate) mod dynahack;
 pub(crate) mod evilhack;
-mod forks37;
-mod gnollhack;
-mod native;
-mod nethack343;
-mod nethack36;
-mod nethack37;
-mod slashem;
+pub(crate) mod forks37;
+pub(crate) mod gnollhack;
+pub(crate) mod native;
+pub(crate) mod nethack343;
+pub(crate) mod nethack36;
+pub(crate) mod nethack37;
+pub(crate) mod slashem;
 pub(crate) mod unnethack;
 
 pub use crate::loader::roles;
@@ -52,6 +59,8 @@ use crate::options::Target;
 use crate::rng::RngKind;
 use crate::script::Script;
 use crate::views::OverviewStyle;
+use crate::xlog::identify::Family;
+use std::sync::LazyLock;
 
 /// Everything dgnkit knows about one game.
 #[derive(Debug)]
@@ -78,6 +87,14 @@ pub struct Game {
     /// forks): it has no `dgn_comp`, and editors check its files under
     /// `luaTarget`.
     pub reads_lua: bool,
+    /// How `dgn xlog` tells the game's lines and the releases that answer
+    /// them; `None` for dgnkit's own format, which writes no xlogfile.
+    pub xlog: Option<&'static Family>,
+    /// The words a checkout of the game has in its path, lowercase
+    /// (`~/src/unnethack/dat/dungeon.def`): [`detect`] names the game of a
+    /// file by them. None for NetHack itself, whose name every variant's
+    /// path may hold.
+    pub path_words: &'static [&'static str],
 }
 
 impl Game {
@@ -90,6 +107,7 @@ impl Game {
             rng: self.rng,
             proof: self.loader,
             inputs: self.inputs,
+            race_readers: &RACE_READERS,
         }
     }
 
@@ -124,6 +142,14 @@ impl Game {
         matches!(self.loader, LoaderProof::Proven(_))
     }
 
+    /// A `dungeon.lua` may be checked and laid out for it: it reads one
+    /// ([`Game::reads_lua`]), or it is dgnkit's own format, which takes
+    /// either language. The editors' `luaTarget` and the API's `LuaGame`
+    /// offer these.
+    pub fn takes_lua(&self) -> bool {
+        self.reads_lua || !self.target.is_nethack()
+    }
+
     pub fn option(&self, name: &str) -> Option<&'static GameOption> {
         self.inputs.options.iter().find(|o| o.name == name)
     }
@@ -139,28 +165,17 @@ impl Game {
     }
 }
 
-pub(crate) fn game(target: Target) -> &'static Game {
-    match target {
-        Target::NetHack343 => &nethack343::GAME,
-        Target::NetHack36 => &nethack36::GAME,
-        Target::NetHack37 => &nethack37::GAME,
-        Target::Native => &native::GAME,
-        Target::EvilHack => &evilhack::GAME,
-        Target::UnNetHack => &unnethack::GAME,
-        Target::SlashEm => &slashem::GAME,
-        Target::DNetHack => &dnethack::GAME,
-        Target::GnollHack => &gnollhack::GAME,
-        Target::DynaHack => &dynahack::GAME,
-        Target::XNetHack => &forks37::XNETHACK,
-        Target::SpliceHack => &forks37::SPLICEHACK,
-        Target::NerfHack => &forks37::NERFHACK,
-        Target::CrecelleHack => &forks37::CRECELLEHACK,
-    }
-}
+/// The titles of the games whose loader reads a race.
+static RACE_READERS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    all()
+        .filter(|g| g.inputs.race.is_some())
+        .map(|g| g.title)
+        .collect()
+});
 
 /// Every game, in [`Target::ALL`] order.
 pub fn all() -> impl Iterator<Item = &'static Game> {
-    Target::ALL.into_iter().map(game)
+    Target::ALL.into_iter().map(Target::game)
 }
 
 /// The help text of `--role`, `--race`, `--option` and `--game-start`:
@@ -201,8 +216,31 @@ pub fn input_help(which: &str) -> String {
     }
 }
 
+/// A game whose loader dgnkit does not reproduce. Every game's is proven
+/// now, so this one keeps the refusal exercised: answered with an error
+/// naming it, never with another game's layout.
+#[cfg(test)]
+pub(crate) static UNPROVEN: Game = Game {
+    target: Target::NetHack36,
+    title: "An Unproven Game",
+    dialect: Dialect::Vanilla,
+    binary: None,
+    rng: RngKind::Isaac64,
+    rules: Rules::nethack_36(),
+    bones: BonesRules::VANILLA,
+    overview: OverviewStyle::NetHack36,
+    loader: LoaderProof::NotProven,
+    inputs: InputSpec::NONE,
+    undefined_flags: &[],
+    reads_lua: false,
+    xlog: None,
+    path_words: &[],
+};
+
 #[cfg(test)]
 mod audit_tests;
+#[cfg(test)]
+mod detect_tests;
 
 #[cfg(test)]
 mod tests {
@@ -212,6 +250,17 @@ mod tests {
     fn every_target_has_its_own_record() {
         for t in Target::ALL {
             assert_eq!(t.game().target, t, "{}", t.name());
+        }
+    }
+
+    /// A game's own family in `dgn xlog` has the record's name and title.
+    #[test]
+    fn a_games_own_xlog_family_names_it_as_its_record_does() {
+        for g in all() {
+            let Some(f) = g.xlog else { continue };
+            if f.releases.iter().all(|r| r.target == g.target) {
+                assert_eq!((f.name, f.title), (g.target.name(), g.title));
+            }
         }
     }
 
@@ -230,8 +279,40 @@ mod tests {
     }
 
     #[test]
+    fn an_unproven_game_is_refused_before_its_file_or_inputs_are_read() {
+        assert!(!UNPROVEN.loader_proven());
+        let e = UNPROVEN.check_loader().unwrap_err();
+        assert!(
+            matches!(
+                e,
+                LoadError::NotReproduced {
+                    game: "An Unproven Game",
+                    target: "nethack-3.6"
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .contains("does not yet reproduce An Unproven Game's loader"),
+            "{e}"
+        );
+        let script = Script::default();
+        assert!(matches!(
+            UNPROVEN.resolver(&script),
+            Err(LoadError::NotReproduced { .. })
+        ));
+        // Inputs it does not read are not what is refused first.
+        let inputs = LoaderInputs::parse(None, Some("Drow"), &["a=b".into()], true, false).unwrap();
+        assert!(matches!(
+            Resolver::for_game(&script, &UNPROVEN.loader_game(), &inputs),
+            Err(LoadError::NotReproduced { .. })
+        ));
+    }
+
+    #[test]
     fn unproven_games_refuse_naming_themselves() {
-        for g in all() {
+        for g in all().chain([&UNPROVEN]) {
             if g.loader_proven() {
                 assert!(g.check_loader().is_ok());
             } else {
@@ -256,6 +337,15 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("reads no game option `a`"), "{e}");
+        let race = LoaderInputs::parse(None, Some("Drow"), &[], false, false).unwrap();
+        let e = race
+            .check(&Target::NetHack36.game().loader_game())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with("reads no race (--race Drow): only dNetHack's does"),
+            "{e}"
+        );
         let start = LoaderInputs {
             game_start: Some(true),
             ..LoaderInputs::default()

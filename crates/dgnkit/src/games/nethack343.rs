@@ -11,7 +11,7 @@ use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
 
-pub(super) static GAME: Game = Game {
+pub(crate) static GAME: Game = Game {
     target: Target::NetHack343,
     title: "NetHack 3.4.3",
     dialect: Dialect::Vanilla,
@@ -26,4 +26,6 @@ pub(super) static GAME: Game = Game {
     inputs: InputSpec::NONE,
     undefined_flags: &[],
     reads_lua: false,
+    xlog: Some(&crate::xlog::nethack::NETHACK),
+    path_words: &[],
 };

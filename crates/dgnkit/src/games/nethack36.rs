@@ -10,7 +10,7 @@ use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
 
-pub(super) static GAME: Game = Game {
+pub(crate) static GAME: Game = Game {
     target: Target::NetHack36,
     title: "NetHack 3.6",
     dialect: Dialect::Vanilla,
@@ -25,4 +25,6 @@ pub(super) static GAME: Game = Game {
     inputs: InputSpec::NONE,
     undefined_flags: &[],
     reads_lua: false,
+    xlog: Some(&crate::xlog::nethack::NETHACK),
+    path_words: &[],
 };

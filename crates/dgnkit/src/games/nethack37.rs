@@ -17,7 +17,7 @@ use crate::views::OverviewStyle;
 /// The role when `--role` is not given.
 pub const DEFAULT_ROLE: &str = "Valkyrie";
 
-pub(super) static GAME: Game = Game {
+pub(crate) static GAME: Game = Game {
     target: Target::NetHack37,
     title: "NetHack 3.7",
     dialect: Dialect::Vanilla,
@@ -45,6 +45,8 @@ pub(super) static GAME: Game = Game {
     },
     undefined_flags: &[],
     reads_lua: true,
+    xlog: Some(&crate::xlog::nethack::NETHACK),
+    path_words: &[],
 };
 
 /// `o_init`'s draws (src/o_init.c): the gem colours (:88-94), one draw per

@@ -13,6 +13,8 @@ use crate::loader::{EntrySource, Limits, NonPositiveRn2, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
+use crate::xlog::identify::{Family, Numbers};
+use crate::xlog::release::{Builtin, Cites, Release};
 
 /// SLASH'EM's `init_dungeons()` (`src/dungeon.c:648-925`).
 pub(crate) const RULES: Rules = Rules {
@@ -64,7 +66,7 @@ const BONES: BonesRules = BonesRules {
     ..BonesRules::VANILLA
 };
 
-pub(super) static GAME: Game = Game {
+pub(crate) static GAME: Game = Game {
     target: Target::SlashEm,
     title: "SLASH'EM",
     dialect: Dialect::Slashem,
@@ -81,4 +83,41 @@ pub(super) static GAME: Game = Game {
     // `--enable-reincarnation` defaults to no; `include/config.h:385`).
     undefined_flags: &["REINCARNATION"],
     reads_lua: false,
+    xlog: Some(&XLOG),
+    path_words: &["slashem"],
+};
+
+/// SLASH'EM writes a bare `version=0.0.8` (src/topten.c:386, 459) and a
+/// `mode` field (src/topten.c:530). Its dat/dungeon.def has not changed
+/// since 0.0.7E1 (2003); dgnkit's SLASH'EM target is the 0.0.8 build
+/// without REINCARNATION, so only 0.0.8 lines are taken (0.0.7 servers
+/// may have built it with the Rogue level).
+const SLASHEM: Release = Release {
+    name: "slashem-0.0.8",
+    title: "SLASH'EM 0.0.8",
+    target: Target::SlashEm,
+    versions: &[(0, 0, 8, 8)],
+    builtin: Some(Builtin {
+        file: "slashem-0.0.8.def (built in)",
+        source: include_bytes!("../../../../corpus/slashem-0.0.8.def"),
+    }),
+    cites: Cites {
+        bones_ok: "SLASH'EM 0.0.8E0F2 src/end.c:895",
+        depth_roll: "SLASH'EM 0.0.8E0F2 src/bones.c:199-204",
+        explore: "SLASH'EM 0.0.8E0F2 src/bones.c:208",
+        wizard_query: "SLASH'EM 0.0.8E0F2 src/end.c:1006",
+        no_bones_modes: "",
+    },
+    ..Release::BASE
+};
+
+/// SLASH'EM's xlogfile lines: a bare 0.0.x version and no field of its
+/// own.
+pub(crate) static XLOG: Family = Family {
+    name: "slashem",
+    title: "SLASH'EM",
+    tells: "version 0.0.x",
+    sign: None,
+    numbers: &[Numbers::exact(0, 0)],
+    releases: &[SLASHEM],
 };

@@ -15,6 +15,9 @@ use crate::loader::{
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
+use crate::xlog::ending::Mode;
+use crate::xlog::identify::{Family, Sign};
+use crate::xlog::release::{Builtin, Cites, Release};
 
 /// `init_dungeons()` (`src/dungeon.c`): 3.4.3's (the entry cut to the
 /// bottom as there, `:939-943`), no wizard-mode skip of the dungeon and level
@@ -107,7 +110,7 @@ pub(crate) const BONES_6_0_7: BonesRules = BonesRules {
     ..BONES
 };
 
-pub(super) static GAME: Game = Game {
+pub(crate) static GAME: Game = Game {
     target: Target::UnNetHack,
     title: "UnNetHack",
     dialect: Dialect::UnNetHack,
@@ -128,4 +131,140 @@ pub(super) static GAME: Game = Game {
     },
     undefined_flags: &[],
     reads_lua: false,
+    xlog: Some(&XLOG),
+    path_words: &["unnethack"],
+};
+
+/// UnNetHack 5.1.0-5.3.1 and the 5.3.2 builds before the Rogue level went
+/// (7b02e60db, 2019-01-20): colon-separated lines (5.3.1 src/topten.c:249,
+/// `version=UNH-5.3.1` :339; tabs came with 0e86db592, 2019-01-09). In
+/// wizard mode these releases skip the dungeon and level chance rolls
+/// (5.3.1 src/dungeon.c:574-577, :809-812), which the unnethack target
+/// (master) does not; only wizard-mode lines, which leave no bones
+/// unasked, see that.
+const UNNETHACK_5: Release = Release {
+    name: "unnethack-5",
+    title: "UnNetHack 5.1.0-5.3.2",
+    note: "colons; the Rogue level",
+    target: Target::UnNetHack,
+    prefix: "UNH-",
+    versions: &[(5, 1, 0, 0), (5, 3, 0, 2)],
+    builtin: Some(Builtin {
+        file: "unnethack-5.def (built in)",
+        source: include_bytes!("../../../../corpus/unnethack-5.def"),
+    }),
+    cites: Cites {
+        bones_ok: "UnNetHack 5.3.1 src/end.c:769",
+        depth_roll: "UnNetHack 5.3.1 src/bones.c:234-239",
+        explore: "UnNetHack 5.3.1 src/bones.c:242",
+        wizard_query: "UnNetHack 5.3.1 src/end.c:866",
+        no_bones_modes: "",
+    },
+    modes: &[("hah", Mode::Normal), ("hoh", Mode::Normal)],
+    bones: Some(&BONES_5),
+    separator: Some(b':'),
+    ..Release::BASE
+};
+
+/// UnNetHack 6.0.0-6.0.6, and the 5.3.2 builds that wrote tabs (the 5.3.2
+/// tag already has this dungeon).
+const UNNETHACK_6_0_0: Release = Release {
+    name: "unnethack-6.0.0",
+    title: "UnNetHack 6.0.0-6.0.6",
+    note: "tabs",
+    target: Target::UnNetHack,
+    prefix: "UNH-",
+    versions: &[(5, 3, 2, 2), (6, 0, 0, 6)],
+    builtin: Some(Builtin {
+        file: "unnethack-6.0.0.def (built in)",
+        source: include_bytes!("../../../../corpus/unnethack-6.0.0.def"),
+    }),
+    cites: Cites {
+        bones_ok: "UnNetHack 6.0.6 src/end.c:812",
+        depth_roll: "UnNetHack 6.0.6 src/bones.c:373-378",
+        explore: "UnNetHack 6.0.6 src/bones.c:381",
+        wizard_query: "UnNetHack 6.0.6 src/end.c:906",
+        no_bones_modes: "",
+    },
+    modes: &[
+        ("hah", Mode::Normal),
+        ("hoh", Mode::Normal),
+        ("marathon", Mode::Normal),
+    ],
+    bones: Some(&BONES_5),
+    separator: Some(b'\t'),
+    ..Release::BASE
+};
+
+/// UnNetHack 6.0.7-6.0.10: the Gehennom redesign (c17310004, 2022-12-16)
+/// adds "The Wizard's Tower" as dungeon 12, so the Planes are 13 and the
+/// Advent Calendar 14.
+const UNNETHACK_6_0_7: Release = Release {
+    name: "unnethack-6.0.7",
+    title: "UnNetHack 6.0.7-6.0.10",
+    note: "the Wizard's Tower",
+    target: Target::UnNetHack,
+    prefix: "UNH-",
+    versions: &[(6, 0, 7, 10)],
+    builtin: Some(Builtin {
+        file: "unnethack-6.0.7.def (built in)",
+        source: include_bytes!("../../../../corpus/unnethack-6.0.7.def"),
+    }),
+    cites: Cites {
+        bones_ok: "UnNetHack 6.0.10 src/end.c:867",
+        depth_roll: "UnNetHack 6.0.10 src/bones.c:396-402",
+        explore: "UnNetHack 6.0.10 src/bones.c:406",
+        wizard_query: "UnNetHack 6.0.10 src/end.c:975",
+        no_bones_modes: "",
+    },
+    modes: &[
+        ("hah", Mode::Normal),
+        ("hoh", Mode::Normal),
+        ("marathon", Mode::Normal),
+    ],
+    bones: Some(&BONES_6_0_7),
+    ..Release::BASE
+};
+
+/// UnNetHack writes `version=UNH-6.0.15` (`GAME_SHORT_NAME`
+/// include/patchlevel.h:5, src/topten.c:384), the dungeon's number and
+/// name (`deathdnum` is `u.uz.dnum`, src/topten.c:666) and a `mode` field
+/// with its own modes (src/topten.c:463-468; `can_make_bones()` does not
+/// read them). Its dat/dungeon.def last changed after 6.0.10 was tagged
+/// (commit fa9665b75, between the version bumps to 6.0.10 and 6.0.11).
+const UNNETHACK: Release = Release {
+    name: "unnethack-6.0",
+    title: "UnNetHack 6.0.11-6.0.15",
+    note: "its `mode` hah, hoh and marathon are normal games for bones",
+    target: Target::UnNetHack,
+    prefix: "UNH-",
+    versions: &[(6, 0, 11, 15)],
+    builtin: Some(Builtin {
+        file: "unnethack-6.0.def (built in)",
+        source: include_bytes!("../../../../corpus/unnethack-6.0.def"),
+    }),
+    cites: Cites {
+        bones_ok: "UnNetHack 6.0.15 src/end.c:859",
+        depth_roll: "UnNetHack 6.0.15 src/bones.c:451-455",
+        explore: "UnNetHack 6.0.15 src/bones.c:459",
+        wizard_query: "UnNetHack 6.0.15 src/end.c:967",
+        no_bones_modes: "",
+    },
+    modes: &[
+        ("hah", Mode::Normal),
+        ("hoh", Mode::Normal),
+        ("marathon", Mode::Normal),
+    ],
+    ..Release::BASE
+};
+
+/// UnNetHack's xlogfile lines: every release writes `UNH-` before its
+/// numbers (`GAME_SHORT_NAME`, include/patchlevel.h:5).
+pub(crate) static XLOG: Family = Family {
+    name: "unnethack",
+    title: "UnNetHack",
+    tells: "version `UNH-`",
+    sign: Some(Sign::Prefix("UNH-")),
+    numbers: &[],
+    releases: &[UNNETHACK_5, UNNETHACK_6_0_0, UNNETHACK_6_0_7, UNNETHACK],
 };

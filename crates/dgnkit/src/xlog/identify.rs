@@ -5,134 +5,195 @@
 //! 4 and GnollHack both wrote `4.3.0`, DynaHack and EvilHack `0.6.0`. So a
 //! line is first told by the fields only one game writes and by its
 //! separator, and only then by its version. The facts, per game, are in
-//! the comments of [`identify`]; the research behind them (each writer's
-//! `src/topten.c` at its release) is summarised in `dgn xlog --releases`.
+//! its [`Family`] record, with their sources (each writer's `src/topten.c`
+//! at its release); `dgn xlog --releases` summarises them.
 
+use super::release::{parse_version, Release};
 use crate::options::Target;
+use std::sync::LazyLock;
 
-/// A game whose lines dgn xlog answers with its own releases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Family {
-    NetHack,
-    Tnnt,
-    UnNetHack,
-    DNetHack,
-    SlashEm,
-    EvilHack,
-    GnollHack,
-    DynaHack,
-    XNetHack,
-    SpliceHack,
-    NerfHack,
-    CrecelleHack,
+/// A game whose lines dgn xlog answers with its own releases: how its lines
+/// are told from other games' and the releases that answer them. A game
+/// dgnkit lays out holds its own ([`Game::xlog`](crate::games::Game::xlog),
+/// in its file under `games/`); NetHack's, shared by its three targets, and
+/// the tournament's are in [`super::nethack`]. One is known by its address:
+/// two records are two games.
+pub struct Family {
+    /// The name `--game` takes.
+    pub name: &'static str,
+    pub title: &'static str,
+    /// What tells the game's lines apart, in words (`--releases`).
+    pub tells: &'static str,
+    /// What only this game's lines carry, tried before any version number.
+    pub sign: Option<Sign>,
+    /// The `version` numbers that tell it when no sign does.
+    pub numbers: &'static [Numbers],
+    /// Its releases, oldest first: a line between two is answered with
+    /// the later.
+    pub releases: &'static [Release],
+}
+
+impl PartialEq for Family {
+    fn eq(&self, other: &Family) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for Family {}
+
+impl std::fmt::Debug for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// What a line carries that only one game writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sign {
+    /// `version` starts with it (UnNetHack's `UNH-`).
+    Prefix(&'static str),
+    /// Every field of `has` and none of `lacks` ([`Seen`] bits), and,
+    /// when given, exactly this `version`.
+    Fields {
+        has: u32,
+        lacks: u32,
+        version: Option<&'static [u8]>,
+    },
+}
+
+impl Sign {
+    /// One field only this game writes.
+    pub const fn field(bit: u32) -> Sign {
+        Sign::Fields {
+            has: bit,
+            lacks: 0,
+            version: None,
+        }
+    }
+
+    fn matches(self, version: &[u8], seen: Seen) -> bool {
+        match self {
+            Sign::Prefix(p) => version.starts_with(p.as_bytes()),
+            Sign::Fields {
+                has,
+                lacks,
+                version: v,
+            } => seen.0 & has == has && seen.0 & lacks == 0 && v.is_none_or(|v| v == version),
+        }
+    }
+
+    /// Signs are tried in the order of [`Seen`]'s bits, by the lowest
+    /// field each needs; a version prefix right after the tournament's
+    /// field, whose lines are otherwise NetHack's.
+    fn rank(self) -> u32 {
+        match self {
+            Sign::Prefix(_) => 2 * Seen::TNNT.trailing_zeros() + 1,
+            Sign::Fields { has, .. } => 2 * has.trailing_zeros(),
+        }
+    }
+
+    /// The field named by the sign, where one is (a line written as the
+    /// game writes it carries it).
+    pub fn marker(self) -> Option<&'static str> {
+        match self {
+            Sign::Prefix(_) => None,
+            Sign::Fields { has, .. } => Seen::KEYS
+                .iter()
+                .find(|(_, bit)| *bit == 1 << has.trailing_zeros())
+                .map(|&(key, _)| key),
+        }
+    }
+}
+
+/// `version` numbers: a major in `majors`, a minor in `minors` (both
+/// inclusive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Numbers {
+    pub majors: (u32, u32),
+    pub minors: (u32, u32),
+}
+
+impl Numbers {
+    /// Any `major.x.y`.
+    pub const fn major(major: u32) -> Numbers {
+        Numbers::majors(major, major)
+    }
+
+    /// Any `x.y.z` with `lo <= x <= hi`.
+    pub const fn majors(lo: u32, hi: u32) -> Numbers {
+        Numbers {
+            majors: (lo, hi),
+            minors: (0, u32::MAX),
+        }
+    }
+
+    /// Any `major.minor.z`.
+    pub const fn exact(major: u32, minor: u32) -> Numbers {
+        Numbers {
+            majors: (major, major),
+            minors: (minor, minor),
+        }
+    }
+
+    fn contains(self, major: u32, minor: u32) -> bool {
+        (self.majors.0..=self.majors.1).contains(&major)
+            && (self.minors.0..=self.minors.1).contains(&minor)
+    }
 }
 
 impl Family {
-    pub const ALL: [Family; 12] = [
-        Family::NetHack,
-        Family::Tnnt,
-        Family::UnNetHack,
-        Family::DNetHack,
-        Family::SlashEm,
-        Family::EvilHack,
-        Family::GnollHack,
-        Family::DynaHack,
-        Family::XNetHack,
-        Family::SpliceHack,
-        Family::NerfHack,
-        Family::CrecelleHack,
-    ];
-
-    /// The name `--game` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::NetHack => "nethack",
-            Family::Tnnt => "tnnt",
-            Family::UnNetHack => "unnethack",
-            Family::DNetHack => "dnethack",
-            Family::SlashEm => "slashem",
-            Family::EvilHack => "evilhack",
-            Family::GnollHack => "gnollhack",
-            Family::DynaHack => "dynahack",
-            Family::XNetHack => "xnethack",
-            Family::SpliceHack => "splicehack",
-            Family::NerfHack => "nerfhack",
-            Family::CrecelleHack => "crecellehack",
-        }
+    /// Every game dgn xlog tells, in the order it lists them.
+    pub fn all() -> &'static [&'static Family] {
+        &FAMILIES
     }
 
-    pub fn title(self) -> &'static str {
-        match self {
-            Family::NetHack => "NetHack",
-            Family::Tnnt => "TNNT",
-            Family::UnNetHack => "UnNetHack",
-            Family::DNetHack => "dNetHack",
-            Family::SlashEm => "SLASH'EM",
-            Family::EvilHack => "EvilHack",
-            Family::GnollHack => "GnollHack",
-            Family::DynaHack => "DynaHack",
-            Family::XNetHack => "xNetHack",
-            Family::SpliceHack => "SpliceHack",
-            Family::NerfHack => "NerfHack",
-            Family::CrecelleHack => "CrecelleHack",
-        }
-    }
-
-    /// What tells the game's lines apart, in words (`--releases`).
-    pub fn tells(self) -> &'static str {
-        match self {
-            Family::NetHack => "version 3.x.y or 5.0.0 and no other game's field",
-            Family::Tnnt => "`tnntachieve0`",
-            Family::UnNetHack => "version `UNH-`",
-            Family::DNetHack => "version `DNH-`",
-            Family::SlashEm => "version 0.0.x",
-            Family::EvilHack => "`killed_archangels`",
-            Family::GnollHack => "`edit` or version 4.x without `charname`",
-            Family::DynaHack => "`charname` without NetHack 4's fields",
-            Family::XNetHack => "`polyinit`, or version 6-9.x",
-            Family::SpliceHack => "version 1.x without `achieve2`",
-            Family::NerfHack => "version 2.x",
-            Family::CrecelleHack => "`achieve2`",
-        }
-    }
-
-    /// The field only this game writes, where one tells it.
-    pub fn marker(self) -> Option<&'static str> {
-        match self {
-            Family::Tnnt => Some("tnntachieve0"),
-            Family::GnollHack => Some("edit"),
-            Family::DynaHack => Some("charname"),
-            Family::EvilHack => Some("killed_archangels"),
-            Family::XNetHack => Some("polyinit"),
-            Family::CrecelleHack => Some("achieve2"),
-            _ => None,
-        }
-    }
-
-    pub fn by_name(s: &str) -> Option<Family> {
-        Family::ALL
-            .into_iter()
-            .find(|f| f.name().eq_ignore_ascii_case(s))
+    pub fn by_name(s: &str) -> Option<&'static Family> {
+        Family::all()
+            .iter()
+            .copied()
+            .find(|f| f.name.eq_ignore_ascii_case(s))
     }
 
     /// The game a `--target` lays out.
-    pub fn of_target(t: Target) -> Option<Family> {
-        Some(match t {
-            Target::NetHack343 | Target::NetHack36 | Target::NetHack37 => Family::NetHack,
-            Target::Native => return None,
-            Target::EvilHack => Family::EvilHack,
-            Target::UnNetHack => Family::UnNetHack,
-            Target::SlashEm => Family::SlashEm,
-            Target::DNetHack => Family::DNetHack,
-            Target::GnollHack => Family::GnollHack,
-            Target::DynaHack => Family::DynaHack,
-            Target::XNetHack => Family::XNetHack,
-            Target::SpliceHack => Family::SpliceHack,
-            Target::NerfHack => Family::NerfHack,
-            Target::CrecelleHack => Family::CrecelleHack,
-        })
+    pub fn of_target(t: Target) -> Option<&'static Family> {
+        t.game().xlog
+    }
+
+    /// The field only this game writes, where one tells it.
+    pub fn marker(&self) -> Option<&'static str> {
+        self.sign.and_then(Sign::marker)
+    }
+
+    /// What the game writes before `major.minor.patch` in `version`.
+    pub fn prefix(&self) -> &'static str {
+        self.releases.first().map_or("", |r| r.prefix)
     }
 }
+
+/// The games `dgn xlog` has listed in this order since before NetHack
+/// 3.7's forks (its `--releases` and its messages keep it); every other
+/// game follows in [`Target::ALL`]'s order.
+const LISTED_FIRST: [Target; 6] = [
+    Target::UnNetHack,
+    Target::DNetHack,
+    Target::SlashEm,
+    Target::EvilHack,
+    Target::GnollHack,
+    Target::DynaHack,
+];
+
+/// NetHack and its tournament, then each game's own, from its record.
+static FAMILIES: LazyLock<Vec<&'static Family>> = LazyLock::new(|| {
+    let mut all: Vec<&'static Family> = vec![&super::nethack::NETHACK, &super::nethack::TNNT];
+    for t in LISTED_FIRST.into_iter().chain(Target::ALL) {
+        if let Some(f) = t.game().xlog {
+            if !all.contains(&f) {
+                all.push(f);
+            }
+        }
+    }
+    all
+});
 
 /// A game that writes xlogfiles but whose dungeon dgnkit does not describe:
 /// its lines are answered with the release it was built from, and every such
@@ -146,6 +207,10 @@ pub struct Stranger {
     pub nearest: &'static str,
     /// Why that release, and what differs.
     pub why: &'static str,
+    /// As [`Family::sign`].
+    pub sign: Option<Sign>,
+    /// As [`Family::numbers`]; a game's own numbers come first.
+    pub numbers: &'static [Numbers],
 }
 
 /// AceHack (deepy/acehack): `version=3.6.0` from 2010 (include/patchlevel.h,
@@ -159,17 +224,30 @@ pub const ACEHACK: Stranger = Stranger {
     title: "AceHack",
     nearest: "nethack-3.4.3",
     why: "AceHack was built from NetHack 3.4.3 and keeps its dungeon order; from 2011-12-28 its Sokoban has one more level",
+    sign: Some(Sign::Fields {
+        has: Seen::EVENT | Seen::CARRIED,
+        lacks: Seen::FLAGS | Seen::ACHIEVE,
+        version: Some(b"3.6.0"),
+    }),
+    numbers: &[],
 };
 
 /// NetHack 4 (4.2.0-4.3.0) and its forks FIQHack and Fourk: colon-separated
 /// lines with `charname` and NetHack 4's own `rngseed`, `birthoption`,
 /// `extrinsic` and `starttimeus` (tsadok/nethack4 4.3-maint
 /// libnethack/src/topten.c:194-285). Its dungeon order is 3.4.3's.
+/// DynaHack writes `charname` too, without NetHack 4's fields.
 pub const NETHACK4: Stranger = Stranger {
     name: "nethack4",
     title: "NetHack 4",
     nearest: "nethack-3.4.3",
     why: "NetHack 4 (and FIQHack, Fourk) was built from NetHack 3.4.3 and keeps its dungeon order",
+    sign: Some(Sign::Fields {
+        has: Seen::CHARNAME | Seen::NETHACK4,
+        lacks: 0,
+        version: None,
+    }),
+    numbers: &[],
 };
 
 /// SporkHack (0.6.x, 0.7.0): a bare 0.x.y version (k21971/SporkHack
@@ -180,11 +258,16 @@ pub const SPORKHACK: Stranger = Stranger {
     title: "SporkHack",
     nearest: "nethack-3.4.3",
     why: "SporkHack was built from NetHack 3.4.3 and keeps its dungeon order",
+    sign: None,
+    numbers: &[Numbers::major(0)],
 };
 
 pub const STRANGERS: [&Stranger; 3] = [&ACEHACK, &NETHACK4, &SPORKHACK];
 
-/// The fields of a line that tell games apart, seen in one pass.
+/// The fields of a line that tell games apart, seen in one pass. The bits
+/// are in the order signs are tried ([`identify`]): a line carrying two
+/// games' fields is the game whose field comes first here, so a new
+/// game's field goes last.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Seen(u32);
 
@@ -248,27 +331,30 @@ impl Seen {
         s
     }
 
+    /// Each field [`Seen::note`] knows, and its bit.
+    pub const KEYS: [(&'static str, u32); 14] = [
+        ("edit", Self::EDIT),
+        ("event", Self::EVENT),
+        ("flags", Self::FLAGS),
+        ("carried", Self::CARRIED),
+        ("achieve", Self::ACHIEVE),
+        ("rngseed", Self::NETHACK4),
+        ("charname", Self::CHARNAME),
+        ("polyinit", Self::POLYINIT),
+        ("achieve2", Self::ACHIEVE2),
+        ("extrinsic", Self::NETHACK4),
+        ("birthoption", Self::NETHACK4),
+        ("starttimeus", Self::NETHACK4),
+        ("tnntachieve0", Self::TNNT),
+        ("killed_archangels", Self::KILLED_ARCHANGELS),
+    ];
+
     /// For tests and callers that ask field by field.
     pub fn from_fields(tab: bool, has: impl Fn(&[u8]) -> bool) -> Seen {
         let mut s = Seen(if tab { Self::TAB } else { 0 });
-        for k in [
-            &b"edit"[..],
-            b"event",
-            b"flags",
-            b"carried",
-            b"achieve",
-            b"rngseed",
-            b"charname",
-            b"polyinit",
-            b"achieve2",
-            b"extrinsic",
-            b"birthoption",
-            b"starttimeus",
-            b"tnntachieve0",
-            b"killed_archangels",
-        ] {
-            if has(k) {
-                s.note(k);
+        for (k, _) in Self::KEYS {
+            if has(k.as_bytes()) {
+                s.note(k.as_bytes());
             }
         }
         s
@@ -278,7 +364,7 @@ impl Seen {
 /// Whose line it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Writer {
-    Family(Family),
+    Family(&'static Family),
     Stranger(&'static Stranger),
 }
 
@@ -290,68 +376,36 @@ pub enum By {
     Version,
 }
 
+/// Every sign with its writer, in the order they are tried ([`Sign::rank`];
+/// on a tie the games first, in [`Family::all`]'s order).
+static SIGNS: LazyLock<Vec<(Sign, Writer)>> = LazyLock::new(|| {
+    let games = Family::all()
+        .iter()
+        .filter_map(|&f| Some((f.sign?, Writer::Family(f))));
+    let strangers = STRANGERS
+        .iter()
+        .filter_map(|&g| Some((g.sign?, Writer::Stranger(g))));
+    let mut signs: Vec<(Sign, Writer)> = games.chain(strangers).collect();
+    signs.sort_by_key(|(sign, _)| sign.rank());
+    signs
+});
+
 /// The game that wrote a line with this `version` (its prefix included)
-/// and these fields; `None` when nothing tells.
+/// and these fields; `None` when nothing tells. What each game carries is
+/// in its record ([`Family::sign`], [`Family::numbers`]); the sources are
+/// cited there.
 pub fn identify(version: &[u8], seen: Seen) -> Option<(Writer, By)> {
-    use Writer::{Family as F, Stranger as S};
     // Fields and prefixes first: each is written by one game only.
-    let by_field = if seen.has(Seen::TNNT) {
-        // TNNT: `tnntachieve0`.. after `flags` in every year (2018
-        // src/topten.c:381, 2025 :382-384).
-        Some(F(Family::Tnnt))
-    } else if version.starts_with(b"UNH-") {
-        Some(F(Family::UnNetHack))
-    } else if version.starts_with(b"DNH-") {
-        Some(F(Family::DNetHack))
-    } else if seen.has(Seen::EDIT) {
-        // GnollHack 4.1.3 edit 24 on (6e2b7839d, src/topten.c:464).
-        Some(F(Family::GnollHack))
-    } else if seen.has(Seen::CHARNAME) {
-        // NetHack 4 and DynaHack both write `charname`; only NetHack 4 its
-        // seed, birth options and microsecond times.
-        Some(if seen.has(Seen::NETHACK4) {
-            S(&NETHACK4)
-        } else {
-            F(Family::DynaHack)
-        })
-    } else if seen.has(Seen::POLYINIT) {
-        // xNetHack 9.1 src/topten.c:398-399.
-        Some(F(Family::XNetHack))
-    } else if seen.has(Seen::ACHIEVE2) {
-        // CrecelleHack 1.5.1 src/topten.c:368-370.
-        Some(F(Family::CrecelleHack))
-    } else if version == b"3.6.0"
-        && seen.has(Seen::EVENT)
-        && seen.has(Seen::CARRIED)
-        && !seen.has(Seen::FLAGS)
-        && !seen.has(Seen::ACHIEVE)
-    {
-        Some(S(&ACEHACK))
-    } else if seen.has(Seen::KILLED_ARCHANGELS) {
-        // EvilHack since 0c8b52d56 (2019-05-19); UnNetHack's field is
-        // `killed_weeping_archangels` and it writes `UNH-`.
-        Some(F(Family::EvilHack))
-    } else {
-        None
-    };
-    if let Some(w) = by_field {
+    if let Some(&(_, w)) = SIGNS.iter().find(|(sign, _)| sign.matches(version, seen)) {
         return Some((w, By::Field));
     }
-    let (major, minor, _) = super::release::parse_version(version)?;
-    let w = match (major, minor) {
-        (3, _) | (5, 0) => F(Family::NetHack),
-        (0, 0) => F(Family::SlashEm),
-        // EvilHack writes `killed_archangels` in every release (seen
-        // above); SporkHack writes the same numbers without it, with tabs
-        // on hardfought since 2017.
-        (0, _) => S(&SPORKHACK),
-        (1, _) => F(Family::SpliceHack),
-        (2, _) => F(Family::NerfHack),
-        // NetHack 4 writes `charname` (seen above): a 4.x line without it is
-        // GnollHack's, from before its `edit` field.
-        (4, _) => F(Family::GnollHack),
-        (6..=9, _) => F(Family::XNetHack),
-        _ => return None,
+    let (major, minor, _) = parse_version(version)?;
+    let told = |numbers: &[Numbers]| numbers.iter().any(|n| n.contains(major, minor));
+    // A game's own numbers before a stranger's: SLASH'EM's 0.0.x within
+    // SporkHack's 0.x.
+    let w = match Family::all().iter().find(|f| told(f.numbers)) {
+        Some(&f) => Writer::Family(f),
+        None => Writer::Stranger(STRANGERS.into_iter().find(|g| told(g.numbers))?),
     };
     Some((w, By::Version))
 }
@@ -359,60 +413,6 @@ pub fn identify(version: &[u8], seen: Seen) -> Option<(Writer, By)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn who(version: &str, tab: bool, fields: &[&str]) -> Option<Writer> {
-        let seen = Seen::from_fields(tab, |k| fields.iter().any(|f| f.as_bytes() == k));
-        identify(version.as_bytes(), seen).map(|(w, _)| w)
-    }
-
-    #[test]
-    fn colliding_versions_are_told_by_their_fields() {
-        use Writer::{Family as F, Stranger as S};
-        assert_eq!(
-            who("3.6.7", true, &["flags", "tnntachieve0"]),
-            Some(F(Family::Tnnt))
-        );
-        assert_eq!(who("3.6.7", true, &["flags"]), Some(F(Family::NetHack)));
-        assert_eq!(
-            who("3.6.0", false, &["event", "carried"]),
-            Some(S(&ACEHACK))
-        );
-        assert_eq!(
-            who("3.6.0", true, &["flags", "event", "carried"]),
-            Some(F(Family::NetHack))
-        );
-        assert_eq!(
-            who("4.3.0", false, &["charname", "rngseed", "event"]),
-            Some(S(&NETHACK4))
-        );
-        assert_eq!(who("4.3.0", true, &["edit"]), Some(F(Family::GnollHack)));
-        assert_eq!(who("4.1.3", true, &[]), Some(F(Family::GnollHack)));
-        assert_eq!(
-            who("0.6.0", false, &["charname"]),
-            Some(F(Family::DynaHack))
-        );
-        assert_eq!(
-            who("0.6.0", true, &["killed_archangels"]),
-            Some(F(Family::EvilHack))
-        );
-        assert_eq!(who("0.6.0", true, &[]), Some(S(&SPORKHACK)));
-        assert_eq!(who("0.6.2", false, &[]), Some(S(&SPORKHACK)));
-        assert_eq!(who("UNH-6.0.3", true, &[]), Some(F(Family::UnNetHack)));
-        assert_eq!(who("DNH-3.19.1", false, &[]), Some(F(Family::DNetHack)));
-        assert_eq!(who("9.1.0", true, &["polyinit"]), Some(F(Family::XNetHack)));
-        // NetHack 4's own fields tell it only beside `charname`.
-        assert_eq!(
-            who("9.1.0", true, &["polyinit", "rngseed"]),
-            Some(F(Family::XNetHack))
-        );
-        assert_eq!(
-            who("1.5.1", true, &["achieve2"]),
-            Some(F(Family::CrecelleHack))
-        );
-        assert_eq!(who("5.0.0", true, &[]), Some(F(Family::NetHack)));
-        assert_eq!(who("12.0.0", true, &[]), None);
-        assert_eq!(who("NH-1", true, &[]), None);
-    }
 
     #[test]
     fn seen_in_one_pass_agrees_with_field_by_field() {

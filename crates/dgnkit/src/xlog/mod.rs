@@ -2,8 +2,10 @@
 //! have left a bones file there.
 //!
 //! - [`reader`]: the file as a stream of lines and a line as fields;
+//! - [`identify`]: which game wrote a line, by what it carries;
 //! - [`release`]: which release wrote a line (its `version`), its target
-//!   and built-in dungeon description;
+//!   and built-in dungeon description (each game's releases are in its
+//!   record; [`nethack`] holds NetHack's and the tournament's);
 //! - [`ending`]: how the game ended and in which mode, and what that rules
 //!   out for bones;
 //! - [`answers`]: per (dungeon number, depth) the dungeon, level, special
@@ -17,16 +19,17 @@
 
 pub mod answers;
 pub mod ending;
+mod explain;
 pub mod filter;
 pub mod html;
 pub mod identify;
 pub mod json;
+pub mod nethack;
 pub mod reader;
 pub mod release;
 pub mod summary;
 
-/// `dgn explain xlog`.
-pub const EXPLAIN: &str = include_str!("explain.txt");
+pub use explain::explain;
 
 use crate::options::Target;
 use crate::script::Script;
@@ -172,15 +175,16 @@ impl Xlog {
                 Some(d) => (
                     d.name.clone(),
                     d.target,
-                    tables_for(&d.script, d.target, None),
+                    tables_for(&d.script, d.target.game(), None),
                 ),
                 None => {
                     let file = release
                         .builtin
                         .as_ref()
                         .map_or_else(String::new, |b| b.file.to_string());
-                    let computed = builtin_script(release)
-                        .and_then(|script| tables_for(&script, release.target, release.bones));
+                    let computed = builtin_script(release).and_then(|script| {
+                        tables_for(&script, release.target.game(), release.bones)
+                    });
                     (file, release.target, computed)
                 }
             };
@@ -547,20 +551,20 @@ pub fn builtin_script(release: &Release) -> Result<Script, String> {
         .ok_or_else(|| format!("{} does not compile", builtin.file))
 }
 
-/// The answers' places for a description laid out by `target`'s loader;
+/// The answers' places for a description laid out by `game`'s loader;
 /// an error, for every line, when dgnkit does not reproduce that loader
 /// (never another game's answer).
 fn tables_for(
     script: &Script,
-    target: Target,
+    game: &crate::games::Game,
     bones: Option<&crate::bones::rules::BonesRules>,
 ) -> Result<crate::stats::Places, String> {
-    target.game().check_loader().map_err(|e| e.to_string())?;
-    let places = answers::compute_with(script, target, bones);
+    game.check_loader().map_err(|e| e.to_string())?;
+    let places = answers::compute_with(script, game.target, bones);
     if places.places.is_empty() {
         return Err(format!(
             "the dungeon description cannot be laid out by {}",
-            target.game().title
+            game.title
         ));
     }
     Ok(places)

@@ -3,7 +3,7 @@
 //! (dungeon, level) rather than per (dungeon number, depth)).
 
 use super::ending::{End, Mode};
-use super::identify::Family;
+use super::identify::{identify, Family, Seen, Writer, ACEHACK, NETHACK4, SPORKHACK};
 use super::release::{for_version, RELEASES};
 use super::*;
 use crate::stats::{self, StatsOptions};
@@ -52,10 +52,10 @@ fn read_one(x: &mut Xlog, l: &str) -> (f64, String, PlaceAnswer) {
 /// NetHack's own releases: every dungeon is always there, so a dungeon's
 /// number is its record's.
 fn vanilla() -> impl Iterator<Item = &'static Release> {
-    RELEASES
-        .iter()
-        .copied()
-        .filter(|r| matches!(r.family, Family::NetHack | Family::Tnnt))
+    RELEASES.iter().copied().filter(|r| {
+        r.family()
+            .is_some_and(|f| *f == super::nethack::NETHACK || *f == super::nethack::TNNT)
+    })
 }
 
 fn stats_of(release: &Release) -> stats::Stats {
@@ -123,7 +123,7 @@ fn main_dungeon_bones_match_the_statistics() {
             .filter(|b| b.dungeon == "The Dungeons of Doom")
         {
             let mut l = line(&version, 0, cell.level, "killed by a jackal", Some("0x0"));
-            if let Some(m) = release.family.marker() {
+            if let Some(m) = release.family().and_then(Family::marker) {
                 l.push_str(&format!("\t{m}=0x0"));
             }
             let (p, why, a) = read_one(&mut x, &l);
@@ -508,7 +508,7 @@ fn variant_lines_are_answered_by_their_game_or_refused() {
             "killed by a newt",
             Some("0x0"),
         );
-        if let Some(m) = release.family.marker() {
+        if let Some(m) = release.family().and_then(Family::marker) {
             l.push_str(&format!("\t{m}=1"));
         }
         let game = release.target.game();
@@ -652,7 +652,7 @@ fn variant_places_match_the_statistics() {
             .filter(|b| b.dungeon == "The Dungeons of Doom")
         {
             let mut l = line(&version, 0, cell.level, "killed by a jackal", Some("0x0"));
-            if let Some(m) = release.family.marker() {
+            if let Some(m) = release.family().and_then(Family::marker) {
                 l.push_str(&format!("\t{m}=x"));
             }
             // Written as the release's builds wrote them (UnNetHack 5.x:
@@ -986,4 +986,165 @@ fn acehack_lines_are_not_answered_as_vanilla() {
     let g = x.read(3, vanilla.as_bytes()).unwrap().unwrap();
     assert_eq!(g.release.name, "nethack-3.6.0");
     assert!(x.note_of(&g).is_none());
+}
+
+fn family(name: &str) -> Writer {
+    Writer::Family(Family::by_name(name).unwrap())
+}
+
+fn who(version: &str, tab: bool, fields: &[&str]) -> Option<Writer> {
+    let seen = Seen::from_fields(tab, |k| fields.iter().any(|f| f.as_bytes() == k));
+    identify(version.as_bytes(), seen).map(|(w, _)| w)
+}
+
+#[test]
+fn colliding_versions_are_told_by_their_fields() {
+    use Writer::Stranger as S;
+    assert_eq!(
+        who("3.6.7", true, &["flags", "tnntachieve0"]),
+        Some(family("tnnt"))
+    );
+    assert_eq!(who("3.6.7", true, &["flags"]), Some(family("nethack")));
+    assert_eq!(
+        who("3.6.0", false, &["event", "carried"]),
+        Some(S(&ACEHACK))
+    );
+    assert_eq!(
+        who("3.6.0", true, &["flags", "event", "carried"]),
+        Some(family("nethack"))
+    );
+    assert_eq!(
+        who("4.3.0", false, &["charname", "rngseed", "event"]),
+        Some(S(&NETHACK4))
+    );
+    assert_eq!(who("4.3.0", true, &["edit"]), Some(family("gnollhack")));
+    assert_eq!(who("4.1.3", true, &[]), Some(family("gnollhack")));
+    assert_eq!(who("0.6.0", false, &["charname"]), Some(family("dynahack")));
+    assert_eq!(
+        who("0.6.0", true, &["killed_archangels"]),
+        Some(family("evilhack"))
+    );
+    assert_eq!(who("0.6.0", true, &[]), Some(S(&SPORKHACK)));
+    assert_eq!(who("0.6.2", false, &[]), Some(S(&SPORKHACK)));
+    assert_eq!(who("UNH-6.0.3", true, &[]), Some(family("unnethack")));
+    assert_eq!(who("DNH-3.19.1", false, &[]), Some(family("dnethack")));
+    assert_eq!(who("9.1.0", true, &["polyinit"]), Some(family("xnethack")));
+    // NetHack 4's own fields tell it only beside `charname`.
+    assert_eq!(
+        who("9.1.0", true, &["polyinit", "rngseed"]),
+        Some(family("xnethack"))
+    );
+    assert_eq!(
+        who("1.5.1", true, &["achieve2"]),
+        Some(family("crecellehack"))
+    );
+    assert_eq!(who("5.0.0", true, &[]), Some(family("nethack")));
+    assert_eq!(who("12.0.0", true, &[]), None);
+    assert_eq!(who("NH-1", true, &[]), None);
+}
+
+/// A line with two games' fields is the game whose field is tried first,
+/// in the order dgn xlog has always tried them: the tournament's, the
+/// version prefixes, then [`Seen`]'s bits.
+#[test]
+fn two_games_fields_are_told_in_a_fixed_order() {
+    use Writer::Stranger as S;
+    assert_eq!(
+        who("UNH-6.0.3", true, &["tnntachieve0"]),
+        Some(family("tnnt"))
+    );
+    assert_eq!(who("DNH-3.23.0", true, &["edit"]), Some(family("dnethack")));
+    assert_eq!(
+        who("4.3.0", true, &["edit", "charname", "killed_archangels"]),
+        Some(family("gnollhack"))
+    );
+    assert_eq!(
+        who("9.1.0", true, &["charname", "polyinit"]),
+        Some(family("dynahack"))
+    );
+    assert_eq!(
+        who("1.5.1", true, &["polyinit", "achieve2"]),
+        Some(family("xnethack"))
+    );
+    assert_eq!(
+        who("3.6.0", false, &["event", "carried", "achieve2"]),
+        Some(family("crecellehack"))
+    );
+    assert_eq!(
+        who("3.6.0", false, &["event", "carried", "killed_archangels"]),
+        Some(S(&ACEHACK))
+    );
+}
+
+/// `dgn xlog --releases` and its messages list the games and releases in
+/// the order they had before each game held its own: a game added since
+/// may come anywhere, but these keep their order.
+#[test]
+fn releases_keep_their_order() {
+    let kept = |all: Vec<&'static str>, listed: &[&str]| -> Vec<&'static str> {
+        all.into_iter().filter(|n| listed.contains(n)).collect()
+    };
+    let listed = [
+        "nethack-3.4.3",
+        "nethack-3.6.0",
+        "nethack-3.6",
+        "nethack-3.7",
+        "unnethack-5",
+        "unnethack-6.0.0",
+        "unnethack-6.0.7",
+        "unnethack-6.0",
+        "dnethack-3.22",
+        "dnethack-3.23",
+        "slashem-0.0.8",
+        "evilhack-0.5",
+        "evilhack-0.6",
+        "evilhack-0.7",
+        "evilhack-0.8.0",
+        "evilhack-0.8.1",
+        "evilhack-0.8.3",
+        "evilhack-0.9",
+        "gnollhack-4.1.0",
+        "gnollhack-4",
+        "dynahack-0.6.0",
+        "xnethack-9.1",
+        "splicehack-1.2",
+        "nerfhack-2.2",
+        "crecellehack-1.5",
+        "tnnt-2018",
+        "tnnt-2019",
+        "tnnt-2023",
+        "tnnt-2026",
+    ];
+    let names = RELEASES.iter().map(|r| r.name).collect();
+    assert_eq!(kept(names, &listed), listed);
+    let listed = [
+        "nethack",
+        "tnnt",
+        "unnethack",
+        "dnethack",
+        "slashem",
+        "evilhack",
+        "gnollhack",
+        "dynahack",
+        "xnethack",
+        "splicehack",
+        "nerfhack",
+        "crecellehack",
+    ];
+    let names = Family::all().iter().map(|f| f.name).collect();
+    assert_eq!(kept(names, &listed), listed);
+}
+
+/// A game whose loader dgnkit does not reproduce answers every line with an
+/// error saying so, never with another game's places (no game is such a
+/// game now: [`crate::games::UNPROVEN`] stands in for one).
+#[test]
+fn an_unproven_games_lines_are_refused() {
+    let script = builtin_script(RELEASES[2]).unwrap();
+    let e = tables_for(&script, &crate::games::UNPROVEN, None).unwrap_err();
+    assert!(
+        e.contains("does not yet reproduce An Unproven Game's loader"),
+        "{e}"
+    );
+    assert!(tables_for(&script, Target::NetHack36.game(), None).is_ok());
 }
