@@ -438,6 +438,63 @@ fn the_page_and_the_api_description_are_served() {
     assert_eq!(request(server.addr, "GET", "/api/nope", b"").status, 404);
 }
 
+/// `/api` names the games once, as their records do: `components.schemas.Game`
+/// (every `--target`, in order) and `LuaGame` (the games a `dungeon.lua`
+/// is for), which every `target` refers to; the page reads both. A game
+/// added to dgnkit fails this until `cli/src/serve/openapi.json` lists it.
+#[test]
+fn the_api_names_the_games_of_the_records() {
+    use dgnkit::options::Target;
+    let api: Value = serde_json::from_str(serve::assets::OPENAPI).unwrap();
+    let schemas = &api["components"]["schemas"];
+    let names = |enumed: &Value| -> Vec<String> {
+        enumed
+            .as_array()
+            .unwrap_or_else(|| panic!("an enum: {enumed}"))
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    let games: Vec<String> = Target::ALL.map(|t| t.name().to_string()).to_vec();
+    assert_eq!(names(&schemas["Game"]["enum"]), games, "Game");
+    assert_eq!(schemas["Game"]["default"], Target::default().name());
+    let lua: Vec<String> = Target::ALL
+        .into_iter()
+        .filter(|t| t.game().takes_lua())
+        .map(|t| t.name().to_string())
+        .collect();
+    assert_eq!(names(&schemas["LuaGame"]["enum"]), lua, "LuaGame");
+    // No copy of the list elsewhere: each `target` (and the endpoints'
+    // `game`, another name for it) refers to the one enum.
+    for t in Target::ALL {
+        let quoted = format!("\"{}\"", t.name());
+        let lists = 1 + usize::from(t.game().takes_lua()) + usize::from(t == Target::default());
+        assert_eq!(
+            serve::assets::OPENAPI.matches(&quoted).count(),
+            lists,
+            "{quoted} is named once per list"
+        );
+    }
+    let mut targets = 0;
+    for (path, item) in api["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let body = &op["requestBody"]["content"]["application/json"]["schema"]["properties"];
+            let params = op["parameters"].as_array().into_iter().flatten();
+            let query = params
+                .filter(|p| p["name"] == "target")
+                .map(|p| &p["schema"]);
+            for schema in query.chain(body.get("target")) {
+                targets += 1;
+                assert_eq!(
+                    schema["$ref"], "#/components/schemas/Game",
+                    "{method} {path}: {schema}"
+                );
+            }
+        }
+    }
+    assert_eq!(targets, 2 * serve::api::ENDPOINTS.len());
+}
+
 #[test]
 fn errors_are_json_with_the_exit_status() {
     let server = Server::start(Limits::default());
