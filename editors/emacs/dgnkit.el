@@ -38,16 +38,17 @@
   :type '(repeat string))
 
 (defcustom dgnkit-target "nethack-3.6"
-  "What files are checked against: a game (nethack-3.4.3, nethack-3.6, or a
-variant family: evilhack, unnethack, slashem, dnethack, gnollhack, dynahack)
-or native, dgnkit's own format."
+  "What files are checked against: a game (NetHack 3.4.3, 3.6 or a variant
+family, each with its dialect, limits, loader and bones rules) or native,
+dgnkit's own format.  The choices are every game dgn-lsp takes whose
+compiler reads dungeon.def."
   :type '(choice (const "nethack-3.4.3") (const "nethack-3.6") (const "native")
                  (const "evilhack") (const "unnethack") (const "slashem")
                  (const "dnethack") (const "gnollhack") (const "dynahack")))
 
 (defcustom dgnkit-lua-target "nethack-3.7"
   "What a dungeon.lua is checked against: nethack-3.7 (which reads them),
-native, or a game built on 3.7 (xnethack, splicehack, nerfhack, crecellehack)."
+native, or one of the games built on 3.7 among the choices."
   :type '(choice (const "nethack-3.7") (const "native") (const "xnethack")
                  (const "splicehack") (const "nerfhack") (const "crecellehack")))
 

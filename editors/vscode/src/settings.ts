@@ -1,44 +1,29 @@
 // The extension's settings and what dgn-lsp receives from them. Kept free of
 // the `vscode` module so it can be tested with plain Node.
 
+import { contributes } from '../package.json';
+
 export const SECTION = 'dgnkit';
 
 /**
- * Every game dgn-lsp checks a .def against: NetHack's releases, dgnkit's own
- * format, and each variant family (`lsp-server/tests/server/editor_settings.rs` keeps
- * package.json's menu equal to what the server takes; the unit tests keep this
- * list equal to package.json's).
+ * The games dgn-lsp checks files against, as package.json's menus offer
+ * them: `lsp-server/tests/server/editor_settings.rs` keeps each menu equal to
+ * what the server takes, so no game is named here.
  */
-export const TARGETS = [
-  'nethack-3.4.3',
-  'nethack-3.6',
-  'native',
-  'evilhack',
-  'unnethack',
-  'slashem',
-  'dnethack',
-  'gnollhack',
-  'dynahack',
-] as const;
-export type Target = (typeof TARGETS)[number];
+const properties = contributes.configuration.properties;
 
-export const DEFAULT_TARGET: Target = 'nethack-3.6';
+/** Every game dgn-lsp checks a .def against (`dgnkit.target`). */
+export const TARGETS: readonly string[] = properties['dgnkit.target'].enum;
+export type Target = string;
+export const DEFAULT_TARGET: Target = properties['dgnkit.target'].default;
 
 /**
- * What a dungeon.lua can be checked against: NetHack 3.7, dgnkit's own
- * format, and the games built on 3.7 (`lsp-server/tests/server/editor_settings.rs`
- * keeps package.json's menu equal to the server's games that read dungeon.lua).
+ * What a dungeon.lua can be checked against (`dgnkit.luaTarget`): NetHack 3.7,
+ * dgnkit's own format, and the games built on 3.7.
  */
-export const LUA_TARGETS = [
-  'nethack-3.7',
-  'native',
-  'xnethack',
-  'splicehack',
-  'nerfhack',
-  'crecellehack',
-] as const;
-export type LuaTarget = (typeof LUA_TARGETS)[number];
-export const DEFAULT_LUA_TARGET: LuaTarget = 'nethack-3.7';
+export const LUA_TARGETS: readonly string[] = properties['dgnkit.luaTarget'].enum;
+export type LuaTarget = string;
+export const DEFAULT_LUA_TARGET: LuaTarget = properties['dgnkit.luaTarget'].default;
 
 /**
  * The documents dgn-lsp serves: dungeon.def and its kin (`dungeon-def`), and

@@ -1,6 +1,7 @@
 //! The editors' settings menus offer exactly the targets the server takes:
 //! a target added to dgnkit shows up in VS Code's and Emacs's menus, or
-//! this fails.
+//! this fails. (VS Code's extension reads its lists from its package.json,
+//! which its unit tests check against its code.)
 
 use dgnkit::options::Target;
 use std::path::Path;
@@ -26,7 +27,7 @@ fn def_targets() -> Vec<&'static str> {
 fn lua_targets() -> Vec<&'static str> {
     let mut v: Vec<&str> = Target::ALL
         .into_iter()
-        .filter(|&t| t.game().reads_lua || t == Target::Native)
+        .filter(|&t| t.game().takes_lua())
         .map(Target::name)
         .collect();
     v.sort_unstable();
@@ -67,16 +68,28 @@ fn vscode_offers_every_lua_target() {
     assert_eq!(vscode_menu("dgnkit.luaTarget"), lua_targets());
 }
 
+/// The sorted `(const "...")` choices of an Emacs `defcustom`.
+fn emacs_menu(custom: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(editors().join("emacs/dgnkit.el")).unwrap();
+    let start = text
+        .find(&format!("(defcustom {custom} "))
+        .unwrap_or_else(|| panic!("{custom} is defined"));
+    let end = start + text[start..].find("\n\n").unwrap();
+    let mut offered: Vec<String> = text[start..end]
+        .split("(const \"")
+        .skip(1)
+        .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+        .collect();
+    offered.sort_unstable();
+    offered
+}
+
 #[test]
 fn emacs_offers_every_target() {
-    let text = std::fs::read_to_string(editors().join("emacs/dgnkit.el")).unwrap();
-    let start = text.find("(defcustom dgnkit-target").unwrap();
-    let end = start + text[start..].find("\n\n").unwrap();
-    let custom = &text[start..end];
-    for t in def_targets() {
-        assert!(
-            custom.contains(&format!("(const \"{t}\")")),
-            "{t} missing from dgnkit-target"
-        );
-    }
+    assert_eq!(emacs_menu("dgnkit-target"), def_targets());
+}
+
+#[test]
+fn emacs_offers_every_lua_target() {
+    assert_eq!(emacs_menu("dgnkit-lua-target"), lua_targets());
 }
