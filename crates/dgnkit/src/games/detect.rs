@@ -36,8 +36,8 @@ const OTHER_PATH_WORDS: &[(&str, &str)] = &[
 
 /// The game whose compiler speaks `dialect`, if dgnkit has its target.
 /// A game that reads `dungeon.lua` is not the target of a `.def` dialect
-/// it shares a name with (SpliceHack's `dungeon.def` releases came before
-/// its NetHack 3.7 loader).
+/// it shares a name with (a 3.7 fork's `dungeon.def` releases came before
+/// its 3.7 loader).
 pub fn target_of(dialect: Dialect) -> Option<Target> {
     Target::ALL
         .into_iter()
@@ -59,8 +59,8 @@ fn from_dialect(dialect: Dialect, evidence: String) -> Detected {
 /// (`slashem-extended` over `slashem`). A game's word stands for its target
 /// when the file is in the language the game reads: a `dungeon.def` in a
 /// checkout of a game that reads `dungeon.lua` is from before that loader
-/// (SpliceHack and xNetHack wrote `.def` files on NetHack 3.6), which
-/// dgnkit does not reproduce.
+/// (forks of 3.7 wrote `.def` files on NetHack 3.6 first), which dgnkit
+/// does not reproduce.
 pub fn from_path(path: &Path) -> Option<Detected> {
     let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let text = full.to_string_lossy().to_lowercase();
