@@ -1,7 +1,7 @@
 //! The passes that go forward through the enumeration's layers, done a
 //! layer at a time as the enumeration makes them: the levels later
 //! branches may land on ([`Reach`]), the chance of reaching each state
-//! ([`Enumeration::alpha`]) and the core masses ([`Enumeration::core`]).
+//! ([`Enumeration::alpha`](super::engine::Enumeration::alpha)) and the core masses ([`Enumeration::core`](super::engine::Enumeration::core)).
 //!
 //! Each reads only the layers before the one it is given, so on a second
 //! core they follow the enumeration, which is a single thread, instead of
@@ -192,10 +192,10 @@ impl<'a> Follow<'a> {
         m
     }
 
-    /// [`Enumeration::core`], forward from layer `i` to the next: a dungeon's levels
+    /// [`Enumeration::core`](super::engine::Enumeration::core), forward from layer `i` to the next: a dungeon's levels
     /// get their chance when it is created, and carry it along every later
     /// edge. Once a layer's successor is done, only the levels its own
-    /// record's branches leave from are kept ([`Enumeration::core_at`] reads no
+    /// record's branches leave from are kept ([`Enumeration::core_at`](super::engine::Enumeration::core_at) reads no
     /// other).
     fn core_step(&mut self, i: usize) {
         // Layer `i - 1`'s masses have been read: trimmed before layer
@@ -355,11 +355,10 @@ impl<'a> Follow<'a> {
 
 /// One layer's core masses: per state, per live dungeon, a mask of levels
 /// and a value for each of them, in increasing order, with one bound of
-/// the errors of a state's values (as [`Back`]'s values have). Flat: the
-/// largest files keep hundreds of thousands of states' masses, a few
-/// values each, which two allocations a state would outweigh.
-///
-/// [`Back`]: super::engine::Back
+/// the errors of a state's values (as the backward pass's values have,
+/// `engine::back::Back`). Flat: the largest files keep hundreds of
+/// thousands of states' masses, a few values each, which two allocations
+/// a state would outweigh.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Masses {
     /// Per state: its first live dungeon in `lives`; then their end.

@@ -97,7 +97,7 @@ impl Back {
         self.ends_of(t, li, values_before(self.reach(t), li))
     }
 
-    /// The whole layer's values, to sum into ([`halves`] splits them).
+    /// The whole layer's values, to sum into ([`halves()`] splits them).
     fn part(&mut self) -> BackPart<'_> {
         BackPart {
             base: 0,
@@ -198,7 +198,7 @@ pub(super) fn level_in(
 /// One layer's backward values once the layer before has read them: per
 /// state, the chance that the rest succeeds and the values of the levels of
 /// the dungeon its layer's record created (the statistics read no other).
-/// Flat, as the core masses are ([`Masses`]).
+/// Flat, as the core masses are ([`crate::follow::Masses`]).
 #[derive(Debug, Default)]
 pub struct BackLayer {
     succ: Vec<W>,
@@ -314,7 +314,7 @@ impl BackAt<'_> {
 }
 
 /// Per layer, state and live dungeon: the levels a branch loaded from that
-/// layer on may land on ([`Engine::future_mask`]), one vector a layer.
+/// layer on may land on ([`super::Engine::future_mask`]), one vector a layer.
 pub(crate) struct Reach {
     /// Per layer: where each state's masks start, and the masks.
     pub(crate) layers: Vec<(Vec<u32>, Vec<u64>)>,
@@ -344,7 +344,7 @@ impl DeferredRuns<'_> {
 
     /// The backward values of the levels a run from state `b` may take,
     /// from the chances that each of its branches is the first to end on a
-    /// level (no later branch lands there: [`Engine::deferred_spread`]).
+    /// level (no later branch lands there: [`super::Engine::deferred_spread`]).
     /// `run`: the start's chances per branch of the run ([`Back::run`]);
     /// `masks`, `ends` and `err`: the start's, which the run's levels of
     /// live dungeon `li` are written into.
@@ -392,7 +392,7 @@ pub(crate) const LEVEL_BITS: u64 = (u64::MAX >> (64 - LEVELS)) & !1;
 
 /// `reach` (layer `i`, state `s`, live dungeon `li`): the levels a branch
 /// loaded from layer `i` on may land on in live dungeon `li` of state `s`
-/// ([`Engine::future_mask`]); each layer's become its values' masks. On any
+/// ([`super::Engine::future_mask`]); each layer's become its values' masks. On any
 /// other level no later branch ends: there the values are the chance of
 /// success and nothing else, so only reached levels are stored
 /// ([`BackAt::ends_at`]). Masks only shrink from a layer to the next, which

@@ -326,7 +326,7 @@ impl<'a> Engine<'a> {
     }
 }
 
-/// The bits ([`bit`]) of levels `start..start + count`: asked for every
+/// The bits ([`crate::runs::bit`]) of levels `start..start + count`: asked for every
 /// branch of every live dungeon of every state, so made at once rather
 /// than level by level.
 pub(super) fn span_mask(start: i32, count: i32) -> u64 {

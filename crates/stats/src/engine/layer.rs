@@ -28,10 +28,10 @@ pub struct BranchInfo {
     /// is not a branch level.
     pub floated: bool,
     /// With dNetHack's bones rules: the parent is the Quest, so the entry
-    /// level's other end brings rule 11 ([`END_QUEST`]); otherwise
-    /// [`END_PLAIN`], and [`Enumeration::core_at`] tells whether it brings rule 12.
+    /// level's other end brings rule 11 ([`crate::acc::END_QUEST`]); otherwise
+    /// [`crate::acc::END_PLAIN`], and [`super::Enumeration::core_at`] tells whether it brings rule 12.
     pub other: usize,
-    /// A branch of a deferred run: its level is one of [`Enumeration::spreads`]'
+    /// A branch of a deferred run: its level is one of [`super::Enumeration::spreads`]'
     /// entry's, each with its chance (then `level`, `depth` and the
     /// outcome's `depth_start` are the first of them).
     pub spread: Option<u32>,
@@ -45,8 +45,8 @@ pub struct Present {
     pub depth_start: i32,
     pub entry: i32,
     pub branch: Option<BranchInfo>,
-    /// The placement ([`Enumeration::placements`]), which also says which of the
-    /// dungeon's level records exist ([`Enumeration::patterns`]).
+    /// The placement ([`super::Enumeration::placements`]), which also says which of the
+    /// dungeon's level records exist ([`super::Enumeration::patterns`]).
     pub placement: u32,
     pub class: u32,
     /// Chance of the outcome without the class (whose chance the class
@@ -69,7 +69,7 @@ pub struct Edge {
     /// The outcome in [`Layer::presents`]; [`NO_INFO`]: the dungeon does
     /// not exist (or the outcome fails).
     pub info: u32,
-    /// The outcome meets the evidence ([`Engine::with_evidence`]; always,
+    /// The outcome meets the evidence ([`super::Engine::with_evidence`]; always,
     /// without one). The statistics follow only such edges; failures are
     /// counted over all of them.
     pub ok: bool,

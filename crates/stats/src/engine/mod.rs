@@ -24,10 +24,10 @@
 //! avoids, multiply the states by the range at every step. When nothing
 //! after the run can land on the levels the run takes, the run's levels are
 //! deferred instead: the parent keeps the taken levels of before the run
-//! and counts the run's branches placed ([`Live::pending`]); each branch
+//! and counts the run's branches placed ([`Live::pending`](state::Live::pending)); each branch
 //! carries the chance of each of its levels given those ([`Spread`]), and
 //! the backward pass judges the run's levels on the state before the run
-//! from the joint chances of the whole run ([`RunDist`]). That is exact
+//! from the joint chances of the whole run ([`RunDist`](crate::runs::RunDist)). That is exact
 //! because the run's levels change nothing else: a child's own outcomes do
 //! not depend on where its branch leaves, and the state after the run
 //! forgets those levels anyway. [`crate::runs`] says which records form a
@@ -220,7 +220,7 @@ impl<'a> Engine<'a> {
     /// outcome is marked by whether it meets the constraints it settles
     /// ([`Edge::ok`]); the placements of a dungeon whose special levels'
     /// levels the evidence reads split their classes by whether they lie
-    /// where it allows ([`place::PLevel::filter`]), and a deferred run
+    /// where it allows ([`crate::place::PLevel::filter`]), and a deferred run
     /// whose branch levels it reads is followed branch by branch.
     pub fn with_evidence(mut self, evidence: &Evidence) -> Self {
         let checks = Checks::new(evidence, self.res);

@@ -22,7 +22,7 @@ pub struct Live {
     /// Branches of a deferred run (see the module's notes) placed into this
     /// dungeon, whose levels `avoid` leaves out.
     pub pending: u8,
-    /// A member of a deferred run: the [`Spread`] of the level it leaves
+    /// A member of a deferred run: the [`Spread`](super::Spread) of the level it leaves
     /// its parent from. Its depths are those of the spread's first level;
     /// its subs' depths are spread with it.
     pub spread: Option<u32>,
