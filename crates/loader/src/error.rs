@@ -156,28 +156,120 @@ impl LoadError {
 
     /// A stable short name of the condition (for JSON output and tests).
     pub fn code(&self) -> &'static str {
+        self.fail_code().code()
+    }
+
+    /// The condition's [`FailCode`].
+    pub fn fail_code(&self) -> FailCode {
         match self {
-            LoadError::TooManyDungeons { .. } => "too-many-dungeons",
-            LoadError::TooManyLevels { .. } => "too-many-levels",
-            LoadError::TooManyBranches { .. } => "too-many-branches",
-            LoadError::BranchNotFound { .. } => "branch-not-found",
-            LoadError::ParentNotResolved { .. } => "parent-not-resolved",
-            LoadError::BaseOutOfRange { .. } => "base-out-of-range",
-            LoadError::BranchLevelHangs { .. } => "branch-level-hangs",
-            LoadError::EmptyChain { .. } => "empty-chain",
-            LoadError::ChainShifted { .. } => "chain-shifted",
-            LoadError::CouldntPlace { .. } => "couldnt-place",
-            LoadError::PlacementTooCostly { .. } => "placement-too-costly",
-            LoadError::KnoxNotReachable { .. } => "knox-not-reachable",
-            LoadError::PlaneMissing { .. } => "plane-missing",
-            LoadError::PlanesLoop => "planes-loop",
-            LoadError::MissingDungeon { .. } => "missing-dungeon",
-            LoadError::NotReproduced { .. } => "not-reproduced",
-            LoadError::Inputs { .. } => "loader-inputs",
-            LoadError::ChainNotFound { .. } => "chain-not-found",
-            LoadError::Unsupported { .. } => "unsupported",
-            LoadError::TooManyLedgerLevels { .. } => "too-many-ledger-levels",
-            LoadError::NoValidLevel { .. } => "no-valid-level",
+            LoadError::TooManyDungeons { .. } => FailCode::TooManyDungeons,
+            LoadError::TooManyLevels { .. } => FailCode::TooManyLevels,
+            LoadError::TooManyBranches { .. } => FailCode::TooManyBranches,
+            LoadError::BranchNotFound { .. } => FailCode::BranchNotFound,
+            LoadError::ParentNotResolved { .. } => FailCode::ParentNotResolved,
+            LoadError::BaseOutOfRange { .. } => FailCode::BaseOutOfRange,
+            LoadError::BranchLevelHangs { .. } => FailCode::BranchLevelHangs,
+            LoadError::EmptyChain { .. } => FailCode::EmptyChain,
+            LoadError::ChainShifted { .. } => FailCode::ChainShifted,
+            LoadError::CouldntPlace { .. } => FailCode::CouldntPlace,
+            LoadError::PlacementTooCostly { .. } => FailCode::PlacementTooCostly,
+            LoadError::KnoxNotReachable { .. } => FailCode::KnoxNotReachable,
+            LoadError::PlaneMissing { .. } => FailCode::PlaneMissing,
+            LoadError::PlanesLoop => FailCode::PlanesLoop,
+            LoadError::MissingDungeon { .. } => FailCode::MissingDungeon,
+            LoadError::NotReproduced { .. } => FailCode::NotReproduced,
+            LoadError::Inputs { .. } => FailCode::Inputs,
+            LoadError::ChainNotFound { .. } => FailCode::ChainNotFound,
+            LoadError::Unsupported { .. } => FailCode::Unsupported,
+            LoadError::TooManyLedgerLevels { .. } => FailCode::TooManyLedgerLevels,
+            LoadError::NoValidLevel { .. } => FailCode::NoValidLevel,
+        }
+    }
+}
+
+/// The kind of a [`LoadError`] without its names and numbers: what the
+/// statistics count failures by, so that they name the loader's conditions
+/// rather than spell their codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FailCode {
+    TooManyDungeons,
+    TooManyLevels,
+    TooManyBranches,
+    BranchNotFound,
+    ParentNotResolved,
+    BaseOutOfRange,
+    BranchLevelHangs,
+    EmptyChain,
+    ChainShifted,
+    CouldntPlace,
+    PlacementTooCostly,
+    KnoxNotReachable,
+    PlaneMissing,
+    PlanesLoop,
+    MissingDungeon,
+    NotReproduced,
+    Inputs,
+    ChainNotFound,
+    Unsupported,
+    TooManyLedgerLevels,
+    NoValidLevel,
+}
+
+impl FailCode {
+    pub const ALL: [FailCode; 21] = [
+        FailCode::TooManyDungeons,
+        FailCode::TooManyLevels,
+        FailCode::TooManyBranches,
+        FailCode::BranchNotFound,
+        FailCode::ParentNotResolved,
+        FailCode::BaseOutOfRange,
+        FailCode::BranchLevelHangs,
+        FailCode::EmptyChain,
+        FailCode::ChainShifted,
+        FailCode::CouldntPlace,
+        FailCode::PlacementTooCostly,
+        FailCode::KnoxNotReachable,
+        FailCode::PlaneMissing,
+        FailCode::PlanesLoop,
+        FailCode::MissingDungeon,
+        FailCode::NotReproduced,
+        FailCode::Inputs,
+        FailCode::ChainNotFound,
+        FailCode::Unsupported,
+        FailCode::TooManyLedgerLevels,
+        FailCode::NoValidLevel,
+    ];
+
+    /// The condition of code `code` ([`FailCode::code`]), for reading a
+    /// code back, as the statistics keep their failures by it.
+    pub fn from_code(code: &str) -> Option<FailCode> {
+        FailCode::ALL.into_iter().find(|c| c.code() == code)
+    }
+
+    /// A stable short name of the condition (for JSON output and tests).
+    pub fn code(self) -> &'static str {
+        match self {
+            FailCode::TooManyDungeons => "too-many-dungeons",
+            FailCode::TooManyLevels => "too-many-levels",
+            FailCode::TooManyBranches => "too-many-branches",
+            FailCode::BranchNotFound => "branch-not-found",
+            FailCode::ParentNotResolved => "parent-not-resolved",
+            FailCode::BaseOutOfRange => "base-out-of-range",
+            FailCode::BranchLevelHangs => "branch-level-hangs",
+            FailCode::EmptyChain => "empty-chain",
+            FailCode::ChainShifted => "chain-shifted",
+            FailCode::CouldntPlace => "couldnt-place",
+            FailCode::PlacementTooCostly => "placement-too-costly",
+            FailCode::KnoxNotReachable => "knox-not-reachable",
+            FailCode::PlaneMissing => "plane-missing",
+            FailCode::PlanesLoop => "planes-loop",
+            FailCode::MissingDungeon => "missing-dungeon",
+            FailCode::NotReproduced => "not-reproduced",
+            FailCode::Inputs => "loader-inputs",
+            FailCode::ChainNotFound => "chain-not-found",
+            FailCode::Unsupported => "unsupported",
+            FailCode::TooManyLedgerLevels => "too-many-ledger-levels",
+            FailCode::NoValidLevel => "no-valid-level",
         }
     }
 }
@@ -271,3 +363,7 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
+
+#[cfg(test)]
+#[path = "error_tests.rs"]
+mod tests;

@@ -13,12 +13,13 @@
 
 #![deny(clippy::unwrap_used)]
 
+pub mod arith;
 mod error;
 mod place;
 mod resolve;
 mod start;
 
-pub use error::{LoadError, RangeOwner};
+pub use error::{FailCode, LoadError, RangeOwner};
 pub use resolve::{
     BranchKind, Checkpoint, Resolved, ResolvedBranch, ResolvedDungeon, ResolvedLevel,
 };

@@ -11,8 +11,9 @@
 //! placement -> [`LoadError::CouldntPlace`]; otherwise (or when even that
 //! search is too large) -> [`LoadError::PlacementTooCostly`].
 
+use super::arith::RangeFault;
 use super::error::{LoadError, RangeOwner};
-use super::resolve::{RangeFault, Run};
+use super::resolve::Run;
 use super::LRec;
 use crate::rng::{Site, Source, Trace};
 use std::collections::HashSet;

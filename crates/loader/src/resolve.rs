@@ -1,6 +1,7 @@
 //! `init_dungeons()` step by step (`loader.md`), on the precomputed records
 //! of a [`Resolver`], into a reusable [`Resolved`] buffer.
 
+use super::arith::{self, RangeFault};
 use super::error::{LoadError, RangeOwner};
 use super::{
     place, DungeonChance, EntrySource, IsaacBatch, IsaacBox, NonPositiveRn2, Resolver, Rules,
@@ -148,14 +149,6 @@ impl ResolvedBranch {
         let end = |(d, l): (i32, i32)| i64::from(d) * levels + i64::from(l);
         end(self.end1) * (i64::from(rules.maxdungeon) + 1) * levels + end(self.end2)
     }
-}
-
-/// Why `level_range` fails, before the names are looked up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RangeFault {
-    ChainShifted,
-    EmptyChain,
-    BaseOutOfRange { base: i32 },
 }
 
 /// One entry of dNetHack's `alternate_history[]` (dNAO `dungeon.c:659-664`):
@@ -573,9 +566,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         chain: i32,
         placed: usize,
     ) -> Result<(i32, i32), RangeFault> {
-        let lmax = self.out.dungeons[dnum].num_levels;
-        let mut base = base;
-        if chain >= 0 {
+        let chained = if chain >= 0 {
             let c = chain as usize;
             if c >= placed {
                 return Err(RangeFault::ChainShifted);
@@ -584,28 +575,11 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             if !slot.exists {
                 return Err(RangeFault::EmptyChain);
             }
-            base = base.wrapping_add(slot.dlevel);
-        } else if base < 0 {
-            base = base.wrapping_add(lmax + 1);
-        }
-        if base < 1 || base > lmax {
-            return Err(RangeFault::BaseOutOfRange { base });
-        }
-        let count = match rand {
-            -1 => lmax - base + 1,
-            0 => 1,
-            // Cut at the bottom (3.6 `dungeon.c:377-379`); a random part
-            // below -1 never is, so it is the count itself, negative, which
-            // `rn2` then gets ([`Run::rn2_count`]).
-            r => {
-                if i64::from(base) + i64::from(r) - 1 > i64::from(lmax) {
-                    lmax - base + 1
-                } else {
-                    r
-                }
-            }
+            Some(slot.dlevel)
+        } else {
+            None
         };
-        Ok((base, count))
+        arith::level_range(self.out.dungeons[dnum].num_levels, base, rand, chained)
     }
 
     /// The error of a failed [`Run::range`], with names.
@@ -957,24 +931,26 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         chance > self.draw.rn2(100, site) as i32
     }
 
-    /// dNetHack (dNAO `dungeon.c:1008-1020`): a Quest of 7 levels, or the
-    /// Blibdoolpoolp nemesis's, moves its second-to-last level record one
-    /// level down; one of 6 levels draws whether it does. The record is
-    /// counted over all the loaded records, as the C code does.
-    fn quest_locate(&mut self, i: usize, start: usize) {
-        let num = self.out.dungeons[i].num_levels;
-        let adjust = if self.res.rules.inputs.quest_nemesis_blibdoolpoolp || num == 7 {
-            1
-        } else if num == 6 {
-            let rec = self.out.dungeons[i].record;
-            self.draw.rn2(2, Site::QuestLocate { dungeon: rec }) as i32
-        } else {
-            0
+    /// dNetHack's Quest locate level ([`arith::quest_locate_moves`]): its
+    /// move, drawn when there are two, applied to the dungeon's record
+    /// before last. The draw is made even when the dungeon has fewer
+    /// records, as the C code does.
+    fn quest_locate(&mut self, rec: usize, i: usize, start: usize) {
+        let res = self.res;
+        let d = &res.dungeons[rec];
+        let moves = arith::quest_locate_moves(&res.rules, d, self.out.dungeons[i].num_levels);
+        let adjust = match *moves {
+            [] => return,
+            [m] => m,
+            _ => {
+                let site = Site::QuestLocate {
+                    dungeon: rec as u32,
+                };
+                moves[self.draw.rn2(moves.len() as u32, site) as usize]
+            }
         };
-        let n = self.out.slots.len();
-        // A record of an earlier dungeon is placed already: no effect.
-        if n >= 2 && n - 2 >= start {
-            self.out.slots[n - 2].base_adjust += adjust;
+        if let Some(k) = arith::quest_locate_record(d) {
+            self.out.slots[start + k as usize].base_adjust += adjust;
         }
     }
 
@@ -1012,15 +988,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         } else {
             d.size.base
         };
-        let mut num = fields.count(num);
-        if rules.quest_locate
-            && d.is_quest
-            && res.rules.inputs.quest_nemesis_blibdoolpoolp
-            && num < 6
-        {
-            // dNAO `dungeon.c:910-916`.
-            num = 6;
-        }
+        let num = arith::quest_size(rules, d, fields.count(num));
         let ledger_start = match self.out.dungeons.last() {
             Some(prev) => fields.start(prev.ledger_start.wrapping_add(prev.num_levels)),
             None => 0,
@@ -1036,23 +1004,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         // The entry level is stored before it is checked.
         let entry = match rules.entry {
             EntrySource::FirstBranch => 1,
-            EntrySource::Dungeon if d.entry < 0 => {
-                let e = fields.count(num.wrapping_add(d.entry).wrapping_add(1));
-                if e <= 0 {
-                    1
-                } else {
-                    e
-                }
-            }
-            EntrySource::Dungeon if d.entry > 0 => {
-                let e = fields.count(d.entry);
-                if e > num {
-                    num
-                } else {
-                    e
-                }
-            }
-            EntrySource::Dungeon => 1,
+            EntrySource::Dungeon => arith::entry_level(fields, num, d.entry),
         };
         self.out.dungeons.push(ResolvedDungeon {
             record: rec as u32,
@@ -1093,9 +1045,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         if self.stop_at(Checkpoint::Chances { record: rec as u32 }) {
             return Ok(());
         }
-        if rules.quest_locate && d.is_quest {
-            self.quest_locate(i, start);
-        }
+        self.quest_locate(rec, i, start);
         let taken = place::place_dungeon(self, i, start)?;
         // `add_level` keeps each dungeon's levels sorted by level; they are
         // distinct, so that order is the order of the taken levels (bit
