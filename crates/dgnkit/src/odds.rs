@@ -9,6 +9,7 @@
 //! estimates it by sampling instead).
 
 use crate::check::Ctx;
+use crate::loader::FailCode;
 use crate::model::Bones;
 use crate::options::Target;
 use crate::stats::{self, Budget, Stats, StatsOptions};
@@ -21,12 +22,12 @@ pub use dgnkit_frontend::check::odds::{BONES_MARKER_UNUSED, CODES, LOAD_FAILURE_
 /// Fort Ludios), and NetHack's fixed table sizes: beyond them the limit
 /// checks give errors for the dialect's own limits, and a dialect with
 /// larger limits comes with a loader whose tables hold them.
-const REPORTED_ELSEWHERE: [&str; 5] = [
-    "missing-dungeon",
-    "knox-not-reachable",
-    "too-many-dungeons",
-    "too-many-levels",
-    "too-many-branches",
+const REPORTED_ELSEWHERE: [FailCode; 5] = [
+    FailCode::MissingDungeon,
+    FailCode::KnoxNotReachable,
+    FailCode::TooManyDungeons,
+    FailCode::TooManyLevels,
+    FailCode::TooManyBranches,
 ];
 
 fn budget() -> Budget {
@@ -82,7 +83,7 @@ fn failure_odds(ctx: &Ctx, stats: &Stats, out: &mut Vec<Diagnostic>) {
     let causes: Vec<&stats::FailureStat> = stats
         .failures
         .iter()
-        .filter(|f| !REPORTED_ELSEWHERE.contains(&f.code.as_str()) && f.probability > 0.0)
+        .filter(|f| !REPORTED_ELSEWHERE.iter().any(|c| c.code() == f.code) && f.probability > 0.0)
         .collect();
     let Some(worst) = causes
         .iter()

@@ -874,7 +874,7 @@ mod tests {
         s.failure = failure;
         s.failures = (failure > 0.0)
             .then(|| FailureStat {
-                code: "couldnt-place".into(),
+                code: dgnkit_loader::FailCode::CouldntPlace.code().into(),
                 dungeon: Some("The Dungeons of Doom".into()),
                 level: Some("castle".into()),
                 probability: failure,

@@ -25,6 +25,8 @@ use super::fxhash::FxHashMap;
 use super::tail::{self, Status as TailStatus, TailLevel, Tails};
 use super::weight::W;
 use super::Stop;
+use dgnkit_loader::arith::{self, RangeFault};
+use dgnkit_loader::FailCode;
 
 /// One more than the highest level number the enumeration follows: arrays
 /// are indexed `0..=63`, level sets are `u64` masks. NetHack's `MAXLEVEL`
@@ -45,11 +47,26 @@ pub enum Abort {
 
 impl Abort {
     pub fn code(self) -> &'static str {
+        self.fail_code().code()
+    }
+
+    /// The loader's code for the same condition.
+    pub fn fail_code(self) -> FailCode {
         match self {
-            Abort::BaseOutOfRange => "base-out-of-range",
-            Abort::NoValidLevel => "no-valid-level",
-            Abort::EmptyChain => "empty-chain",
-            Abort::ChainShifted => "chain-shifted",
+            Abort::BaseOutOfRange => FailCode::BaseOutOfRange,
+            Abort::NoValidLevel => FailCode::NoValidLevel,
+            Abort::EmptyChain => FailCode::EmptyChain,
+            Abort::ChainShifted => FailCode::ChainShifted,
+        }
+    }
+}
+
+impl From<RangeFault> for Abort {
+    fn from(fault: RangeFault) -> Abort {
+        match fault {
+            RangeFault::ChainShifted => Abort::ChainShifted,
+            RangeFault::EmptyChain => Abort::EmptyChain,
+            RangeFault::BaseOutOfRange { .. } => Abort::BaseOutOfRange,
         }
     }
 }
@@ -229,30 +246,16 @@ fn full_mask(n: i32) -> u64 {
     }
 }
 
-/// `level_range` with the base already adjusted by a chain.
-fn range_of(n: i32, base: i32, rand: i32, chained: bool) -> RangeResult {
-    let mut base = base;
-    if !chained && base < 0 {
-        base = base.wrapping_add(n).wrapping_add(1);
+/// The loader's `level_range` ([`arith::level_range`]) of a level being
+/// placed, where a count below 1 (a random part below -1) aborts: the game
+/// panics in `pick_level` when the search gets there, after `rn2` of the
+/// count (the loader's `candidates`).
+fn range_of(n: i32, base: i32, rand: i32, chained: Option<i32>) -> RangeResult {
+    match arith::level_range(n, base, rand, chained) {
+        Ok((_, count)) if count < 1 => Err(Abort::NoValidLevel),
+        Ok(range) => Ok(range),
+        Err(fault) => Err(fault.into()),
     }
-    if base < 1 || base > n {
-        return Err(Abort::BaseOutOfRange);
-    }
-    let count = match rand {
-        -1 => n - base + 1,
-        0 => 1,
-        r if r > 0 => {
-            if i64::from(base) + i64::from(r) - 1 > i64::from(n) {
-                n - base + 1
-            } else {
-                r
-            }
-        }
-        // The game panics in `pick_level` when the search gets here, after
-        // `rn2` of the count (the loader's `candidates`).
-        _ => return Err(Abort::NoValidLevel),
-    };
-    Ok((base, count))
 }
 
 /// Where a level's chain points.
@@ -362,11 +365,9 @@ impl<'a> Search<'a> {
             .iter()
             .zip(&chain_to)
             .map(|(l, c)| match *c {
-                ChainTo::None => Some(range_of(input.n, l.base, l.rand, false)),
+                ChainTo::None => Some(range_of(input.n, l.base, l.rand, None)),
                 ChainTo::External(v) if v < 0 => Some(Err(Abort::EmptyChain)),
-                ChainTo::External(v) => {
-                    Some(range_of(input.n, l.base.wrapping_add(v), l.rand, true))
-                }
+                ChainTo::External(v) => Some(range_of(input.n, l.base, l.rand, Some(v))),
                 ChainTo::Shifted => Some(Err(Abort::ChainShifted)),
                 ChainTo::Local(_) => None,
             })
@@ -636,7 +637,7 @@ impl<'a> Search<'a> {
         if v <= 0 {
             return None;
         }
-        Some(range_of(self.input.n, l.base.wrapping_add(v), l.rand, true))
+        Some(range_of(self.input.n, l.base, l.rand, Some(v)))
     }
 
     /// Levels any existing level from `k` on can take (all of `1..=n` for a

@@ -28,6 +28,71 @@ fn run(n: i32, levels: &[PLevel]) -> Placement {
     .unwrap()
 }
 
+/// `range_of` before it called the loader: the base already moved by
+/// the chain, `chained` saying whether it was.
+fn former_range_of(n: i32, base: i32, rand: i32, chained: bool) -> RangeResult {
+    let mut base = base;
+    if !chained && base < 0 {
+        base = base.wrapping_add(n).wrapping_add(1);
+    }
+    if base < 1 || base > n {
+        return Err(Abort::BaseOutOfRange);
+    }
+    let count = match rand {
+        -1 => n - base + 1,
+        0 => 1,
+        r if r > 0 => {
+            if i64::from(base) + i64::from(r) - 1 > i64::from(n) {
+                n - base + 1
+            } else {
+                r
+            }
+        }
+        _ => return Err(Abort::NoValidLevel),
+    };
+    Ok((base, count))
+}
+
+#[test]
+fn the_range_agrees_with_its_former_copy_on_every_small_input() {
+    for n in -2..=34 {
+        for base in -36..=36 {
+            for rand in -36..=36 {
+                assert_eq!(
+                    range_of(n, base, rand, None),
+                    former_range_of(n, base, rand, false)
+                );
+                for v in -2..=34 {
+                    assert_eq!(
+                        range_of(n, base, rand, Some(v)),
+                        former_range_of(n, base.wrapping_add(v), rand, true),
+                        "n {n} base {base} rand {rand} chained to {v}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn the_range_agrees_with_its_former_copy_on_any_numbers(
+        n in -1000i32..1000,
+        base in proptest::prelude::any::<i32>(),
+        rand in proptest::prelude::any::<i32>(),
+        v in proptest::prelude::any::<i32>(),
+    ) {
+        proptest::prop_assert_eq!(
+            range_of(n, base, rand, None),
+            former_range_of(n, base, rand, false)
+        );
+        proptest::prop_assert_eq!(
+            range_of(n, base, rand, Some(v)),
+            former_range_of(n, base.wrapping_add(v), rand, true)
+        );
+    }
+}
+
 fn total(p: &Placement) -> f64 {
     p.classes.iter().map(|c| c.p.v).sum::<f64>()
         + p.fail.v
