@@ -80,7 +80,7 @@ fn engine_range(
     level_range(lmax, base, rand, chained_level).map_err(|f| f.code().code())
 }
 
-/// How `Run::range` asks, the chained-to slot checked first.
+/// How `Resolution::range` asks, the chained-to slot checked first.
 fn loader_range(
     lmax: i32,
     base: i32,

@@ -13,7 +13,7 @@
 
 use super::arith::RangeFault;
 use super::error::{LoadError, RangeOwner};
-use super::resolve::Run;
+use super::resolve::Resolution;
 use super::LRec;
 use crate::rng::{Site, Source, Trace};
 use std::collections::HashSet;
@@ -95,7 +95,7 @@ pub struct Step {
 /// `dnum`). Returns the levels taken (bit `l` for level `l`), each by one
 /// existing slot.
 pub fn place_dungeon<S: Source, T: Trace>(
-    run: &mut Run<'_, '_, S, T>,
+    run: &mut Resolution<'_, '_, S, T>,
     dnum: usize,
     start: usize,
 ) -> Result<u64, LoadError> {
@@ -134,7 +134,7 @@ pub fn place_dungeon<S: Source, T: Trace>(
 /// `possible_places` recomputes a range on every try; only a chain to a
 /// level of this dungeon can change it, so every other range is computed
 /// once here.
-fn plan<S: Source, T: Trace>(run: &Run<'_, '_, S, T>, dg: &Dungeon, steps: &mut Vec<Step>) {
+fn plan<S: Source, T: Trace>(run: &Resolution<'_, '_, S, T>, dg: &Dungeon, steps: &mut Vec<Step>) {
     steps.clear();
     for k in dg.start..dg.end {
         let slot = run.out.slots[k];
@@ -170,7 +170,7 @@ fn plan<S: Source, T: Trace>(run: &Run<'_, '_, S, T>, dg: &Dungeon, steps: &mut 
 /// calls it.
 #[inline(always)]
 fn slot_range<S: Source, T: Trace>(
-    run: &Run<'_, '_, S, T>,
+    run: &Resolution<'_, '_, S, T>,
     dg: &Dungeon,
     lrec: &LRec,
     k: usize,
@@ -182,7 +182,7 @@ fn slot_range<S: Source, T: Trace>(
 
 /// [`slot_range`] of the level in slot `k`, its error named.
 fn range_at<S: Source, T: Trace>(
-    run: &Run<'_, '_, S, T>,
+    run: &Resolution<'_, '_, S, T>,
     dg: &Dungeon,
     k: usize,
 ) -> Result<(i32, i32), LoadError> {
@@ -201,7 +201,7 @@ fn range_at<S: Source, T: Trace>(
 /// levels once, and they are distinct).
 #[inline(always)]
 fn candidates<S: Source, T: Trace>(
-    run: &mut Run<'_, '_, S, T>,
+    run: &mut Resolution<'_, '_, S, T>,
     dg: &Dungeon,
     step: &Step,
     taken: u64,
@@ -234,7 +234,7 @@ fn candidates<S: Source, T: Trace>(
 /// the previous level's next try. Iterative, with the state of each depth
 /// in its step. `Ok(None)`: no placement.
 fn search<S: Source, T: Trace>(
-    run: &mut Run<'_, '_, S, T>,
+    run: &mut Resolution<'_, '_, S, T>,
     dg: &mut Dungeon,
     steps: &mut [Step],
 ) -> Result<Option<u64>, Stop> {
@@ -280,7 +280,7 @@ fn search<S: Source, T: Trace>(
 /// Whether any placement of the dungeon's levels exists (`None`: could
 /// not tell within the work limit). Draws nothing; uses the slots as
 /// scratch (the resolution fails either way).
-fn possible<S: Source, T: Trace>(run: &mut Run<'_, '_, S, T>, dg: &Dungeon) -> Option<bool> {
+fn possible<S: Source, T: Trace>(run: &mut Resolution<'_, '_, S, T>, dg: &Dungeon) -> Option<bool> {
     let lmax = run.out.dungeons[dg.dnum].num_levels;
     // Hall's condition on the ranges that do not depend on this search
     // (chains inside the dungeon relax to the whole dungeon).
@@ -339,7 +339,7 @@ struct Search {
 impl Search {
     fn key<S: Source, T: Trace>(
         &self,
-        run: &Run<'_, '_, S, T>,
+        run: &Resolution<'_, '_, S, T>,
         k: usize,
         occupied: u64,
     ) -> (usize, u64, Vec<i32>) {
@@ -354,7 +354,7 @@ impl Search {
 
     fn run<S: Source, T: Trace>(
         &mut self,
-        run: &mut Run<'_, '_, S, T>,
+        run: &mut Resolution<'_, '_, S, T>,
         dg: &Dungeon,
         k: usize,
         occupied: u64,

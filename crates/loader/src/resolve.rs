@@ -439,7 +439,7 @@ impl Resolved {
 }
 
 /// The loader's state for one resolution.
-pub struct Run<'r, 'd, S: Source, T: Trace> {
+pub struct Resolution<'r, 'd, S: Source, T: Trace> {
     pub res: &'r Resolver,
     pub draw: Drawer<'d, S, T>,
     pub out: &'r mut Resolved,
@@ -456,7 +456,7 @@ pub struct Run<'r, 'd, S: Source, T: Trace> {
     stopped: bool,
 }
 
-impl<S: Source, T: Trace> Run<'_, '_, S, T> {
+impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
     /// 3.7's chain lookup by name (src/dungeon.c:828-839, 887-894): the
     /// first record named like the chained-to one among the records read
     /// so far that lie below `bound` (a slot index), as a slot index.
@@ -556,7 +556,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
     /// dungeon `dnum`. `placed` is the number of leading slots whose level
     /// is placed at this point; a chain must land on one of them. The
     /// error is small: the placement search asks often and needs the
-    /// error only when it gives up ([`Run::fault_error`] names it).
+    /// error only when it gives up ([`Resolution::fault_error`] names it).
     #[inline]
     pub fn range(
         &self,
@@ -582,7 +582,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
         arith::level_range(self.out.dungeons[dnum].num_levels, base, rand, chained)
     }
 
-    /// The error of a failed [`Run::range`], with names.
+    /// The error of a failed [`Resolution::range`], with names.
     #[cold]
     pub fn fault_error(
         &self,
@@ -776,7 +776,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
 
     /// `add_branch` for branch record `brec` from dungeon index `parent`
     /// into dungeon index `child`, entering at `entry` (`None`: as the
-    /// branch record says); `placed` as for [`Run::parent_level`].
+    /// branch record says); `placed` as for [`Resolution::parent_level`].
     fn link(
         &mut self,
         brec: usize,
@@ -979,7 +979,7 @@ impl<S: Source, T: Trace> Run<'_, '_, S, T> {
             // the same), and `check_dungeon()`, which rejects it
             // (`:534-538`), is never called; dNAO's calls it (`:107`).
             // NetHack 3.7's `dungeon.lua` can hold one too. So it draws as
-            // the game's `rn2` does ([`Run::rn2_count`]), and the size is
+            // the game's `rn2` does ([`Resolution::rn2_count`]), and the size is
             // cut to the game's type as any other.
             let site = Site::DungeonSize {
                 dungeon: rec as u32,
@@ -1276,7 +1276,7 @@ pub fn run<S: Source, T: Trace>(
     out.outcome = outcome;
     let (skip_dungeon_chance, skip_level_chance) = res.skips_chances(wizard);
     let neg_rn2 = res.rules.rn2_nonpositive.with_generator(out.rng);
-    let mut run = Run {
+    let mut run = Resolution {
         res,
         draw,
         out,
