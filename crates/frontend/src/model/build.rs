@@ -82,211 +82,250 @@ pub fn tileset_value(v: &TilesetValue) -> (Option<i64>, Span) {
 
 /// Resolves `file` under `dialect` (which decides the descriptor words).
 pub fn build(file: &SourceFile, dialect: Dialect) -> Model {
-    let mut m = Model::default();
-    let mut cur: Option<DungeonId> = None;
+    let mut b = Builder::new(file.statements.len(), dialect);
+    for (i, stmt) in file.statements.iter().enumerate() {
+        b.statement(i, stmt);
+    }
+    let Builder {
+        mut m, level_first, ..
+    } = b;
+    link_branches(&mut m);
+    resolve_later_chains(&mut m, &level_first);
+    m
+}
+
+/// The first pass's state: the model so far and the names it has met.
+struct Builder {
+    m: Model,
+    dialect: Dialect,
+    cur: Option<DungeonId>,
     // First dungeon and first level of each name in the file, and the
     // current dungeon's levels by name (all, and after its first level):
     // maps keep the whole pass linear.
-    // Sized for every statement up front: growing them rehashed each
-    // entry several times (a twentieth of dgn_comp's run).
-    let n = file.statements.len();
-    let mut dungeon_first: HashMap<Vec<u8>, DungeonId> =
-        HashMap::with_capacity_and_hasher(n, Default::default());
-    let mut level_first: HashMap<Vec<u8>, LevelId> =
-        HashMap::with_capacity_and_hasher(n, Default::default());
-    let mut cur_levels = Siblings::default();
-    // The last level of the current dungeon.
-    let mut last_level: Option<LevelId> = None;
+    dungeon_first: HashMap<Vec<u8>, DungeonId>,
+    level_first: HashMap<Vec<u8>, LevelId>,
+    cur_levels: Siblings,
+    /// The last level of the current dungeon.
+    last_level: Option<LevelId>,
+}
 
-    for (i, stmt) in file.statements.iter().enumerate() {
-        if let (Some(d), false) = (cur, matches!(stmt.kind, StmtKind::Dungeon(_))) {
-            let dungeon = &mut m.dungeons[d.index()];
+impl Builder {
+    /// Sized for `n` statements up front: growing the maps rehashed each
+    /// entry several times (a twentieth of dgn_comp's run).
+    fn new(n: usize, dialect: Dialect) -> Builder {
+        Builder {
+            m: Model::default(),
+            dialect,
+            cur: None,
+            dungeon_first: HashMap::with_capacity_and_hasher(n, Default::default()),
+            level_first: HashMap::with_capacity_and_hasher(n, Default::default()),
+            cur_levels: Siblings::default(),
+            last_level: None,
+        }
+    }
+
+    /// Reads statement `i`, in file order as dgn_comp does.
+    fn statement(&mut self, i: usize, stmt: &ast::Statement) {
+        if let (Some(d), false) = (self.cur, matches!(stmt.kind, StmtKind::Dungeon(_))) {
+            let dungeon = &mut self.m.dungeons[d.index()];
             dungeon.extent = dungeon.extent.to(stmt.span);
         }
         match &stmt.kind {
-            StmtKind::Dungeon(d) => {
-                let id = DungeonId(m.dungeons.len() as u32);
-                let first_of_name = dungeon_first.get(&d.name.bytes).copied();
-                dungeon_first.entry(d.name.bytes.clone()).or_insert(id);
-                cur_levels = Siblings::default();
-                m.dungeons.push(DungeonInfo {
-                    id,
-                    stmt: i,
-                    span: stmt.span,
-                    extent: stmt.span,
-                    keyword_span: d.keyword.span,
-                    name: Name::from_lit(&d.name),
-                    bones: bones(&d.bones),
-                    size: couple(&d.size),
-                    chance: d.chance.as_ref().map(value),
-                    entry: None,
-                    entries: Vec::new(),
-                    protofile: None,
-                    protofiles: Vec::new(),
-                    tilesets: Vec::new(),
-                    descs: Vec::new(),
-                    flags: 0,
-                    levels: Vec::new(),
-                    branches: Vec::new(),
-                    incoming: Vec::new(),
-                    first_of_name,
-                    lua: LuaDungeon::default(),
-                });
-                cur = Some(id);
-                last_level = None;
-            }
-            StmtKind::Entry(e) => match cur {
-                Some(d) => {
-                    let dungeon = &mut m.dungeons[d.index()];
+            StmtKind::Dungeon(d) => self.dungeon(i, stmt, d),
+            StmtKind::Entry(e) => {
+                if let Some(dungeon) = self.current(i) {
                     dungeon.entries.push((i, value(&e.level)));
                     dungeon.entry = Some(value(&e.level));
                 }
-                None => m.orphans.before_first_dungeon.push(i),
-            },
-            StmtKind::Protofile(p) => match cur {
-                Some(d) => {
-                    let dungeon = &mut m.dungeons[d.index()];
+            }
+            StmtKind::Protofile(p) => {
+                if let Some(dungeon) = self.current(i) {
                     dungeon.protofiles.push((i, Name::from_lit(&p.name)));
                     dungeon.protofile = Some(Name::from_lit(&p.name));
                 }
-                None => m.orphans.before_first_dungeon.push(i),
-            },
-            StmtKind::Tileset(t) => match cur {
-                Some(d) => {
+            }
+            StmtKind::Tileset(t) => {
+                if let Some(dungeon) = self.current(i) {
                     let (v, span) = tileset_value(&t.value);
-                    m.dungeons[d.index()].tilesets.push((i, v, span));
-                }
-                None => m.orphans.before_first_dungeon.push(i),
-            },
-            StmtKind::Description(w) | StmtKind::Alignment(w) => {
-                let kind = if matches!(stmt.kind, StmtKind::Description(_)) {
-                    DescStmt::Description
-                } else {
-                    DescStmt::Alignment
-                };
-                match cur {
-                    Some(d) => {
-                        let flags = dialect.descriptor(kind, &w.word.text);
-                        let dungeon = &mut m.dungeons[d.index()];
-                        dungeon.flags |= flags.unwrap_or(0);
-                        dungeon.descs.push(DescInfo {
-                            stmt: i,
-                            kind,
-                            word: w.word.clone(),
-                            flags,
-                        });
-                    }
-                    None => m.orphans.before_first_dungeon.push(i),
+                    dungeon.tilesets.push((i, v, span));
                 }
             }
-            StmtKind::LevelDesc(w) | StmtKind::LevAlign(w) => {
-                let kind = if matches!(stmt.kind, StmtKind::LevelDesc(_)) {
-                    DescStmt::LevelDesc
-                } else {
-                    DescStmt::LevAlign
-                };
-                // dgn_comp applies them to the most recent level of the file,
-                // even one of the previous dungeon.
-                let target = last_level.or_else(|| m.levels.last().map(|l| l.id));
-                if let (Some(_), None, Some(l)) = (cur, last_level, target) {
-                    m.orphans.descs_on_previous_dungeon.push((i, l));
-                }
-                match (cur, target) {
-                    (None, _) => m.orphans.before_first_dungeon.push(i),
-                    (Some(_), None) => m.orphans.descs_without_level.push(i),
-                    (Some(_), Some(l)) => {
-                        let flags = dialect.descriptor(kind, &w.word.text);
-                        let level = &mut m.levels[l.index()];
-                        level.flags |= flags.unwrap_or(0);
-                        level.descs.push(DescInfo {
-                            stmt: i,
-                            kind,
-                            word: w.word.clone(),
-                            flags,
-                        });
-                    }
-                }
-            }
-            StmtKind::Level(l) => {
-                let Some(d) = cur else {
-                    m.orphans.before_first_dungeon.push(i);
-                    continue;
-                };
-                let id = LevelId(m.levels.len() as u32);
-                let chain = l.chain.as_ref().map(|c| ChainRef {
-                    name: Name::from_lit(c),
-                    target: cur_levels.resolve_level_chain(&c.bytes, &l.name.bytes),
-                });
-                let first_of_name = level_first.get(&l.name.bytes).copied();
-                level_first.entry(l.name.bytes.clone()).or_insert(id);
-                let index = m.dungeons[d.index()].levels.len();
-                cur_levels.add(&l.name.bytes, id);
-                m.levels.push(LevelInfo {
-                    id,
-                    dungeon: d,
-                    index,
-                    stmt: i,
-                    span: stmt.span,
-                    keyword: l.keyword.kind,
-                    keyword_span: l.keyword.span,
-                    name: Name::from_lit(&l.name),
-                    display: l.display.as_ref().map(Name::from_lit),
-                    bones: l.bones.as_ref().map(bones),
-                    placement: couple(&l.placement),
-                    chance: l.chance.as_ref().map(value),
-                    rndlevs: l.rndlevs.as_ref().map(value),
-                    chain,
-                    descs: Vec::new(),
-                    flags: 0,
-                    first_of_name,
-                });
-                m.dungeons[d.index()].levels.push(id);
-                last_level = Some(id);
-            }
-            StmtKind::Branch(b) => {
-                let Some(d) = cur else {
-                    m.orphans.before_first_dungeon.push(i);
-                    continue;
-                };
-                let id = BranchId(m.branches.len() as u32);
-                let chain = b.chain.as_ref().map(|c| ChainRef {
-                    name: Name::from_lit(c),
-                    target: cur_levels.resolve_branch_chain(&c.bytes),
-                });
-                let index = m.dungeons[d.index()].branches.len();
-                m.branches.push(BranchInfo {
-                    id,
-                    dungeon: d,
-                    index,
-                    stmt: i,
-                    span: stmt.span,
-                    keyword: b.keyword.kind,
-                    keyword_span: b.keyword.span,
-                    target: Name::from_lit(&b.target),
-                    target_dungeon: None,
-                    chain,
-                    placement: couple(&b.placement),
-                    branch_type: match &b.branch_type {
-                        Some(w) => branch_type(&w.text),
-                        None => Some(BranchType::Stair),
-                    },
-                    type_word: b.branch_type.clone(),
-                    up: b.direction.as_ref().is_some_and(|w| w.text == "up"),
-                    direction_word: b.direction.clone(),
-                    entry: b.entry.as_ref().map(value),
-                });
-                m.dungeons[d.index()].branches.push(id);
-            }
+            StmtKind::Description(w) => self.dungeon_desc(i, DescStmt::Description, w),
+            StmtKind::Alignment(w) => self.dungeon_desc(i, DescStmt::Alignment, w),
+            StmtKind::LevelDesc(w) => self.level_desc(i, DescStmt::LevelDesc, w),
+            StmtKind::LevAlign(w) => self.level_desc(i, DescStmt::LevAlign, w),
+            StmtKind::Level(l) => self.level(i, stmt, l),
+            StmtKind::Branch(b) => self.branch(i, stmt, b),
             StmtKind::Error => {
-                if cur.is_none() {
-                    m.orphans.before_first_dungeon.push(i);
+                if self.cur.is_none() {
+                    self.m.orphans.before_first_dungeon.push(i);
                 }
             }
         }
     }
 
-    link_branches(&mut m);
-    // Chains that found nothing earlier in their dungeon: say what they name.
+    /// The dungeon statement `i` belongs to, or `None` after recording it
+    /// as coming before the first dungeon.
+    fn current(&mut self, i: usize) -> Option<&mut DungeonInfo> {
+        match self.cur {
+            Some(d) => Some(&mut self.m.dungeons[d.index()]),
+            None => {
+                self.m.orphans.before_first_dungeon.push(i);
+                None
+            }
+        }
+    }
+
+    fn dungeon(&mut self, i: usize, stmt: &ast::Statement, d: &ast::DungeonStmt) {
+        let id = DungeonId(self.m.dungeons.len() as u32);
+        let first_of_name = self.dungeon_first.get(&d.name.bytes).copied();
+        self.dungeon_first.entry(d.name.bytes.clone()).or_insert(id);
+        self.cur_levels = Siblings::default();
+        self.m.dungeons.push(DungeonInfo {
+            id,
+            stmt: i,
+            span: stmt.span,
+            extent: stmt.span,
+            keyword_span: d.keyword.span,
+            name: Name::from_lit(&d.name),
+            bones: bones(&d.bones),
+            size: couple(&d.size),
+            chance: d.chance.as_ref().map(value),
+            entry: None,
+            entries: Vec::new(),
+            protofile: None,
+            protofiles: Vec::new(),
+            tilesets: Vec::new(),
+            descs: Vec::new(),
+            flags: 0,
+            levels: Vec::new(),
+            branches: Vec::new(),
+            incoming: Vec::new(),
+            first_of_name,
+            lua: LuaDungeon::default(),
+        });
+        self.cur = Some(id);
+        self.last_level = None;
+    }
+
+    /// `DESCRIPTION:` or `ALIGNMENT:`: the current dungeon's flags.
+    fn dungeon_desc(&mut self, i: usize, kind: DescStmt, w: &ast::WordStmt) {
+        let dialect = self.dialect;
+        if let Some(dungeon) = self.current(i) {
+            let flags = dialect.descriptor(kind, &w.word.text);
+            dungeon.flags |= flags.unwrap_or(0);
+            dungeon.descs.push(DescInfo {
+                stmt: i,
+                kind,
+                word: w.word.clone(),
+                flags,
+            });
+        }
+    }
+
+    /// `LEVELDESC:` or `LEVALIGN:`: dgn_comp applies them to the most
+    /// recent level of the file, even one of the previous dungeon.
+    fn level_desc(&mut self, i: usize, kind: DescStmt, w: &ast::WordStmt) {
+        let m = &mut self.m;
+        let target = self.last_level.or_else(|| m.levels.last().map(|l| l.id));
+        if let (Some(_), None, Some(l)) = (self.cur, self.last_level, target) {
+            m.orphans.descs_on_previous_dungeon.push((i, l));
+        }
+        match (self.cur, target) {
+            (None, _) => m.orphans.before_first_dungeon.push(i),
+            (Some(_), None) => m.orphans.descs_without_level.push(i),
+            (Some(_), Some(l)) => {
+                let flags = self.dialect.descriptor(kind, &w.word.text);
+                let level = &mut m.levels[l.index()];
+                level.flags |= flags.unwrap_or(0);
+                level.descs.push(DescInfo {
+                    stmt: i,
+                    kind,
+                    word: w.word.clone(),
+                    flags,
+                });
+            }
+        }
+    }
+
+    fn level(&mut self, i: usize, stmt: &ast::Statement, l: &ast::LevelStmt) {
+        let Some(d) = self.cur else {
+            self.m.orphans.before_first_dungeon.push(i);
+            return;
+        };
+        let m = &mut self.m;
+        let id = LevelId(m.levels.len() as u32);
+        let chain = l.chain.as_ref().map(|c| ChainRef {
+            name: Name::from_lit(c),
+            target: self.cur_levels.resolve_level_chain(&c.bytes, &l.name.bytes),
+        });
+        let first_of_name = self.level_first.get(&l.name.bytes).copied();
+        self.level_first.entry(l.name.bytes.clone()).or_insert(id);
+        let index = m.dungeons[d.index()].levels.len();
+        self.cur_levels.add(&l.name.bytes, id);
+        m.levels.push(LevelInfo {
+            id,
+            dungeon: d,
+            index,
+            stmt: i,
+            span: stmt.span,
+            keyword: l.keyword.kind,
+            keyword_span: l.keyword.span,
+            name: Name::from_lit(&l.name),
+            display: l.display.as_ref().map(Name::from_lit),
+            bones: l.bones.as_ref().map(bones),
+            placement: couple(&l.placement),
+            chance: l.chance.as_ref().map(value),
+            rndlevs: l.rndlevs.as_ref().map(value),
+            chain,
+            descs: Vec::new(),
+            flags: 0,
+            first_of_name,
+        });
+        m.dungeons[d.index()].levels.push(id);
+        self.last_level = Some(id);
+    }
+
+    fn branch(&mut self, i: usize, stmt: &ast::Statement, b: &ast::BranchStmt) {
+        let Some(d) = self.cur else {
+            self.m.orphans.before_first_dungeon.push(i);
+            return;
+        };
+        let m = &mut self.m;
+        let id = BranchId(m.branches.len() as u32);
+        let chain = b.chain.as_ref().map(|c| ChainRef {
+            name: Name::from_lit(c),
+            target: self.cur_levels.resolve_branch_chain(&c.bytes),
+        });
+        let index = m.dungeons[d.index()].branches.len();
+        m.branches.push(BranchInfo {
+            id,
+            dungeon: d,
+            index,
+            stmt: i,
+            span: stmt.span,
+            keyword: b.keyword.kind,
+            keyword_span: b.keyword.span,
+            target: Name::from_lit(&b.target),
+            target_dungeon: None,
+            chain,
+            placement: couple(&b.placement),
+            branch_type: match &b.branch_type {
+                Some(w) => branch_type(&w.text),
+                None => Some(BranchType::Stair),
+            },
+            type_word: b.branch_type.clone(),
+            up: b.direction.as_ref().is_some_and(|w| w.text == "up"),
+            direction_word: b.direction.clone(),
+            entry: b.entry.as_ref().map(value),
+        });
+        m.dungeons[d.index()].branches.push(id);
+    }
+}
+
+/// Chains that found nothing earlier in their dungeon: say what they name
+/// (a later level of it, a level of another dungeon, or nothing).
+fn resolve_later_chains(m: &mut Model, level_first: &HashMap<Vec<u8>, LevelId>) {
     let mut in_dungeon: HashMap<(DungeonId, &[u8]), LevelId> =
         HashMap::with_capacity_and_hasher(m.levels.len(), Default::default());
     for l in &m.levels {
@@ -333,7 +372,6 @@ pub fn build(file: &SourceFile, dialect: Dialect) -> Model {
             c.target = t;
         }
     }
-    m
 }
 
 /// Branch targets: the first dungeon with that name, wherever it is; and
