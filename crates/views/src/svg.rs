@@ -165,17 +165,18 @@ impl Geometry {
     }
 }
 
-/// The SVG document for `layout`; `subtitle` names the file/version.
-pub fn svg(layout: &Layout, subtitle: &str) -> String {
-    let n = layout.dungeons.len();
+/// The depth of level `level` of dungeon `d`.
+fn depth_of(d: &crate::layout::LayoutDungeon, level: i32) -> i32 {
+    d.depth_start.saturating_add(level - 1)
+}
+
+/// The columns and the depths the picture spans.
+fn geometry(layout: &Layout) -> Geometry {
     let mut col = columns(layout);
     let first = col.iter().copied().min().unwrap_or(0);
     for c in &mut col {
         *c -= first;
     }
-    let ncols = col.iter().copied().max().map_or(1, |m| m + 1);
-    let depth_of =
-        |d: &crate::layout::LayoutDungeon, level: i32| d.depth_start.saturating_add(level - 1);
     let min_depth = layout
         .dungeons
         .iter()
@@ -190,17 +191,49 @@ pub fn svg(layout: &Layout, subtitle: &str) -> String {
         .max()
         .unwrap_or(1)
         .clamp(min_depth, MAX_DEPTH);
-    let g = Geometry {
+    Geometry {
         min_depth,
         max_depth,
         col,
-    };
+    }
+}
+
+/// The SVG document for `layout`; `subtitle` names the file/version.
+pub fn svg(layout: &Layout, subtitle: &str) -> String {
+    let n = layout.dungeons.len();
+    let g = geometry(layout);
+    let ncols = g.col.iter().copied().max().map_or(1, |m| m + 1);
     let width = (LEFT + ncols * (COL_W + GAP) + 20).max(900);
-    let rows = max_depth - min_depth + 1;
+    let rows = g.max_depth - g.min_depth + 1;
     let legend_y = TOP + rows * ROW + 40;
     let height = legend_y + 70;
 
     let mut s = String::new();
+    header(&mut s, layout, subtitle, width, height);
+    depth_axis(&mut s, &g, width);
+    let castle = layout
+        .levels
+        .iter()
+        .find(|l| l.name.eq_ignore_ascii_case("castle"))
+        .map(|l| (l.dungeon, l.level));
+    for (di, d) in layout.dungeons.iter().enumerate() {
+        dungeon_column(&mut s, layout, &g, di, d, castle);
+    }
+
+    // Branch arrows, drawn last so they stay visible.
+    s.push_str("<g class=\"branches\">\n");
+    let floating = n as i32;
+    for b in &layout.branches {
+        branch_arrow(&mut s, layout, &g, b, floating);
+    }
+    s.push_str("</g>\n");
+    legend(&mut s, legend_y);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The document's opening: size, title, markers, background and headings.
+fn header(s: &mut String, layout: &Layout, subtitle: &str, width: i32, height: i32) {
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Verdana, sans-serif" font-size="11">"#
@@ -235,15 +268,17 @@ pub fn svg(layout: &Layout, subtitle: &str) -> String {
         escape(subtitle),
         escape(&layout.tune)
     );
+}
 
-    // Depth axis with a faint line per depth.
+/// Depth axis with a faint line per depth.
+fn depth_axis(s: &mut String, g: &Geometry, width: i32) {
     s.push_str("<g class=\"axis\">\n");
     let _ = writeln!(
         s,
         r##"<text x="8" y="{}" font-size="10" fill="#777">depth</text>"##,
         TOP - 8
     );
-    for depth in min_depth..=max_depth {
+    for depth in g.min_depth..=g.max_depth {
         let y = g.y(depth);
         let _ = writeln!(
             s,
@@ -261,96 +296,93 @@ pub fn svg(layout: &Layout, subtitle: &str) -> String {
         );
     }
     s.push_str("</g>\n");
+}
 
+/// Dungeon `di`'s column: its name, its depths and a box per level
+/// (`castle` gets the tune).
+fn dungeon_column(
+    s: &mut String,
+    layout: &Layout,
+    g: &Geometry,
+    di: usize,
+    d: &crate::layout::LayoutDungeon,
+    castle: Option<(i32, i32)>,
+) {
+    let (fill, stroke) = palette(d.hellish, d.mazelike);
+    let x = g.x(di);
+    let top = g.y(d.depth_start);
+    let _ = writeln!(s, r#"<g class="dungeon" data-index="{di}">"#);
+    let last = depth_of(d, d.num_levels.max(1));
+    let range = if d.num_levels > 1 {
+        format!("depths {} to {}", d.depth_start, last)
+    } else {
+        format!("depth {}", d.depth_start)
+    };
+    let _ = writeln!(
+        s,
+        r##"<text class="dungeon-name" x="{}" y="{}" text-anchor="middle" font-size="12" font-weight="bold" fill="{stroke}">{}</text>"##,
+        x + COL_W / 2,
+        top - 18,
+        escape(&d.name)
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{}" y="{}" text-anchor="middle" font-size="10" fill="#777">{range}</text>"##,
+        x + COL_W / 2,
+        top - 6
+    );
     let is_branch_level = |d: i32, l: i32| {
         layout.branches.iter().any(|b| {
             (b.end1.dungeon, b.end1.level) == (d, l) || (b.end2.dungeon, b.end2.level) == (d, l)
         })
     };
-    let castle = layout
-        .levels
-        .iter()
-        .find(|l| l.name.eq_ignore_ascii_case("castle"))
-        .map(|l| (l.dungeon, l.level));
-
-    for (di, d) in layout.dungeons.iter().enumerate() {
-        let (fill, stroke) = palette(d.hellish, d.mazelike);
-        let x = g.x(di);
-        let top = g.y(d.depth_start);
-        let _ = writeln!(s, r#"<g class="dungeon" data-index="{di}">"#);
-        let last = depth_of(d, d.num_levels.max(1));
-        let range = if d.num_levels > 1 {
-            format!("depths {} to {}", d.depth_start, last)
-        } else {
-            format!("depth {}", d.depth_start)
+    for level in 1..=d.num_levels.max(0) {
+        let y = g.y(depth_of(d, level)) + 2;
+        let special = layout
+            .levels
+            .iter()
+            .find(|l| l.dungeon == di as i32 && l.level == level);
+        let branchy = is_branch_level(di as i32, level);
+        let entry = level == d.entry_level;
+        let (rect_fill, width_px) = match (special.is_some(), branchy) {
+            (true, _) => (stroke, 1.5),
+            (false, true) => (fill, 1.5),
+            _ => (fill, 0.8),
         };
         let _ = writeln!(
             s,
-            r##"<text class="dungeon-name" x="{}" y="{}" text-anchor="middle" font-size="12" font-weight="bold" fill="{stroke}">{}</text>"##,
-            x + COL_W / 2,
-            top - 18,
-            escape(&d.name)
+            r##"<rect class="level{}" x="{x}" y="{y}" width="{COL_W}" height="{}" rx="3" fill="{rect_fill}" stroke="{stroke}" stroke-width="{width_px}"/>"##,
+            if special.is_some() { " special" } else { "" },
+            ROW - 4
         );
-        let _ = writeln!(
-            s,
-            r##"<text x="{}" y="{}" text-anchor="middle" font-size="10" fill="#777">{range}</text>"##,
-            x + COL_W / 2,
-            top - 6
-        );
-        for level in 1..=d.num_levels.max(0) {
-            let y = g.y(depth_of(d, level)) + 2;
-            let special = layout
-                .levels
-                .iter()
-                .find(|l| l.dungeon == di as i32 && l.level == level);
-            let branchy = is_branch_level(di as i32, level);
-            let entry = level == d.entry_level;
-            let (rect_fill, width_px) = match (special.is_some(), branchy) {
-                (true, _) => (stroke, 1.5),
-                (false, true) => (fill, 1.5),
-                _ => (fill, 0.8),
-            };
+        if let Some(l) = special {
+            let mut label = l.name.clone();
+            if castle == Some((l.dungeon, l.level)) {
+                let _ = write!(label, " ♪ {}", layout.tune);
+            }
             let _ = writeln!(
                 s,
-                r##"<rect class="level{}" x="{x}" y="{y}" width="{COL_W}" height="{}" rx="3" fill="{rect_fill}" stroke="{stroke}" stroke-width="{width_px}"/>"##,
-                if special.is_some() { " special" } else { "" },
-                ROW - 4
+                r##"<text class="level-name" x="{}" y="{}" fill="#fff" font-weight="bold">{}</text>"##,
+                x + 8,
+                y + ROW - 8,
+                escape(&label)
             );
-            if let Some(l) = special {
-                let mut label = l.name.clone();
-                if castle == Some((l.dungeon, l.level)) {
-                    let _ = write!(label, " ♪ {}", layout.tune);
-                }
-                let _ = writeln!(
-                    s,
-                    r##"<text class="level-name" x="{}" y="{}" fill="#fff" font-weight="bold">{}</text>"##,
-                    x + 8,
-                    y + ROW - 8,
-                    escape(&label)
-                );
-            }
-            if entry && di != 0 {
-                let _ = writeln!(
-                    s,
-                    r##"<text x="{}" y="{}" text-anchor="end" font-size="9" fill="{}">entry</text>"##,
-                    x + COL_W - 5,
-                    y + ROW - 8,
-                    if special.is_some() { "#fff" } else { stroke }
-                );
-            }
         }
-        s.push_str("</g>\n");
-    }
-
-    // Branch arrows, drawn last so they stay visible.
-    s.push_str("<g class=\"branches\">\n");
-    let floating = n as i32;
-    for b in &layout.branches {
-        branch_arrow(&mut s, layout, &g, b, floating);
+        if entry && di != 0 {
+            let _ = writeln!(
+                s,
+                r##"<text x="{}" y="{}" text-anchor="end" font-size="9" fill="{}">entry</text>"##,
+                x + COL_W - 5,
+                y + ROW - 8,
+                if special.is_some() { "#fff" } else { stroke }
+            );
+        }
     }
     s.push_str("</g>\n");
+}
 
-    // Legend.
+/// The legend under the picture, at `legend_y`.
+fn legend(s: &mut String, legend_y: i32) {
     let lx = LEFT;
     let _ = writeln!(
         s,
@@ -393,8 +425,7 @@ pub fn svg(layout: &Layout, subtitle: &str) -> String {
         );
         ix += 70 + label.len() as i32 * 6;
     }
-    s.push_str("</g>\n</svg>\n");
-    s
+    s.push_str("</g>\n");
 }
 
 fn branch_arrow(s: &mut String, layout: &Layout, g: &Geometry, b: &LayoutBranch, floating: i32) {
