@@ -524,229 +524,274 @@ impl Walker {
 
     /// Reads and validates the next record, handing it to `sink`.
     pub fn step<S: Sink>(&mut self, bytes: &[u8], sink: &mut S) -> Result<(), ReadError> {
-        let layout = self.layout();
         let mut cur = Cursor {
             bytes,
             pos: self.pos,
             quiet: self.quiet,
         };
         match self.phase {
-            Phase::Count => {
-                let count_at = cur.pos;
-                let n_dgns = cur.record(4, || "the dungeon count".to_string())?.i32(0);
-                let Ok(n) = usize::try_from(n_dgns) else {
-                    return Err(fail(self.quiet, count_at, || {
-                        format!("dungeon count is {n_dgns}: negative")
-                    }));
-                };
-                let dlen = layout.dungeon.len;
-                let room = cur.remaining() / dlen;
-                if n > room {
-                    return Err(fail(self.quiet, count_at, || {
-                        format!(
-                            "dungeon count is {n_dgns}, but the {} bytes after it hold at most {room} dungeon records of {dlen} bytes",
-                            cur.remaining()
-                        )
-                    }));
-                }
-                self.n = n;
-                self.phase = if n == 0 { Phase::End } else { Phase::Dungeon };
-            }
-            Phase::Dungeon => {
-                let f = &layout.dungeon;
-                let d = self.d;
-                let rec = cur.record(f.len, || format!("dungeon record {d}"))?;
-                let name = rec.name(f.name, || format!("dungeon {d}'s name"))?;
-                let what = || format!("dungeon {d} (\"{}\")", lossy(name));
-                let proto = rec.name(f.proto, || format!("{}'s PROTOFILE", what()))?;
-                let dflags = rec.flags(f.flags, layout.flags, what)?;
-                let levels = rec.i32(f.levels);
-                let branches = rec.i32(f.branches);
-                let (Ok(nl), Ok(nb)) = (usize::try_from(levels), usize::try_from(branches)) else {
-                    let off = if levels < 0 { f.levels } else { f.branches };
-                    return Err(fail(self.quiet, rec.at + off, || {
-                        format!("{} has {levels} levels and {branches} branches: counts cannot be negative", what())
-                    }));
-                };
-                // Every later dungeon needs at least its own record.
-                let later = self.n.saturating_sub(d + 1);
-                let needed = (nl as u128) * (layout.level.len as u128)
-                    + (nb as u128) * (layout.branch.len as u128)
-                    + (later as u128) * (f.len as u128);
-                if needed > cur.remaining() as u128 {
-                    return Err(fail(self.quiet, rec.at + f.levels, || {
-                        format!(
-                            "{} declares {nl} levels and {nb} branches, which with the {later} dungeon records after it need {needed} bytes, but only {} bytes remain",
-                            what(),
-                            cur.remaining()
-                        )
-                    }));
-                }
-                if let Some(off) = f.alternates {
-                    // dNAO's dgn_comp counts the other records of the same
-                    // name (`dgn_comp.y:519-523`); the count cannot be
-                    // negative or exceed the file's dungeons.
-                    let alt = rec.i32(off);
-                    if usize::try_from(alt).map_or(true, |a| a >= self.n) {
-                        return Err(fail(self.quiet, rec.at + off, || {
-                            format!(
-                                "{} has {alt} alternates: expected 0 to {} (the other dungeon records of the same name)",
-                                what(),
-                                self.n.saturating_sub(1)
-                            )
-                        }));
-                    }
-                }
-                let tileset = match f.tileset {
-                    None => None,
-                    Some(off) => match (rec.u8(off), rec.u8(off + 1)) {
-                        (0, 0) => None,
-                        (1, t @ 0..=15) => Some(i32::from(t)),
-                        (has, t) => {
-                            return Err(fail(self.quiet, rec.at + off, || {
-                                format!(
-                                    "{} has has_tileset {has} and tileset {t}: expected 0 and 0, or 1 and a tileset from 0 to 15",
-                                    what()
-                                )
-                            }))
-                        }
-                    },
-                };
-                sink.dungeon(DungeonRec {
-                    name,
-                    proto,
-                    size: rec.range(f.size),
-                    flags: dflags,
-                    chance: rec.i32(f.chance),
-                    levels: nl,
-                    branches: nb,
-                    entry: f.entry.map_or(0, |off| rec.i32(off)),
-                    bones: rec.u8(f.bones),
-                    tileset,
-                });
-                self.dungeon_at = rec.at;
-                self.nl = nl;
-                self.nb = nb;
-                self.phase = self.after_levels_from(0);
-            }
-            Phase::Level(i) => {
-                let f = &layout.level;
-                let global = self.first_level + i;
-                let rec = cur.record(f.len, || format!("level record {global}"))?;
-                let lname = rec.name(f.name, || {
-                    format!("the name of level {global} of {}", self.dungeon_what(bytes))
-                })?;
-                let lwhat = || {
-                    format!(
-                        "level {global} (\"{}\") of {}",
-                        lossy(lname),
-                        self.dungeon_what(bytes)
-                    )
-                };
-                // An empty display name is what the writer stores for a
-                // level without one.
-                let display = match f.display {
-                    None => None,
-                    Some(field) => {
-                        Some(rec.name(field, || format!("the display name of {}", lwhat()))?)
-                            .filter(|d| !d.is_empty())
-                    }
-                };
-                let chain = rec.i32(f.chain);
-                if !chain_ok(chain, self.first_level, global) {
-                    return Err(fail(self.quiet, rec.at + f.chain, || {
-                        format!(
-                            "{} has chain {chain}: {}",
-                            lwhat(),
-                            chain_unresolved(chain, self.first_level, global)
-                        )
-                    }));
-                }
-                let lflags = rec.flags(f.flags, layout.flags, lwhat)?;
-                sink.level(LevelRec {
-                    name: lname,
-                    display,
-                    range: rec.range(f.range),
-                    chance: rec.i32(f.chance),
-                    rndlevs: rec.i32(f.rndlevs),
-                    chain,
-                    flags: lflags,
-                    bones: rec.u8(f.bones),
-                });
-                self.phase = self.after_levels_from(i + 1);
-            }
-            Phase::Branch(i) => {
-                let f = &layout.branch;
-                let end_level = self.first_level + self.nl;
-                let rec = cur.record(f.len, || {
-                    format!("branch record {i} of {}", self.dungeon_what(bytes))
-                })?;
-                let target = rec.name(f.target, || {
-                    format!("the target of branch {i} of {}", self.dungeon_what(bytes))
-                })?;
-                let bwhat = || {
-                    format!(
-                        "branch {i} (to \"{}\") of {}",
-                        lossy(target),
-                        self.dungeon_what(bytes)
-                    )
-                };
-                let chain = rec.i32(f.chain);
-                if !chain_ok(chain, self.first_level, end_level) {
-                    return Err(fail(self.quiet, rec.at + f.chain, || {
-                        format!(
-                            "{} has chain {chain}: {}",
-                            bwhat(),
-                            chain_unresolved(chain, self.first_level, end_level)
-                        )
-                    }));
-                }
-                let code = rec.i32(f.kind);
-                let Some(branch_type) = BranchType::from_code(code) else {
-                    return Err(fail(self.quiet, rec.at + f.kind, || {
-                        format!("{} has type {code}: expected 0 (stair), 1 (no_up), 2 (no_down) or 3 (portal)", bwhat())
-                    }));
-                };
-                let up = match rec.i32(f.up) {
-                    0 => false,
-                    1 => true,
-                    other => {
-                        return Err(fail(self.quiet, rec.at + f.up, || {
-                            format!(
-                                "{} has direction {other}: expected 0 (down) or 1 (up)",
-                                bwhat()
-                            )
-                        }))
-                    }
-                };
-                // 0 is the compiler's "not given" (`dgn_comp.y:511`): the
-                // top level, as without an entry.
-                let entry = f.entry.map(|off| rec.i32(off)).filter(|&e| e != 0);
-                sink.branch(BranchRec {
-                    target,
-                    range: rec.range(f.range),
-                    chain,
-                    branch_type,
-                    up,
-                    entry,
-                });
-                self.phase = self.after_branches_from(i + 1);
-            }
-            Phase::End => {
-                if cur.remaining() != 0 {
-                    return Err(fail(self.quiet, cur.pos, || {
-                        format!(
-                            "{} trailing bytes after the last record (the {} dungeons and their records end here)",
-                            cur.remaining(),
-                            self.n
-                        )
-                    }));
-                }
-                self.phase = Phase::Done;
-            }
+            Phase::Count => self.count(&mut cur)?,
+            Phase::Dungeon => self.dungeon(&mut cur, sink)?,
+            Phase::Level(i) => self.level(&mut cur, sink, i)?,
+            Phase::Branch(i) => self.branch(&mut cur, sink, i)?,
+            Phase::End => self.end(&cur)?,
             Phase::Done => {}
         }
         self.pos = cur.pos;
+        Ok(())
+    }
+
+    /// The dungeon count, which the rest of the file must have room for.
+    #[inline]
+    fn count(&mut self, cur: &mut Cursor<'_>) -> Result<(), ReadError> {
+        let layout = self.layout();
+        let count_at = cur.pos;
+        let n_dgns = cur.record(4, || "the dungeon count".to_string())?.i32(0);
+        let Ok(n) = usize::try_from(n_dgns) else {
+            return Err(fail(self.quiet, count_at, || {
+                format!("dungeon count is {n_dgns}: negative")
+            }));
+        };
+        let dlen = layout.dungeon.len;
+        let room = cur.remaining() / dlen;
+        if n > room {
+            return Err(fail(self.quiet, count_at, || {
+                format!(
+                    "dungeon count is {n_dgns}, but the {} bytes after it hold at most {room} dungeon records of {dlen} bytes",
+                    cur.remaining()
+                )
+            }));
+        }
+        self.n = n;
+        self.phase = if n == 0 { Phase::End } else { Phase::Dungeon };
+        Ok(())
+    }
+
+    /// A dungeon record, whose counts the rest of the file must have room
+    /// for.
+    #[inline]
+    fn dungeon<S: Sink>(&mut self, cur: &mut Cursor<'_>, sink: &mut S) -> Result<(), ReadError> {
+        let layout = self.layout();
+        let f = &layout.dungeon;
+        let d = self.d;
+        let rec = cur.record(f.len, || format!("dungeon record {d}"))?;
+        let name = rec.name(f.name, || format!("dungeon {d}'s name"))?;
+        let what = || format!("dungeon {d} (\"{}\")", lossy(name));
+        let proto = rec.name(f.proto, || format!("{}'s PROTOFILE", what()))?;
+        let dflags = rec.flags(f.flags, layout.flags, what)?;
+        let levels = rec.i32(f.levels);
+        let branches = rec.i32(f.branches);
+        let (Ok(nl), Ok(nb)) = (usize::try_from(levels), usize::try_from(branches)) else {
+            let off = if levels < 0 { f.levels } else { f.branches };
+            return Err(fail(self.quiet, rec.at + off, || {
+                format!(
+                    "{} has {levels} levels and {branches} branches: counts cannot be negative",
+                    what()
+                )
+            }));
+        };
+        // Every later dungeon needs at least its own record.
+        let later = self.n.saturating_sub(d + 1);
+        let needed = (nl as u128) * (layout.level.len as u128)
+            + (nb as u128) * (layout.branch.len as u128)
+            + (later as u128) * (f.len as u128);
+        if needed > cur.remaining() as u128 {
+            return Err(fail(self.quiet, rec.at + f.levels, || {
+                format!(
+                    "{} declares {nl} levels and {nb} branches, which with the {later} dungeon records after it need {needed} bytes, but only {} bytes remain",
+                    what(),
+                    cur.remaining()
+                )
+            }));
+        }
+        if let Some(off) = f.alternates {
+            // dNAO's dgn_comp counts the other records of the same
+            // name (`dgn_comp.y:519-523`); the count cannot be
+            // negative or exceed the file's dungeons.
+            let alt = rec.i32(off);
+            if usize::try_from(alt).map_or(true, |a| a >= self.n) {
+                return Err(fail(self.quiet, rec.at + off, || {
+                    format!(
+                        "{} has {alt} alternates: expected 0 to {} (the other dungeon records of the same name)",
+                        what(),
+                        self.n.saturating_sub(1)
+                    )
+                }));
+            }
+        }
+        let tileset = match f.tileset {
+            None => None,
+            Some(off) => match (rec.u8(off), rec.u8(off + 1)) {
+                (0, 0) => None,
+                (1, t @ 0..=15) => Some(i32::from(t)),
+                (has, t) => {
+                    return Err(fail(self.quiet, rec.at + off, || {
+                        format!(
+                            "{} has has_tileset {has} and tileset {t}: expected 0 and 0, or 1 and a tileset from 0 to 15",
+                            what()
+                        )
+                    }))
+                }
+            },
+        };
+        sink.dungeon(DungeonRec {
+            name,
+            proto,
+            size: rec.range(f.size),
+            flags: dflags,
+            chance: rec.i32(f.chance),
+            levels: nl,
+            branches: nb,
+            entry: f.entry.map_or(0, |off| rec.i32(off)),
+            bones: rec.u8(f.bones),
+            tileset,
+        });
+        self.dungeon_at = rec.at;
+        self.nl = nl;
+        self.nb = nb;
+        self.phase = self.after_levels_from(0);
+        Ok(())
+    }
+
+    /// Level record `i` of the current dungeon.
+    #[inline]
+    fn level<S: Sink>(
+        &mut self,
+        cur: &mut Cursor<'_>,
+        sink: &mut S,
+        i: usize,
+    ) -> Result<(), ReadError> {
+        let layout = self.layout();
+        let bytes = cur.bytes;
+        let f = &layout.level;
+        let global = self.first_level + i;
+        let rec = cur.record(f.len, || format!("level record {global}"))?;
+        let lname = rec.name(f.name, || {
+            format!("the name of level {global} of {}", self.dungeon_what(bytes))
+        })?;
+        let lwhat = || {
+            format!(
+                "level {global} (\"{}\") of {}",
+                lossy(lname),
+                self.dungeon_what(bytes)
+            )
+        };
+        // An empty display name is what the writer stores for a
+        // level without one.
+        let display = match f.display {
+            None => None,
+            Some(field) => Some(rec.name(field, || format!("the display name of {}", lwhat()))?)
+                .filter(|d| !d.is_empty()),
+        };
+        let chain = rec.i32(f.chain);
+        if !chain_ok(chain, self.first_level, global) {
+            return Err(fail(self.quiet, rec.at + f.chain, || {
+                format!(
+                    "{} has chain {chain}: {}",
+                    lwhat(),
+                    chain_unresolved(chain, self.first_level, global)
+                )
+            }));
+        }
+        let lflags = rec.flags(f.flags, layout.flags, lwhat)?;
+        sink.level(LevelRec {
+            name: lname,
+            display,
+            range: rec.range(f.range),
+            chance: rec.i32(f.chance),
+            rndlevs: rec.i32(f.rndlevs),
+            chain,
+            flags: lflags,
+            bones: rec.u8(f.bones),
+        });
+        self.phase = self.after_levels_from(i + 1);
+        Ok(())
+    }
+
+    /// Branch record `i` of the current dungeon.
+    #[inline]
+    fn branch<S: Sink>(
+        &mut self,
+        cur: &mut Cursor<'_>,
+        sink: &mut S,
+        i: usize,
+    ) -> Result<(), ReadError> {
+        let layout = self.layout();
+        let bytes = cur.bytes;
+        let f = &layout.branch;
+        let end_level = self.first_level + self.nl;
+        let rec = cur.record(f.len, || {
+            format!("branch record {i} of {}", self.dungeon_what(bytes))
+        })?;
+        let target = rec.name(f.target, || {
+            format!("the target of branch {i} of {}", self.dungeon_what(bytes))
+        })?;
+        let bwhat = || {
+            format!(
+                "branch {i} (to \"{}\") of {}",
+                lossy(target),
+                self.dungeon_what(bytes)
+            )
+        };
+        let chain = rec.i32(f.chain);
+        if !chain_ok(chain, self.first_level, end_level) {
+            return Err(fail(self.quiet, rec.at + f.chain, || {
+                format!(
+                    "{} has chain {chain}: {}",
+                    bwhat(),
+                    chain_unresolved(chain, self.first_level, end_level)
+                )
+            }));
+        }
+        let code = rec.i32(f.kind);
+        let Some(branch_type) = BranchType::from_code(code) else {
+            return Err(fail(self.quiet, rec.at + f.kind, || {
+                format!(
+                    "{} has type {code}: expected 0 (stair), 1 (no_up), 2 (no_down) or 3 (portal)",
+                    bwhat()
+                )
+            }));
+        };
+        let up = match rec.i32(f.up) {
+            0 => false,
+            1 => true,
+            other => {
+                return Err(fail(self.quiet, rec.at + f.up, || {
+                    format!(
+                        "{} has direction {other}: expected 0 (down) or 1 (up)",
+                        bwhat()
+                    )
+                }))
+            }
+        };
+        // 0 is the compiler's "not given" (`dgn_comp.y:511`): the
+        // top level, as without an entry.
+        let entry = f.entry.map(|off| rec.i32(off)).filter(|&e| e != 0);
+        sink.branch(BranchRec {
+            target,
+            range: rec.range(f.range),
+            chain,
+            branch_type,
+            up,
+            entry,
+        });
+        self.phase = self.after_branches_from(i + 1);
+        Ok(())
+    }
+
+    /// Past the last record: nothing may follow.
+    #[inline]
+    fn end(&mut self, cur: &Cursor<'_>) -> Result<(), ReadError> {
+        if cur.remaining() != 0 {
+            return Err(fail(self.quiet, cur.pos, || {
+                format!(
+                    "{} trailing bytes after the last record (the {} dungeons and their records end here)",
+                    cur.remaining(),
+                    self.n
+                )
+            }));
+        }
+        self.phase = Phase::Done;
         Ok(())
     }
 
