@@ -364,6 +364,26 @@ fn describe_token(src: &[u8], tok: &Token, article: bool) -> String {
     }
 }
 
+/// What [`describe`] knows of the statement that failed to parse.
+struct Context<'a> {
+    src: &'a [u8],
+    so_far: &'a [Token],
+    found: Option<Token>,
+    /// The statement's keyword and its span.
+    keyword: Option<(KeywordKind, Span)>,
+    kw: Option<KeywordKind>,
+    kw_text: &'static str,
+    prev_kind: Option<TokenKind>,
+    /// The culprit is on a later line than the statement's last token.
+    line_ended: bool,
+    /// A complete statement followed by something that starts no
+    /// statement.
+    complete: bool,
+}
+
+/// A suggested edit and its message.
+type Fix = Option<(String, Edit)>;
+
 fn describe(src: &[u8], so_far: &[Token], found: Option<Token>, exp: &Expected) -> Diagnostic {
     let keyword = so_far.first().and_then(|t| match t.kind {
         TokenKind::Keyword(k) => Some((k, t.span)),
@@ -377,7 +397,6 @@ fn describe(src: &[u8], so_far: &[Token], found: Option<Token>, exp: &Expected) 
         (Some(_), None) => true,
         _ => false,
     };
-    // A complete statement followed by something that starts no statement.
     let complete = exp.keyword && prev.is_some();
     let line_ended = line_ended && !complete;
     let tail = match found {
@@ -392,163 +411,18 @@ fn describe(src: &[u8], so_far: &[Token], found: Option<Token>, exp: &Expected) 
         (None, None) => Span::new(src.len() as u32, src.len() as u32),
     };
     let kw = keyword.map(|(k, _)| k);
-    let kw_text = kw.map_or("", KeywordKind::as_str);
-    let prev_kind = prev.map(|t| t.kind);
-
-    let mut fix = None;
-    let (code, what) = if complete {
-        let what = match found {
-            Some(f) => format!(
-                "unexpected {} after the end of the `{kw_text}` statement",
-                describe_token(src, &f, true)
-            ),
-            None => format!("unexpected end of the `{kw_text}` statement"),
-        };
-        (codes::UNEXPECTED_TOKEN, what)
-    } else if exp.colon {
-        if let Some((_, ks)) = keyword {
-            fix = Some((
-                "add `:`".to_string(),
-                Edit {
-                    span: Span::new(ks.end, ks.end),
-                    replacement: ":".into(),
-                },
-            ));
-        }
-        (
-            codes::MISSING_COLON,
-            format!("expected `:` after `{kw_text}`"),
-        )
-    } else if exp.string && (exp.at || exp.plus) {
-        let what = match kw {
-            Some(KeywordKind::Level | KeywordKind::RndLevel) => {
-                "expected `@` and a level range after the names, like `\"oracle\" \"O\" @ (5, 5)`"
-            }
-            Some(KeywordKind::Branch) => {
-                "expected `@` and a level range after the dungeon name, like `@ (2, 3)`"
-            }
-            Some(KeywordKind::ChainBranch) => {
-                "expected the earlier level's name, `+` and a range, like `\"oracle\" + (1, 0)`"
-            }
-            _ => "expected the earlier level's name, `+` and a range, like `\"wizard1\" + (1, 0)`",
-        };
-        (codes::WRONG_PLACEMENT, what.to_string())
-    } else if exp.string {
-        let what = match (kw, so_far.len()) {
-            (Some(KeywordKind::Dungeon), 2) => {
-                "expected the dungeon's name in double quotes, like `\"The Gnomish Mines\"`"
-                    .to_string()
-            }
-            (Some(KeywordKind::Dungeon), _) => {
-                "expected the dungeon's bones marker in double quotes: one character, or `\"none\"`"
-                    .to_string()
-            }
-            (Some(KeywordKind::Protofile), _) => {
-                "expected a file name in double quotes, like `\"tower\"`".to_string()
-            }
-            (Some(KeywordKind::Branch | KeywordKind::ChainBranch), _) => {
-                "expected the name of the dungeon the branch leads to, in double quotes".to_string()
-            }
-            (Some(_), _) => {
-                "expected the level's name in double quotes, like `\"oracle\"`".to_string()
-            }
-            (None, _) => "expected a name in double quotes".to_string(),
-        };
-        if let Some(f) = found.filter(|f| f.kind == TokenKind::Word && !line_ended) {
-            let quoted = format!("\"{}\"", String::from_utf8_lossy(slice(src, f.span)));
-            fix = Some((
-                format!("write `{quoted}`"),
-                Edit {
-                    span: f.span,
-                    replacement: quoted,
-                },
-            ));
-        }
-        (codes::EXPECTED_STRING, what)
-    } else if exp.at || exp.plus {
-        (
-            codes::WRONG_PLACEMENT,
-            "expected `@` or `+` and a level range".to_string(),
-        )
-    } else if exp.lparen {
-        let what = match prev_kind {
-            Some(TokenKind::At) => "expected a level range like `(5, 3)` after `@`".to_string(),
-            Some(TokenKind::Plus) => {
-                "expected a range like `(1, 0)` after `+`: the offset from the earlier level, then the random part".to_string()
-            }
-            _ => "expected the dungeon's size like `(25, 5)` after the bones marker".to_string(),
-        };
-        (codes::EXPECTED_RANGE, what)
-    } else if exp.comma {
-        (
-            codes::MALFORMED_RANGE,
-            "expected `,` between the two numbers of the range, like `(5, 3)`".to_string(),
-        )
-    } else if exp.rparen {
-        let extra = if found.is_some_and(|f| f.kind == TokenKind::Num) {
-            " (a range has exactly two numbers)"
-        } else {
-            ""
-        };
-        (
-            codes::MALFORMED_RANGE,
-            format!("expected `)` to close the range{extra}"),
-        )
-    } else if exp.word {
-        let what = match kw {
-            Some(KeywordKind::Description) => "expected a descriptor after `DESCRIPTION:`: `hellish`, `mazelike` or `roguelike`",
-            Some(KeywordKind::LevelDesc) => {
-                "expected a descriptor after `LEVELDESC:`: `town`, `hellish`, `mazelike`, `roguelike` or `unaligned`"
-            }
-            Some(KeywordKind::Alignment | KeywordKind::LevAlign) => {
-                "expected an alignment: `lawful`, `neutral`, `chaotic` or `unaligned`"
-            }
-            _ => "expected a tileset word or number after `TILESET:`",
-        };
-        if let Some(f) =
-            found.filter(|f| matches!(f.kind, TokenKind::Str { terminated: true }) && !line_ended)
-        {
-            let inner = slice(src, f.span)
-                .get(1..f.span.len() as usize - 1)
-                .unwrap_or_default();
-            if !inner.is_empty()
-                && inner
-                    .iter()
-                    .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-            {
-                let word = String::from_utf8_lossy(inner).into_owned();
-                fix = Some((
-                    format!("write `{word}` without quotes"),
-                    Edit {
-                        span: f.span,
-                        replacement: word,
-                    },
-                ));
-            }
-        }
-        (codes::EXPECTED_WORD, what.to_string())
-    } else if exp.number {
-        let what = match prev_kind {
-            Some(TokenKind::LParen) => {
-                "expected the base level after `(`, like `(5, 3)`".to_string()
-            }
-            Some(TokenKind::Comma) => {
-                "expected the random part of the range after `,`, like `(5, 3)`".to_string()
-            }
-            _ if kw == Some(KeywordKind::Entry) => {
-                "expected a level number after `ENTRY:`, like `ENTRY: -1`".to_string()
-            }
-            _ => "expected a number".to_string(),
-        };
-        let code = if matches!(prev_kind, Some(TokenKind::LParen | TokenKind::Comma)) {
-            codes::MALFORMED_RANGE
-        } else {
-            codes::EXPECTED_NUMBER
-        };
-        (code, what)
-    } else {
-        (codes::UNEXPECTED_TOKEN, "unexpected text".to_string())
+    let cx = Context {
+        src,
+        so_far,
+        found,
+        keyword,
+        kw,
+        kw_text: kw.map_or("", KeywordKind::as_str),
+        prev_kind: prev.map(|t| t.kind),
+        line_ended,
+        complete,
     };
+    let (code, what, fix) = what_was_expected(&cx, exp);
 
     let message = if complete {
         what
@@ -568,6 +442,190 @@ fn describe(src: &[u8], so_far: &[Token], found: Option<Token>, exp: &Expected) 
         d = d.with_fix(message, vec![edit]);
     }
     d
+}
+
+/// The diagnostic's code, what was expected, and a fix when one is sure:
+/// the first of `exp`'s expectations, in the order the statement's tokens
+/// come.
+fn what_was_expected(cx: &Context<'_>, exp: &Expected) -> (&'static str, String, Fix) {
+    let kw_text = cx.kw_text;
+    if cx.complete {
+        let what = match cx.found {
+            Some(f) => format!(
+                "unexpected {} after the end of the `{kw_text}` statement",
+                describe_token(cx.src, &f, true)
+            ),
+            None => format!("unexpected end of the `{kw_text}` statement"),
+        };
+        (codes::UNEXPECTED_TOKEN, what, None)
+    } else if exp.colon {
+        let fix = cx.keyword.map(|(_, ks)| {
+            (
+                "add `:`".to_string(),
+                Edit {
+                    span: Span::new(ks.end, ks.end),
+                    replacement: ":".into(),
+                },
+            )
+        });
+        (
+            codes::MISSING_COLON,
+            format!("expected `:` after `{kw_text}`"),
+            fix,
+        )
+    } else if exp.string && (exp.at || exp.plus) {
+        let what = match cx.kw {
+            Some(KeywordKind::Level | KeywordKind::RndLevel) => {
+                "expected `@` and a level range after the names, like `\"oracle\" \"O\" @ (5, 5)`"
+            }
+            Some(KeywordKind::Branch) => {
+                "expected `@` and a level range after the dungeon name, like `@ (2, 3)`"
+            }
+            Some(KeywordKind::ChainBranch) => {
+                "expected the earlier level's name, `+` and a range, like `\"oracle\" + (1, 0)`"
+            }
+            _ => "expected the earlier level's name, `+` and a range, like `\"wizard1\" + (1, 0)`",
+        };
+        (codes::WRONG_PLACEMENT, what.to_string(), None)
+    } else if exp.string {
+        expected_string(cx)
+    } else if exp.at || exp.plus {
+        (
+            codes::WRONG_PLACEMENT,
+            "expected `@` or `+` and a level range".to_string(),
+            None,
+        )
+    } else if exp.lparen {
+        let what = match cx.prev_kind {
+            Some(TokenKind::At) => "expected a level range like `(5, 3)` after `@`".to_string(),
+            Some(TokenKind::Plus) => {
+                "expected a range like `(1, 0)` after `+`: the offset from the earlier level, then the random part".to_string()
+            }
+            _ => "expected the dungeon's size like `(25, 5)` after the bones marker".to_string(),
+        };
+        (codes::EXPECTED_RANGE, what, None)
+    } else if exp.comma {
+        (
+            codes::MALFORMED_RANGE,
+            "expected `,` between the two numbers of the range, like `(5, 3)`".to_string(),
+            None,
+        )
+    } else if exp.rparen {
+        let extra = if cx.found.is_some_and(|f| f.kind == TokenKind::Num) {
+            " (a range has exactly two numbers)"
+        } else {
+            ""
+        };
+        (
+            codes::MALFORMED_RANGE,
+            format!("expected `)` to close the range{extra}"),
+            None,
+        )
+    } else if exp.word {
+        expected_word(cx)
+    } else if exp.number {
+        expected_number(cx)
+    } else {
+        (codes::UNEXPECTED_TOKEN, "unexpected text".to_string(), None)
+    }
+}
+
+/// A name, a bones marker or a file name in double quotes; a bare word
+/// there is quoted by the fix.
+fn expected_string(cx: &Context<'_>) -> (&'static str, String, Fix) {
+    let what = match (cx.kw, cx.so_far.len()) {
+        (Some(KeywordKind::Dungeon), 2) => {
+            "expected the dungeon's name in double quotes, like `\"The Gnomish Mines\"`".to_string()
+        }
+        (Some(KeywordKind::Dungeon), _) => {
+            "expected the dungeon's bones marker in double quotes: one character, or `\"none\"`"
+                .to_string()
+        }
+        (Some(KeywordKind::Protofile), _) => {
+            "expected a file name in double quotes, like `\"tower\"`".to_string()
+        }
+        (Some(KeywordKind::Branch | KeywordKind::ChainBranch), _) => {
+            "expected the name of the dungeon the branch leads to, in double quotes".to_string()
+        }
+        (Some(_), _) => "expected the level's name in double quotes, like `\"oracle\"`".to_string(),
+        (None, _) => "expected a name in double quotes".to_string(),
+    };
+    let mut fix = None;
+    if let Some(f) = cx
+        .found
+        .filter(|f| f.kind == TokenKind::Word && !cx.line_ended)
+    {
+        let quoted = format!("\"{}\"", String::from_utf8_lossy(slice(cx.src, f.span)));
+        fix = Some((
+            format!("write `{quoted}`"),
+            Edit {
+                span: f.span,
+                replacement: quoted,
+            },
+        ));
+    }
+    (codes::EXPECTED_STRING, what, fix)
+}
+
+/// A descriptor, an alignment or a tileset word; a quoted word there
+/// loses its quotes by the fix.
+fn expected_word(cx: &Context<'_>) -> (&'static str, String, Fix) {
+    let what = match cx.kw {
+        Some(KeywordKind::Description) => {
+            "expected a descriptor after `DESCRIPTION:`: `hellish`, `mazelike` or `roguelike`"
+        }
+        Some(KeywordKind::LevelDesc) => {
+            "expected a descriptor after `LEVELDESC:`: `town`, `hellish`, `mazelike`, `roguelike` or `unaligned`"
+        }
+        Some(KeywordKind::Alignment | KeywordKind::LevAlign) => {
+            "expected an alignment: `lawful`, `neutral`, `chaotic` or `unaligned`"
+        }
+        _ => "expected a tileset word or number after `TILESET:`",
+    };
+    let mut fix = None;
+    if let Some(f) = cx
+        .found
+        .filter(|f| matches!(f.kind, TokenKind::Str { terminated: true }) && !cx.line_ended)
+    {
+        let inner = slice(cx.src, f.span)
+            .get(1..f.span.len() as usize - 1)
+            .unwrap_or_default();
+        if !inner.is_empty()
+            && inner
+                .iter()
+                .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        {
+            let word = String::from_utf8_lossy(inner).into_owned();
+            fix = Some((
+                format!("write `{word}` without quotes"),
+                Edit {
+                    span: f.span,
+                    replacement: word,
+                },
+            ));
+        }
+    }
+    (codes::EXPECTED_WORD, what.to_string(), fix)
+}
+
+/// A number: a range's part, an ENTRY level, or another.
+fn expected_number(cx: &Context<'_>) -> (&'static str, String, Fix) {
+    let what = match cx.prev_kind {
+        Some(TokenKind::LParen) => "expected the base level after `(`, like `(5, 3)`".to_string(),
+        Some(TokenKind::Comma) => {
+            "expected the random part of the range after `,`, like `(5, 3)`".to_string()
+        }
+        _ if cx.kw == Some(KeywordKind::Entry) => {
+            "expected a level number after `ENTRY:`, like `ENTRY: -1`".to_string()
+        }
+        _ => "expected a number".to_string(),
+    };
+    let code = if matches!(cx.prev_kind, Some(TokenKind::LParen | TokenKind::Comma)) {
+        codes::MALFORMED_RANGE
+    } else {
+        codes::EXPECTED_NUMBER
+    };
+    (code, what, None)
 }
 
 #[cfg(test)]
