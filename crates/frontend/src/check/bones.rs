@@ -43,8 +43,16 @@ struct DungeonSites {
 }
 
 pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let m = ctx.model;
     let depths = depth_starts(ctx);
+    let all = shared_sites(ctx, &depths);
+    dungeons_sharing_a_marker(ctx, &all, out);
+    levels_sharing_a_marker(ctx, &all, &depths, out);
+}
+
+/// The bones file names of each dungeon whose marker is shared (`None`
+/// for the others, and for a dungeon whose sizes cannot be analysed).
+fn shared_sites(ctx: &Ctx, depths: &[Option<(i64, i64)>]) -> Vec<Option<DungeonSites>> {
+    let m = ctx.model;
     // The bones file names of a dungeon are only compared when its marker
     // is shared, with another dungeon or between two of its special
     // levels; listing them (a name formatted per level) for every dungeon
@@ -72,8 +80,7 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                     _ => false,
                 })
     };
-    let all: Vec<Option<DungeonSites>> = m
-        .dungeons
+    m.dungeons
         .iter()
         .map(|d| {
             if shared(d) {
@@ -82,11 +89,14 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
                 None
             }
         })
-        .collect();
+        .collect()
+}
 
-    // Two dungeons with one marker. Each dungeon is compared with the first
-    // few earlier dungeons of its marker (a bound that keeps huge files
-    // linear; real files have at most a handful).
+/// Two dungeons with one marker. Each dungeon is compared with the first
+/// few earlier dungeons of its marker (a bound that keeps huge files
+/// linear; real files have at most a handful).
+fn dungeons_sharing_a_marker(ctx: &Ctx, all: &[Option<DungeonSites>], out: &mut Vec<Diagnostic>) {
+    let m = ctx.model;
     let mut by_marker: HashMap<u8, Vec<&DungeonInfo>> = HashMap::new();
     for (bi, b) in m.dungeons.iter().enumerate() {
         let Bones::Marker(marker) = b.bones.value else {
@@ -171,8 +181,16 @@ pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {
             String::from_utf8_lossy(&[marker])
         )));
     }
+}
 
-    // Two special levels of one dungeon with one marker.
+/// Two special levels of one dungeon with one marker.
+fn levels_sharing_a_marker(
+    ctx: &Ctx,
+    all: &[Option<DungeonSites>],
+    depths: &[Option<(i64, i64)>],
+    out: &mut Vec<Diagnostic>,
+) {
+    let m = ctx.model;
     for d in &m.dungeons {
         let mut first_with: HashMap<u8, LevelId> = HashMap::new();
         for &lb in &d.levels {
