@@ -210,8 +210,6 @@ fn is_features(s: &str) -> bool {
 /// description `res` lays out.
 pub fn read(text: &str, res: &Resolver) -> Reading {
     let mut r = Reading::default();
-    let dungeon_exists = |name: &str| res.dungeons.iter().any(|d| d.name == name);
-    let level_exists = |name: &str| res.levels.iter().any(|l| l.name == name);
     let lines: Vec<&str> = text.lines().collect();
     let start = section_start(&lines);
     let Some(start) = start else {
@@ -222,9 +220,6 @@ pub fn read(text: &str, res: &Resolver) -> Reading {
     let mut dungeon: Option<(String, bool, bool)> = None;
     let mut level: Option<i32> = None;
     let mut in_resting_place = false;
-    let cond = |r: &mut Reading, line: usize, text: String| {
-        r.conditions.push(Condition { line, text });
-    };
     for (i, raw) in lines.iter().enumerate().skip(start) {
         let n = i + 1;
         let (ind, s) = indent(raw);
@@ -247,7 +242,7 @@ pub fn read(text: &str, res: &Resolver) -> Reading {
             r.lines_read += 1;
             let one = counts_from_one(name);
             dungeon = Some((name.to_string(), one, range.is_none()));
-            if !dungeon_exists(name) {
+            if !dungeon_exists(res, name) {
                 r.unused.push(Skipped {
                     line: n,
                     text: s.to_string(),
@@ -255,20 +250,7 @@ pub fn read(text: &str, res: &Resolver) -> Reading {
                 });
                 continue;
             }
-            let d = format!("dungeon({})", quoted(name));
-            cond(&mut r, n, format!("{d}.exists"));
-            match range {
-                Some((_, false, y)) if one => cond(&mut r, n, format!("{d}.levels >= {y}")),
-                Some((x, false, y)) => {
-                    cond(&mut r, n, format!("{d}.depth_start == {x}"));
-                    cond(&mut r, n, format!("{d}.levels >= {}", y - x + 1));
-                }
-                Some((a, true, b)) => {
-                    cond(&mut r, n, format!("{d}.entry_depth == {a}"));
-                    cond(&mut r, n, format!("{d}.depth_start <= {b}"));
-                }
-                None => {}
-            }
+            heading_conditions(&mut r, n, name, range, one);
             continue;
         }
         let Some((dname, one, bare)) = dungeon.clone() else {
@@ -280,7 +262,7 @@ pub fn read(text: &str, res: &Resolver) -> Reading {
             level = Some(depth);
             if let Some(p) = proto(tail) {
                 r.wizard = true;
-                if level_exists(p) {
+                if level_exists(res, p) {
                     let what = if one { "level" } else { "depth" };
                     cond(&mut r, n, format!("{}.{what} == {depth}", quoted(p)));
                 } else {
@@ -291,7 +273,7 @@ pub fn read(text: &str, res: &Resolver) -> Reading {
                     });
                 }
             }
-            if bare && !one && dungeon_exists(&dname) {
+            if bare && !one && dungeon_exists(res, &dname) {
                 // Only the entry level was reached: this is it.
                 cond(
                     &mut r,
@@ -323,67 +305,104 @@ pub fn read(text: &str, res: &Resolver) -> Reading {
             in_resting_place = true;
             continue;
         }
-        let at = if one { "level" } else { "depth" };
-        if let Some(&(_, name)) = ANNOTATIONS.iter().find(|(a, _)| s.starts_with(a)) {
-            if level_exists(name) {
-                cond(&mut r, n, format!("{name}.{at} == {depth}"));
-            } else {
-                r.unused.push(Skipped {
-                    line: n,
-                    text: s.to_string(),
-                    why: format!("no level named {} in this description", quoted(name)),
-                });
-            }
-            continue;
-        }
-        if s == "Fort Ludios." {
-            if dungeon_exists("Fort Ludios") {
-                cond(&mut r, n, "dungeon(\"Fort Ludios\").exists".into());
-            }
-            continue;
-        }
-        if let Some(rest) = s.strip_prefix("Summoned by ") {
-            if rest.ends_with('.') && dungeon_exists("The Quest") {
-                cond(&mut r, n, format!("branch(\"The Quest\").{at} == {depth}"));
-                continue;
-            }
-        }
-        if let Some((child, arrival)) = branch_line(s) {
-            if dungeon_exists(child) {
-                let b = format!("branch({})", quoted(child));
-                cond(&mut r, n, format!("{b}.{at} == {depth}"));
-                if let Some(l) = arrival {
-                    cond(
-                        &mut r,
-                        n,
-                        format!("dungeon({}).entry_depth == {l}", quoted(child)),
-                    );
-                }
-            } else {
-                r.unused.push(Skipped {
-                    line: n,
-                    text: s.to_string(),
-                    why: format!("no dungeon named {} in this description", quoted(child)),
-                });
-            }
-            continue;
-        }
-        let known_words = matches!(s, "Solved." | "Unsolved." | "Home." | "Home (no way back...).")
-            || s.starts_with("Given quest by ")
-            || s.starts_with("Completed quest for ")
-            // The vibrating square's level (3.7 :3646-3647): Gehennom's
-            // bottom, which no single fact states.
-            || s == "Gateway to Moloch's Sanctum."
-            || is_features(s);
-        if !known_words {
-            r.unknown.push(Skipped {
-                line: n,
-                text: s.to_string(),
-                why: "not a line NetHack's overview writes".into(),
-            });
-        }
+        annotation(&mut r, res, n, s, depth, one);
     }
     r
+}
+
+/// The facts a dungeon's heading states: it exists, and its depths as
+/// the heading's range gives them.
+fn heading_conditions(r: &mut Reading, n: usize, name: &str, range: Option<Span>, one: bool) {
+    let d = format!("dungeon({})", quoted(name));
+    cond(r, n, format!("{d}.exists"));
+    match range {
+        Some((_, false, y)) if one => cond(r, n, format!("{d}.levels >= {y}")),
+        Some((x, false, y)) => {
+            cond(r, n, format!("{d}.depth_start == {x}"));
+            cond(r, n, format!("{d}.levels >= {}", y - x + 1));
+        }
+        Some((a, true, b)) => {
+            cond(r, n, format!("{d}.entry_depth == {a}"));
+            cond(r, n, format!("{d}.depth_start <= {b}"));
+        }
+        None => {}
+    }
+}
+
+/// A line under level `depth`: a special level, a branch or a known
+/// remark, with levels counted from 1 (`one`) or depths.
+fn annotation(r: &mut Reading, res: &Resolver, n: usize, s: &str, depth: i32, one: bool) {
+    let at = if one { "level" } else { "depth" };
+    if let Some(&(_, name)) = ANNOTATIONS.iter().find(|(a, _)| s.starts_with(a)) {
+        if level_exists(res, name) {
+            cond(r, n, format!("{name}.{at} == {depth}"));
+        } else {
+            r.unused.push(Skipped {
+                line: n,
+                text: s.to_string(),
+                why: format!("no level named {} in this description", quoted(name)),
+            });
+        }
+        return;
+    }
+    if s == "Fort Ludios." {
+        if dungeon_exists(res, "Fort Ludios") {
+            cond(r, n, "dungeon(\"Fort Ludios\").exists".into());
+        }
+        return;
+    }
+    if let Some(rest) = s.strip_prefix("Summoned by ") {
+        if rest.ends_with('.') && dungeon_exists(res, "The Quest") {
+            cond(r, n, format!("branch(\"The Quest\").{at} == {depth}"));
+            return;
+        }
+    }
+    if let Some((child, arrival)) = branch_line(s) {
+        if dungeon_exists(res, child) {
+            let b = format!("branch({})", quoted(child));
+            cond(r, n, format!("{b}.{at} == {depth}"));
+            if let Some(l) = arrival {
+                cond(
+                    r,
+                    n,
+                    format!("dungeon({}).entry_depth == {l}", quoted(child)),
+                );
+            }
+        } else {
+            r.unused.push(Skipped {
+                line: n,
+                text: s.to_string(),
+                why: format!("no dungeon named {} in this description", quoted(child)),
+            });
+        }
+        return;
+    }
+    let known_words = matches!(s, "Solved." | "Unsolved." | "Home." | "Home (no way back...).")
+        || s.starts_with("Given quest by ")
+        || s.starts_with("Completed quest for ")
+        // The vibrating square's level (3.7 :3646-3647): Gehennom's
+        // bottom, which no single fact states.
+        || s == "Gateway to Moloch's Sanctum."
+        || is_features(s);
+    if !known_words {
+        r.unknown.push(Skipped {
+            line: n,
+            text: s.to_string(),
+            why: "not a line NetHack's overview writes".into(),
+        });
+    }
+}
+
+fn dungeon_exists(res: &Resolver, name: &str) -> bool {
+    res.dungeons.iter().any(|d| d.name == name)
+}
+
+fn level_exists(res: &Resolver, name: &str) -> bool {
+    res.levels.iter().any(|l| l.name == name)
+}
+
+fn cond(r: &mut Reading, line: usize, text: String) {
+    r.conditions.push(Condition { line, text });
 }
 
 /// `Stairs down to NAME.` or `Stairs up to NAME, level L.`: the child's name
