@@ -362,87 +362,7 @@ impl Checker<'_> {
                 prop_span,
                 span,
             } => {
-                let fact = match &**base {
-                    Expr::Word(w, s) if w == "tune" => {
-                        return Err(self
-                            .bad_property(
-                                prop,
-                                *prop_span,
-                                "`tune`",
-                                "nothing: `tune` is a string of five notes",
-                            )
-                            .with_label(*s, "the passtune"));
-                    }
-                    Expr::Word(w, s) => self.level_prop(w.as_bytes(), *s, prop, *prop_span)?,
-                    Expr::Str(n, s) => self.level_prop(n, *s, prop, *prop_span)?,
-                    Expr::Call {
-                        func,
-                        args,
-                        span: cs,
-                        ..
-                    } if func == "dungeon" => {
-                        let recs = self.dungeon(self.one_arg(func, args, *cs)?)?;
-                        match prop.as_str() {
-                            "exists" => Fact::DungeonExists(recs),
-                            "levels" => Fact::DungeonLevels(recs),
-                            "depth_start" => Fact::DungeonDepthStart(recs),
-                            "entry_depth" => Fact::DungeonEntryDepth(recs),
-                            _ => {
-                                return Err(self.bad_property(
-                                    prop,
-                                    *prop_span,
-                                    "a dungeon",
-                                    "`exists`, `levels`, `depth_start` or `entry_depth`",
-                                ))
-                            }
-                        }
-                    }
-                    Expr::Call {
-                        func,
-                        args,
-                        span: cs,
-                        ..
-                    } if func == "branch" => {
-                        let arg = self.one_arg(func, args, *cs)?;
-                        let recs = self.dungeon(arg)?;
-                        if recs
-                            .iter()
-                            .all(|&r| self.res.dungeons[r as usize].incoming.is_empty())
-                        {
-                            return Err(Diagnostic::error(
-                                codes::NO_BRANCH,
-                                arg.span(),
-                                "no branch of the file leads to this dungeon",
-                            )
-                            .with_label(arg.span(), "reached by no BRANCH or CHAINBRANCH")
-                            .with_note(
-                                "branch(\"NAME\") is the branch into NAME, in its parent dungeon",
-                            ));
-                        }
-                        match prop.as_str() {
-                            "level" => Fact::BranchLevel(recs),
-                            "depth" => Fact::BranchDepth(recs),
-                            _ => {
-                                return Err(self.bad_property(
-                                    prop,
-                                    *prop_span,
-                                    "a branch",
-                                    "`level` or `depth`",
-                                ))
-                            }
-                        }
-                    }
-                    other => {
-                        return Err(Diagnostic::error(
-                            codes::UNKNOWN_PROPERTY,
-                            *prop_span,
-                            format!(
-                                "`.{prop}` needs a level, `dungeon(..)` or `branch(..)` before it"
-                            ),
-                        )
-                        .with_label(other.span(), "has no properties"))
-                    }
-                };
+                let fact = self.property(base, prop, *prop_span)?;
                 let ty = fact.ty();
                 let f = self.add(fact, *span);
                 Ok((Operand::Fact(f), ty))
@@ -452,55 +372,7 @@ impl Checker<'_> {
                 func_span,
                 args,
                 span,
-            } => match func.as_str() {
-                "bones" => {
-                    let fact = match self.one_arg(func, args, *span)? {
-                        Expr::Int(n, _) => Fact::BonesDepth(*n),
-                        Expr::Word(w, s) => Fact::BonesLevel(self.level(w.as_bytes(), *s)?),
-                        Expr::Str(n, s) => Fact::BonesLevel(self.level(n, *s)?),
-                        other => {
-                            return Err(Diagnostic::error(
-                                codes::BAD_CALL,
-                                other.span(),
-                                "`bones` takes a depth (a number) or a level's name",
-                            )
-                            .with_label(other.span(), "neither a depth nor a level"))
-                        }
-                    };
-                    let f = self.add(fact, *span);
-                    Ok((Operand::Fact(f), Ty::Bool))
-                }
-                "dungeon" | "branch" => {
-                    let props = if func == "dungeon" {
-                        "`.exists`, `.levels`, `.depth_start` or `.entry_depth`"
-                    } else {
-                        "`.level` or `.depth`"
-                    };
-                    Err(Diagnostic::error(
-                        codes::UNKNOWN_PROPERTY,
-                        *span,
-                        format!("`{func}(..)` needs a property"),
-                    )
-                    .with_label(*span, format!("add {props}")))
-                }
-                _ => {
-                    let d = Diagnostic::error(
-                        codes::BAD_CALL,
-                        *func_span,
-                        format!("there is no function `{func}`"),
-                    );
-                    let near = closest(
-                        func.as_bytes(),
-                        ["dungeon", "branch", "bones"].iter().map(|s| s.as_bytes()),
-                    );
-                    Err(match near {
-                        Some(n) => {
-                            d.with_label(*func_span, format!("did you mean `{}`?", bytes_text(n)))
-                        }
-                        None => d.with_label(*func_span, "expected `dungeon`, `branch` or `bones`"),
-                    })
-                }
-            },
+            } => self.call(func, *func_span, args, *span),
             Expr::Word(w, span) => {
                 let recs = self.level(w.as_bytes(), *span)?;
                 let f = self.add(Fact::LevelExists(recs), *span);
@@ -516,6 +388,146 @@ impl Checker<'_> {
                 .with_note(
                     "parenthesise the comparison you meant, or join conditions with `and`/`or`",
                 ))
+            }
+        }
+    }
+
+    /// The fact `base.prop` names.
+    fn property(&mut self, base: &Expr, prop: &str, prop_span: Span) -> Result<Fact, Diagnostic> {
+        Ok(match base {
+            Expr::Word(w, s) if w == "tune" => {
+                return Err(self
+                    .bad_property(
+                        prop,
+                        prop_span,
+                        "`tune`",
+                        "nothing: `tune` is a string of five notes",
+                    )
+                    .with_label(*s, "the passtune"));
+            }
+            Expr::Word(w, s) => self.level_prop(w.as_bytes(), *s, prop, prop_span)?,
+            Expr::Str(n, s) => self.level_prop(n, *s, prop, prop_span)?,
+            Expr::Call {
+                func,
+                args,
+                span: cs,
+                ..
+            } if func == "dungeon" => {
+                let recs = self.dungeon(self.one_arg(func, args, *cs)?)?;
+                match prop {
+                    "exists" => Fact::DungeonExists(recs),
+                    "levels" => Fact::DungeonLevels(recs),
+                    "depth_start" => Fact::DungeonDepthStart(recs),
+                    "entry_depth" => Fact::DungeonEntryDepth(recs),
+                    _ => {
+                        return Err(self.bad_property(
+                            prop,
+                            prop_span,
+                            "a dungeon",
+                            "`exists`, `levels`, `depth_start` or `entry_depth`",
+                        ))
+                    }
+                }
+            }
+            Expr::Call {
+                func,
+                args,
+                span: cs,
+                ..
+            } if func == "branch" => {
+                let arg = self.one_arg(func, args, *cs)?;
+                let recs = self.dungeon(arg)?;
+                if recs
+                    .iter()
+                    .all(|&r| self.res.dungeons[r as usize].incoming.is_empty())
+                {
+                    return Err(Diagnostic::error(
+                        codes::NO_BRANCH,
+                        arg.span(),
+                        "no branch of the file leads to this dungeon",
+                    )
+                    .with_label(arg.span(), "reached by no BRANCH or CHAINBRANCH")
+                    .with_note("branch(\"NAME\") is the branch into NAME, in its parent dungeon"));
+                }
+                match prop {
+                    "level" => Fact::BranchLevel(recs),
+                    "depth" => Fact::BranchDepth(recs),
+                    _ => {
+                        return Err(self.bad_property(
+                            prop,
+                            prop_span,
+                            "a branch",
+                            "`level` or `depth`",
+                        ))
+                    }
+                }
+            }
+            other => {
+                return Err(Diagnostic::error(
+                    codes::UNKNOWN_PROPERTY,
+                    prop_span,
+                    format!("`.{prop}` needs a level, `dungeon(..)` or `branch(..)` before it"),
+                )
+                .with_label(other.span(), "has no properties"))
+            }
+        })
+    }
+
+    /// A call with no property after it: only `bones(..)` is a value.
+    fn call(
+        &mut self,
+        func: &str,
+        func_span: Span,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<(Operand, Ty), Diagnostic> {
+        match func {
+            "bones" => {
+                let fact = match self.one_arg(func, args, span)? {
+                    Expr::Int(n, _) => Fact::BonesDepth(*n),
+                    Expr::Word(w, s) => Fact::BonesLevel(self.level(w.as_bytes(), *s)?),
+                    Expr::Str(n, s) => Fact::BonesLevel(self.level(n, *s)?),
+                    other => {
+                        return Err(Diagnostic::error(
+                            codes::BAD_CALL,
+                            other.span(),
+                            "`bones` takes a depth (a number) or a level's name",
+                        )
+                        .with_label(other.span(), "neither a depth nor a level"))
+                    }
+                };
+                let f = self.add(fact, span);
+                Ok((Operand::Fact(f), Ty::Bool))
+            }
+            "dungeon" | "branch" => {
+                let props = if func == "dungeon" {
+                    "`.exists`, `.levels`, `.depth_start` or `.entry_depth`"
+                } else {
+                    "`.level` or `.depth`"
+                };
+                Err(Diagnostic::error(
+                    codes::UNKNOWN_PROPERTY,
+                    span,
+                    format!("`{func}(..)` needs a property"),
+                )
+                .with_label(span, format!("add {props}")))
+            }
+            _ => {
+                let d = Diagnostic::error(
+                    codes::BAD_CALL,
+                    func_span,
+                    format!("there is no function `{func}`"),
+                );
+                let near = closest(
+                    func.as_bytes(),
+                    ["dungeon", "branch", "bones"].iter().map(|s| s.as_bytes()),
+                );
+                Err(match near {
+                    Some(n) => {
+                        d.with_label(func_span, format!("did you mean `{}`?", bytes_text(n)))
+                    }
+                    None => d.with_label(func_span, "expected `dungeon`, `branch` or `bones`"),
+                })
             }
         }
     }
