@@ -165,6 +165,25 @@ fn values_fit(out: &mut Vec<Diagnostic>, values: [Option<Value>; 2]) {
 }
 
 fn couple(ctx: &Ctx, out: &mut Vec<Diagnostic>, c: &Couple, kind: Kind, anchor: Option<String>) {
+    if base_beyond_maxlevel(ctx, out, c, kind) || !fits_32_bits(out, c) {
+        return;
+    }
+    if kind == Kind::Dungeon {
+        dungeon_size(out, c);
+        return;
+    }
+    if rand_below_minus_one(out, c, kind) {
+        return;
+    }
+    match kind {
+        Kind::Absolute => absolute_range(ctx, out, c),
+        Kind::ChainedLevel => chained_level(out, c, anchor),
+        Kind::ChainedBranch | Kind::Dungeon => {}
+    }
+}
+
+/// A base beyond `MAXLEVEL`, which dgn_comp zeroes: reported, and true.
+fn base_beyond_maxlevel(ctx: &Ctx, out: &mut Vec<Diagnostic>, c: &Couple, kind: Kind) -> bool {
     let max = ctx.limits.max_level;
     let orig = match kind {
         Kind::Absolute => "Abs",
@@ -190,9 +209,14 @@ fn couple(ctx: &Ctx, out: &mut Vec<Diagnostic>, c: &Couple, kind: Kind, anchor: 
                         _ => "a variant with a larger MAXLEVEL needs its `--dialect`",
                     }),
             );
-            return;
+            return true;
         }
     }
+    false
+}
+
+/// Whether both numbers fit in 32 bits (reported when not).
+fn fits_32_bits(out: &mut Vec<Diagnostic>, c: &Couple) -> bool {
     if i32::try_from(c.base).is_err() || i32::try_from(c.rand).is_err() {
         let span = if i32::try_from(c.base).is_err() {
             c.base_span
@@ -203,39 +227,45 @@ fn couple(ctx: &Ctx, out: &mut Vec<Diagnostic>, c: &Couple, kind: Kind, anchor: 
             Diagnostic::error(BASE_OUT_OF_RANGE, span, "number does not fit in 32 bits")
                 .with_label(span, "ranges are stored as 32-bit integers"),
         );
-        return;
+        return false;
     }
-    if kind == Kind::Dungeon {
-        if c.base < 1 {
-            out.push(
-                Diagnostic::error(BAD_DUNGEON_SIZE, c.base_span, format!("a dungeon of {} levels", c.base))
-                    .with_label(c.base_span, "a dungeon needs at least 1 level")
-                    .with_note("the dungeon has base + rn2(rand) levels; dgn_comp's check for this is never called"),
-            );
-        }
-        if c.rand < 0 {
-            out.push(
-                Diagnostic::error(
-                    BAD_RAND,
-                    c.rand_span,
-                    format!("random part {} of a dungeon size", c.rand),
-                )
-                .with_label(
-                    c.rand_span,
-                    "must be 0 (exactly base levels) or n > 0 (base .. base+n-1)",
-                )
-                .with_note(
-                    "the size is rn1(rand, base) = base + rn2(rand), and rn2 of a negative number differs by \
-                     game: NetHack 3.4.3, SLASH'EM and DynaHack draw one of base .. base+|rand|-1; NetHack 3.6, \
-                     EvilHack and GnollHack add ISAAC-64's raw output, cut to a byte, so the size is negative \
-                     about half the time and otherwise mostly cut to MAXLEVEL; UnNetHack, NetHack 3.7 and its \
-                     forks (and dNetHack, after a draw) take base",
-                )
-                .with_note("only dNetHack's dgn_comp rejects it (\"Invalid dungeon depth specified.\")"),
-            );
-        }
-        return;
+    true
+}
+
+/// A dungeon's size: at least one level, and no negative random part.
+fn dungeon_size(out: &mut Vec<Diagnostic>, c: &Couple) {
+    if c.base < 1 {
+        out.push(
+            Diagnostic::error(BAD_DUNGEON_SIZE, c.base_span, format!("a dungeon of {} levels", c.base))
+                .with_label(c.base_span, "a dungeon needs at least 1 level")
+                .with_note("the dungeon has base + rn2(rand) levels; dgn_comp's check for this is never called"),
+        );
     }
+    if c.rand < 0 {
+        out.push(
+            Diagnostic::error(
+                BAD_RAND,
+                c.rand_span,
+                format!("random part {} of a dungeon size", c.rand),
+            )
+            .with_label(
+                c.rand_span,
+                "must be 0 (exactly base levels) or n > 0 (base .. base+n-1)",
+            )
+            .with_note(
+                "the size is rn1(rand, base) = base + rn2(rand), and rn2 of a negative number differs by \
+                 game: NetHack 3.4.3, SLASH'EM and DynaHack draw one of base .. base+|rand|-1; NetHack 3.6, \
+                 EvilHack and GnollHack add ISAAC-64's raw output, cut to a byte, so the size is negative \
+                 about half the time and otherwise mostly cut to MAXLEVEL; UnNetHack, NetHack 3.7 and its \
+                 forks (and dNetHack, after a draw) take base",
+            )
+            .with_note("only dNetHack's dgn_comp rejects it (\"Invalid dungeon depth specified.\")"),
+        );
+    }
+}
+
+/// A random part below -1: reported, and true.
+fn rand_below_minus_one(out: &mut Vec<Diagnostic>, c: &Couple, kind: Kind) -> bool {
     if c.rand < -1 {
         out.push(
             Diagnostic::error(
@@ -272,65 +302,66 @@ fn couple(ctx: &Ctx, out: &mut Vec<Diagnostic>, c: &Couple, kind: Kind, anchor: 
                 }],
             ),
         );
+        return true;
+    }
+    false
+}
+
+/// An absolute range: not on level 0, and not past `MAXLEVEL`.
+fn absolute_range(ctx: &Ctx, out: &mut Vec<Diagnostic>, c: &Couple) {
+    let max = ctx.limits.max_level;
+    if c.base == 0 {
+        out.push(
+            Diagnostic::error(LEVEL_ZERO, c.base_span, "there is no level 0")
+                .with_label(
+                    c.base_span,
+                    "levels count from 1 at the top, from -1 at the bottom",
+                )
+                .with_note("NetHack's loader panics \"level_range: base value out of range\"")
+                .with_fix(
+                    "start at the top level",
+                    vec![Edit {
+                        span: c.base_span,
+                        replacement: "1".into(),
+                    }],
+                ),
+        );
         return;
     }
-    match kind {
-        Kind::Absolute => {
-            if c.base == 0 {
-                out.push(
-                    Diagnostic::error(LEVEL_ZERO, c.base_span, "there is no level 0")
-                        .with_label(
-                            c.base_span,
-                            "levels count from 1 at the top, from -1 at the bottom",
-                        )
-                        .with_note(
-                            "NetHack's loader panics \"level_range: base value out of range\"",
-                        )
-                        .with_fix(
-                            "start at the top level",
-                            vec![Edit {
-                                span: c.base_span,
-                                replacement: "1".into(),
-                            }],
-                        ),
-                );
-                return;
-            }
-            if let Some(m) = max {
-                let end = if c.base < 0 {
-                    c.base + c.rand + 1
-                } else {
-                    c.base + c.rand - m
-                };
-                if end > 0 {
-                    let last = if c.base < 0 {
-                        format!("{} levels below the bottom", c.base + c.rand + 1)
-                    } else {
-                        format!("level {}", c.base + c.rand)
-                    };
-                    out.push(
-                        Diagnostic::error(RANGE_PAST_MAXLEVEL, c.span, format!("range ({}, {}) reaches past MAXLEVEL {m}", c.base, c.rand))
-                            .with_label(c.span, format!("base + rand reaches {last}"))
-                            .with_note(format!(
-                                "{} requires base + rand <= {m} (for a negative base: base + rand + 1 <= 0) and otherwise \
-                                 reports \"Abs range out of dlevel range - zeroing!\"",
-                                ctx.compiler_name()
-                            )),
-                    );
-                }
-            }
+    if let Some(m) = max {
+        let end = if c.base < 0 {
+            c.base + c.rand + 1
+        } else {
+            c.base + c.rand - m
+        };
+        if end > 0 {
+            let last = if c.base < 0 {
+                format!("{} levels below the bottom", c.base + c.rand + 1)
+            } else {
+                format!("level {}", c.base + c.rand)
+            };
+            out.push(
+                Diagnostic::error(RANGE_PAST_MAXLEVEL, c.span, format!("range ({}, {}) reaches past MAXLEVEL {m}", c.base, c.rand))
+                    .with_label(c.span, format!("base + rand reaches {last}"))
+                    .with_note(format!(
+                        "{} requires base + rand <= {m} (for a negative base: base + rand + 1 <= 0) and otherwise \
+                         reports \"Abs range out of dlevel range - zeroing!\"",
+                        ctx.compiler_name()
+                    )),
+            );
         }
-        Kind::ChainedLevel => {
-            if c.base == 0 && (c.rand == 0 || c.rand == 1) {
-                let anchor = anchor.unwrap_or_default();
-                out.push(
-                    Diagnostic::error(ON_ANCHOR, c.span, format!("this level would be on \"{anchor}\" itself"))
-                        .with_label(c.span, "offset 0 is the level it is chained from")
-                        .with_note("two special levels never share a level: the loader panics \"couldn't place levels\"")
-                        .with_fix("place it one level below", vec![Edit { span: c.base_span, replacement: "1".into() }]),
-                );
-            }
-        }
-        Kind::ChainedBranch | Kind::Dungeon => {}
+    }
+}
+
+/// A chained level's range: not on the level it is chained from.
+fn chained_level(out: &mut Vec<Diagnostic>, c: &Couple, anchor: Option<String>) {
+    if c.base == 0 && (c.rand == 0 || c.rand == 1) {
+        let anchor = anchor.unwrap_or_default();
+        out.push(
+            Diagnostic::error(ON_ANCHOR, c.span, format!("this level would be on \"{anchor}\" itself"))
+                .with_label(c.span, "offset 0 is the level it is chained from")
+                .with_note("two special levels never share a level: the loader panics \"couldn't place levels\"")
+                .with_fix("place it one level below", vec![Edit { span: c.base_span, replacement: "1".into() }]),
+        );
     }
 }
