@@ -623,6 +623,87 @@ fn bones_text(b: u8) -> String {
     }
 }
 
+/// Level record `l` of dungeon record `di`, precomputed (its chain
+/// candidates come later, from all the records).
+fn level_record(rules: &Rules, l: &script::Level, di: u32) -> LRec {
+    LRec {
+        name: text(&l.name),
+        bones: bones_text(l.bones),
+        range: l.range,
+        chance: l.chance,
+        chain: l.chain,
+        flags: l.flags,
+        rndlevs: l.rndlevs,
+        display: l.display.as_deref().map(text).unwrap_or_default(),
+        dungeon: di,
+        floating: rules
+            .floating_levels
+            .iter()
+            .position(|n| l.name.eq_ignore_ascii_case(n.as_bytes()))
+            .map(|i| i as u8),
+        is_dummy: l.name.eq_ignore_ascii_case(b"dummy"),
+        chain_candidates: Vec::new(),
+        unlinked: rules.unlinked_levels.iter().any(|n| l.name == n.as_bytes()),
+        plane: rules.planes.and_then(|p| {
+            std::iter::once(p.head)
+                .chain(p.shuffled)
+                .chain(std::iter::once(p.tail))
+                .position(|n| l.name.eq_ignore_ascii_case(n.as_bytes()))
+                .map(|i| i as u8)
+        }),
+    }
+}
+
+/// Branch record `b`, the `nth` of dungeon record `di`, precomputed.
+fn branch_record(script: &Script, di: u32, nth: usize, b: &script::Branch) -> BRec {
+    let back_to = script.dungeons[..di as usize]
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.name == b.target)
+        .map(|(j, _)| j as u32)
+        .collect();
+    BRec {
+        target: text(&b.target),
+        range: b.range,
+        chain: b.chain,
+        kind: branch_kind(b.branch_type, b.up),
+        up: b.up,
+        nth: nth as u32,
+        chain_candidates: Vec::new(),
+        entry: b.entry.unwrap_or(0),
+        back_to,
+    }
+}
+
+/// 3.7's chain lookup by name ([`Rules::chain_by_name`]): the earlier
+/// records named like each chained-to one. Only the chained-to record's
+/// name counts (strcmp: exact).
+fn chain_candidates(levels: &mut [LRec], branches: &mut [BRec]) {
+    fn named(levels: &[LRec], chain: i32, below: usize) -> Vec<u32> {
+        let Some(target) = usize::try_from(chain).ok().and_then(|c| levels.get(c)) else {
+            return Vec::new();
+        };
+        (0..below)
+            .filter(|&j| levels[j].name == target.name)
+            .map(|j| j as u32)
+            .collect()
+    }
+    let level_candidates: Vec<Vec<u32>> = (0..levels.len())
+        .map(|l| named(levels, levels[l].chain, l))
+        .collect();
+    for (l, c) in levels.iter_mut().zip(level_candidates) {
+        l.chain_candidates = c;
+    }
+    let all = levels.len();
+    let branch_candidates: Vec<Vec<u32>> = branches
+        .iter()
+        .map(|b| named(levels, b.chain, all))
+        .collect();
+    for (b, c) in branches.iter_mut().zip(branch_candidates) {
+        b.chain_candidates = c;
+    }
+}
+
 /// The type NetHack's loader gives a branch (`correct_branch_type`).
 fn branch_kind(t: BranchType, up: bool) -> BranchKind {
     match t {
@@ -699,54 +780,11 @@ impl Resolver {
                 .map(|(j, _)| j as u32)
                 .collect();
             let level_start = levels.len() as u32;
-            for l in &d.levels {
-                levels.push(LRec {
-                    name: text(&l.name),
-                    bones: bones_text(l.bones),
-                    range: l.range,
-                    chance: l.chance,
-                    chain: l.chain,
-                    flags: l.flags,
-                    rndlevs: l.rndlevs,
-                    display: l.display.as_deref().map(text).unwrap_or_default(),
-                    dungeon: di,
-                    floating: rules
-                        .floating_levels
-                        .iter()
-                        .position(|n| l.name.eq_ignore_ascii_case(n.as_bytes()))
-                        .map(|i| i as u8),
-                    is_dummy: l.name.eq_ignore_ascii_case(b"dummy"),
-                    chain_candidates: Vec::new(),
-                    unlinked: rules.unlinked_levels.iter().any(|n| l.name == n.as_bytes()),
-                    plane: rules.planes.and_then(|p| {
-                        std::iter::once(p.head)
-                            .chain(p.shuffled)
-                            .chain(std::iter::once(p.tail))
-                            .position(|n| l.name.eq_ignore_ascii_case(n.as_bytes()))
-                            .map(|i| i as u8)
-                    }),
-                });
-            }
+            levels.extend(d.levels.iter().map(|l| level_record(&rules, l, di)));
             let branch_start = branches.len() as u32;
             for (nth, b) in d.branches.iter().enumerate() {
                 targets.push((b.target.as_slice(), branches.len() as u32, di));
-                let back_to = script.dungeons[..di as usize]
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| e.name == b.target)
-                    .map(|(j, _)| j as u32)
-                    .collect();
-                branches.push(BRec {
-                    target: text(&b.target),
-                    range: b.range,
-                    chain: b.chain,
-                    kind: branch_kind(b.branch_type, b.up),
-                    up: b.up,
-                    nth: nth as u32,
-                    chain_candidates: Vec::new(),
-                    entry: b.entry.unwrap_or(0),
-                    back_to,
-                });
+                branches.push(branch_record(script, di, nth, b));
             }
             if !rules.unconnected && d.lua.unconnected {
                 return Err(LoadError::Unsupported {
@@ -780,30 +818,7 @@ impl Resolver {
             });
         }
         if rules.chain_by_name {
-            // Only the chained-to record's name counts (strcmp: exact).
-            fn named(levels: &[LRec], chain: i32, below: usize) -> Vec<u32> {
-                let Some(target) = usize::try_from(chain).ok().and_then(|c| levels.get(c)) else {
-                    return Vec::new();
-                };
-                (0..below)
-                    .filter(|&j| levels[j].name == target.name)
-                    .map(|j| j as u32)
-                    .collect()
-            }
-            let level_candidates: Vec<Vec<u32>> = (0..levels.len())
-                .map(|l| named(&levels, levels[l].chain, l))
-                .collect();
-            for (l, c) in levels.iter_mut().zip(level_candidates) {
-                l.chain_candidates = c;
-            }
-            let all = levels.len();
-            let branch_candidates: Vec<Vec<u32>> = branches
-                .iter()
-                .map(|b| named(&levels, b.chain, all))
-                .collect();
-            for (b, c) in branches.iter_mut().zip(branch_candidates) {
-                b.chain_candidates = c;
-            }
+            chain_candidates(&mut levels, &mut branches);
         }
         let required = rules
             .required_dungeons
