@@ -18,7 +18,7 @@
 //! Formatting is idempotent and keeps the statement sequence, so it never
 //! changes the compiled output. Files with syntax errors are not formatted.
 
-use crate::ast::{Comment, FlagLine, Statement};
+use crate::ast::{Comment, FlagLine, SourceFile, Statement};
 use crate::codes;
 use crate::diagnostic::Diagnostic;
 use crate::printer::print_statement;
@@ -43,9 +43,33 @@ pub fn format(src: &[u8], opts: &ParseOptions) -> Result<Vec<u8>, Vec<Diagnostic
         .iter()
         .map(|f| lines.line_of(f.span.start))
         .collect();
+    let refusals = refusals(file, &lines, &flag_line_nos);
+    if !refusals.is_empty() {
+        return Err(refusals);
+    }
+    let items = items(file, &lines, &flag_line_nos);
 
-    // Every statement spanning lines must stay clear of `%NAME` lines:
-    // joining it would move text into or out of the option's control.
+    let eol: &[u8] = if lines.crlf { b"\r\n" } else { b"\n" };
+    let mut out = Vec::with_capacity(src.len() + src.len() / 8);
+    let mut covered: Option<usize> = None;
+    for item in &items {
+        if let Some(done) = covered {
+            let blanks = item.first.saturating_sub(done + 1).min(MAX_BLANK_LINES);
+            for _ in 0..blanks {
+                out.extend_from_slice(eol);
+            }
+        }
+        covered = Some(covered.map_or(item.last, |d| d.max(item.last)));
+        write_item(src, &lines, opts, item, &mut out);
+        out.extend_from_slice(eol);
+    }
+    Ok(out)
+}
+
+/// Every statement spanning lines must stay clear of `%NAME` lines:
+/// joining it would move text into or out of the option's control. One
+/// error per statement that does not.
+fn refusals(file: &SourceFile, lines: &Lines, flag_line_nos: &[usize]) -> Vec<Diagnostic> {
     let mut refusals = Vec::new();
     for stmt in &file.statements {
         let (first, last) = lines.extent(stmt.span);
@@ -69,31 +93,14 @@ pub fn format(src: &[u8], opts: &ParseOptions) -> Result<Vec<u8>, Vec<Diagnostic
             );
         }
     }
-    if !refusals.is_empty() {
-        return Err(refusals);
-    }
+    refusals
+}
 
-    // Trailing comments that follow the last statement ending on their line
-    // are written with it.
-    let mut attached: Vec<Option<&Comment>> = vec![None; file.statements.len()];
-    let mut loose_comments = Vec::new();
-    let mut si = 0;
-    for c in &file.comments {
-        while si < file.statements.len() && file.statements[si].span.end <= c.span.start {
-            si += 1;
-        }
-        let owner = si.checked_sub(1).filter(|&i| {
-            c.trailing
-                && lines.line_of(file.statements[i].span.end.saturating_sub(1))
-                    == lines.line_of(c.span.start)
-                && attached[i].is_none()
-        });
-        match owner {
-            Some(i) => attached[i] = Some(c),
-            None => loose_comments.push(c),
-        }
-    }
-
+/// What the output holds, in source order: the statements with their
+/// prefixes and trailing comments, the other comments, and the `%NAME`
+/// lines that start no statement.
+fn items<'a>(file: &'a SourceFile, lines: &Lines, flag_line_nos: &[usize]) -> Vec<Item<'a>> {
+    let (attached, loose_comments) = attach_comments(file, lines);
     // Kept `%NAME` prefixes by line; a kept flag line that starts no
     // statement is written on its own, with the comment it may carry.
     let kept_at = |line: usize| {
@@ -132,7 +139,7 @@ pub fn format(src: &[u8], opts: &ParseOptions) -> Result<Vec<u8>, Vec<Diagnostic
             });
         }
     }
-    for (f, &line) in file.flag_lines.iter().zip(&flag_line_nos) {
+    for (f, &line) in file.flag_lines.iter().zip(flag_line_nos) {
         if !f.kept {
             items.push(Item {
                 start: f.span.start,
@@ -150,50 +157,67 @@ pub fn format(src: &[u8], opts: &ParseOptions) -> Result<Vec<u8>, Vec<Diagnostic
         }
     }
     items.sort_by_key(|it| it.start);
+    items
+}
 
-    let eol: &[u8] = if lines.crlf { b"\r\n" } else { b"\n" };
-    let mut out = Vec::with_capacity(src.len() + src.len() / 8);
-    let mut covered: Option<usize> = None;
-    for item in &items {
-        if let Some(done) = covered {
-            let blanks = item.first.saturating_sub(done + 1).min(MAX_BLANK_LINES);
-            for _ in 0..blanks {
-                out.extend_from_slice(eol);
-            }
+/// Trailing comments that follow the last statement ending on their line
+/// are written with it: per statement, its comment; and the others.
+fn attach_comments<'a>(
+    file: &'a SourceFile,
+    lines: &Lines,
+) -> (Vec<Option<&'a Comment>>, Vec<&'a Comment>) {
+    let mut attached: Vec<Option<&Comment>> = vec![None; file.statements.len()];
+    let mut loose_comments = Vec::new();
+    let mut si = 0;
+    for c in &file.comments {
+        while si < file.statements.len() && file.statements[si].span.end <= c.span.start {
+            si += 1;
         }
-        covered = Some(covered.map_or(item.last, |d| d.max(item.last)));
-        match item.what {
-            What::Stmt(stmt, prefix, comment) => {
-                if let Some(p) = prefix {
-                    out.extend_from_slice(slice(src, p));
-                    out.push(b' ');
-                }
-                print_statement(stmt, &mut out);
-                if let Some(c) = comment {
-                    out.push(b' ');
-                    out.extend_from_slice(trim_end(slice(src, c.span)));
-                }
-            }
-            What::Comment(span) => out.extend_from_slice(trim_end(slice(src, span))),
-            What::Dropped(flag) => dropped_line(src, &lines, flag, opts, &mut out),
-            What::FlagOnly(flag) => {
-                // Only blanks or a comment can follow (a statement token
-                // would belong to a statement crossing lines, refused above).
-                out.extend_from_slice(slice(src, flag.span));
-                let rest = trim_end(slice(
-                    src,
-                    Span::new(flag.span.end, lines.content_end(flag.span.end)),
-                ));
-                let rest = trim_start(rest);
-                if !rest.is_empty() {
-                    out.push(b' ');
-                    out.extend_from_slice(rest);
-                }
-            }
+        let owner = si.checked_sub(1).filter(|&i| {
+            c.trailing
+                && lines.line_of(file.statements[i].span.end.saturating_sub(1))
+                    == lines.line_of(c.span.start)
+                && attached[i].is_none()
+        });
+        match owner {
+            Some(i) => attached[i] = Some(c),
+            None => loose_comments.push(c),
         }
-        out.extend_from_slice(eol);
     }
-    Ok(out)
+    (attached, loose_comments)
+}
+
+/// One item's line, without its line end.
+fn write_item(src: &[u8], lines: &Lines, opts: &ParseOptions, item: &Item, out: &mut Vec<u8>) {
+    match item.what {
+        What::Stmt(stmt, prefix, comment) => {
+            if let Some(p) = prefix {
+                out.extend_from_slice(slice(src, p));
+                out.push(b' ');
+            }
+            print_statement(stmt, out);
+            if let Some(c) = comment {
+                out.push(b' ');
+                out.extend_from_slice(trim_end(slice(src, c.span)));
+            }
+        }
+        What::Comment(span) => out.extend_from_slice(trim_end(slice(src, span))),
+        What::Dropped(flag) => dropped_line(src, lines, flag, opts, out),
+        What::FlagOnly(flag) => {
+            // Only blanks or a comment can follow (a statement token
+            // would belong to a statement crossing lines, refused above).
+            out.extend_from_slice(slice(src, flag.span));
+            let rest = trim_end(slice(
+                src,
+                Span::new(flag.span.end, lines.content_end(flag.span.end)),
+            ));
+            let rest = trim_start(rest);
+            if !rest.is_empty() {
+                out.push(b' ');
+                out.extend_from_slice(rest);
+            }
+        }
+    }
 }
 
 struct Item<'a> {
