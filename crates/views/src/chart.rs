@@ -47,6 +47,39 @@ pub fn method_line(m: &Method) -> String {
     }
 }
 
+/// Where the depth chart puts things.
+struct Chart<'a> {
+    /// The depths shown, `lo ..= hi`.
+    lo: i32,
+    hi: i32,
+    /// The width of one depth.
+    cell: f64,
+    label_w: f64,
+    right_w: f64,
+    row_h: f64,
+    /// The first row's top.
+    top: f64,
+    width: f64,
+    rows: usize,
+    /// The dungeons in the order of their first row, for the colours.
+    dungeons: Vec<&'a str>,
+}
+
+impl Chart<'_> {
+    fn x_of(&self, depth: i32) -> f64 {
+        self.label_w + (depth - self.lo) as f64 * self.cell
+    }
+
+    fn color(&self, d: &str) -> &'static str {
+        PALETTE[self.dungeons.iter().position(|x| *x == d).unwrap_or(0) % PALETTE.len()]
+    }
+
+    /// The bottom of the last row.
+    fn bottom(&self) -> f64 {
+        self.top + self.row_h * self.rows as f64
+    }
+}
+
 /// The depth chart as an SVG document.
 pub fn depth_svg(stats: &Stats, title: &str) -> String {
     let rows: Vec<&dgnkit_stats::LevelStat> = stats
@@ -77,9 +110,18 @@ pub fn depth_svg(stats: &Stats, title: &str) -> String {
             dungeons.push(&l.dungeon);
         }
     }
-    let color =
-        |d: &str| PALETTE[dungeons.iter().position(|x| *x == d).unwrap_or(0) % PALETTE.len()];
-    let x_of = |depth: i32| label_w + (depth - lo) as f64 * cell;
+    let chart = Chart {
+        lo,
+        hi,
+        cell,
+        label_w,
+        right_w,
+        row_h,
+        top,
+        width,
+        rows: rows.len(),
+        dungeons,
+    };
 
     let mut s = String::new();
     let _ = writeln!(
@@ -97,16 +139,26 @@ pub fn depth_svg(stats: &Stats, title: &str) -> String {
         r##"<text x="12" y="40" fill="#555">Depth of each special level, given that it exists. {}</text>"##,
         esc(&method_line(&stats.method))
     );
-    // Depth axis: grid every 5 levels, labels at the top.
-    let axis_y = top - 8.0;
-    let mut d = lo;
-    while d <= hi {
-        if d % 5 == 0 || d == lo {
-            let x = x_of(d) + cell / 2.0;
+    depth_axis(&mut s, &chart);
+    for (i, l) in rows.iter().enumerate() {
+        level_row(&mut s, &chart, i, l);
+    }
+    chart_legend(&mut s, &chart);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Depth axis: grid every 5 levels, labels at the top.
+fn depth_axis(s: &mut String, c: &Chart) {
+    let axis_y = c.top - 8.0;
+    let mut d = c.lo;
+    while d <= c.hi {
+        if d % 5 == 0 || d == c.lo {
+            let x = c.x_of(d) + c.cell / 2.0;
             let _ = writeln!(
                 s,
                 r##"<line x1="{x:.1}" y1="{axis_y:.1}" x2="{x:.1}" y2="{:.1}" stroke="#e4e4e4"/>"##,
-                top + row_h * rows.len() as f64
+                c.bottom()
             );
             let _ = writeln!(
                 s,
@@ -119,75 +171,81 @@ pub fn depth_svg(stats: &Stats, title: &str) -> String {
     let _ = writeln!(
         s,
         r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#333">depth</text>"##,
-        label_w - 8.0,
+        c.label_w - 8.0,
         axis_y - 4.0
     );
     let _ = writeln!(
         s,
         r##"<text x="{:.1}" y="{:.1}" fill="#333">exists</text>"##,
-        width - right_w + 8.0,
+        c.width - c.right_w + 8.0,
         axis_y - 4.0
     );
-    if lo <= 1 && 1 <= hi {
+    if c.lo <= 1 && 1 <= c.hi {
         // Depths below 1 are the endgame.
-        let x = x_of(1);
+        let x = c.x_of(1);
         let _ = writeln!(
             s,
             r##"<line x1="{x:.1}" y1="{axis_y:.1}" x2="{x:.1}" y2="{:.1}" stroke="#999" stroke-dasharray="3,3"/>"##,
-            top + row_h * rows.len() as f64
+            c.bottom()
         );
     }
-    for (i, l) in rows.iter().enumerate() {
-        let y = top + row_h * i as f64;
-        if i % 2 == 1 {
-            let _ = writeln!(
-                s,
-                r##"<rect x="0" y="{y:.1}" width="{width:.0}" height="{row_h}" fill="#f6f6f6"/>"##
-            );
-        }
+}
+
+/// Row `i`: level `l`'s name, a bar per depth, and its chance to exist.
+fn level_row(s: &mut String, c: &Chart, i: usize, l: &dgnkit_stats::LevelStat) {
+    let (row_h, width) = (c.row_h, c.width);
+    let y = c.top + row_h * i as f64;
+    if i % 2 == 1 {
         let _ = writeln!(
             s,
-            r##"<text x="{:.1}" y="{:.1}" text-anchor="end"><tspan>{}</tspan><tspan fill="#888"> · {}</tspan></text>"##,
-            label_w - 8.0,
-            y + 15.0,
+            r##"<rect x="0" y="{y:.1}" width="{width:.0}" height="{row_h}" fill="#f6f6f6"/>"##
+        );
+    }
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}" text-anchor="end"><tspan>{}</tspan><tspan fill="#888"> · {}</tspan></text>"##,
+        c.label_w - 8.0,
+        y + 15.0,
+        esc(&l.name),
+        esc(&l.dungeon)
+    );
+    let max = l.depth.values().copied().fold(0.0f64, f64::max);
+    for (&depth, &p) in &l.depth {
+        let h = if max > 0.0 {
+            (p / max) * (row_h - 4.0)
+        } else {
+            0.0
+        };
+        let x = c.x_of(depth) + 1.0;
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x:.1}" y="{:.1}" width="{:.1}" height="{h:.1}" fill="{}"><title>{}: depth {depth}, {}</title></rect>"#,
+            y + row_h - 2.0 - h,
+            (c.cell - 2.0).max(1.0),
+            c.color(&l.dungeon),
             esc(&l.name),
-            esc(&l.dungeon)
-        );
-        let max = l.depth.values().copied().fold(0.0f64, f64::max);
-        for (&depth, &p) in &l.depth {
-            let h = if max > 0.0 {
-                (p / max) * (row_h - 4.0)
-            } else {
-                0.0
-            };
-            let x = x_of(depth) + 1.0;
-            let _ = writeln!(
-                s,
-                r#"<rect x="{x:.1}" y="{:.1}" width="{:.1}" height="{h:.1}" fill="{}"><title>{}: depth {depth}, {}</title></rect>"#,
-                y + row_h - 2.0 - h,
-                (cell - 2.0).max(1.0),
-                color(&l.dungeon),
-                esc(&l.name),
-                pct(p)
-            );
-        }
-        let _ = writeln!(
-            s,
-            r##"<text x="{:.1}" y="{:.1}" fill="#333">{}</text>"##,
-            width - right_w + 8.0,
-            y + 15.0,
-            pct(l.exists)
+            pct(p)
         );
     }
-    // Legend.
-    let ly = top + row_h * rows.len() as f64 + 26.0;
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}" fill="#333">{}</text>"##,
+        width - c.right_w + 8.0,
+        y + 15.0,
+        pct(l.exists)
+    );
+}
+
+/// The dungeons' colours, under the rows.
+fn chart_legend(s: &mut String, c: &Chart) {
+    let ly = c.bottom() + 26.0;
     let mut lx = 12.0;
-    for d in &dungeons {
+    for d in &c.dungeons {
         let _ = writeln!(
             s,
             r#"<rect x="{lx:.1}" y="{:.1}" width="12" height="12" fill="{}"/>"#,
             ly - 10.0,
-            color(d)
+            c.color(d)
         );
         let _ = writeln!(
             s,
@@ -197,8 +255,6 @@ pub fn depth_svg(stats: &Stats, title: &str) -> String {
         );
         lx += 30.0 + 7.0 * d.chars().count() as f64;
     }
-    s.push_str("</svg>\n");
-    s
 }
 
 /// The chart in an HTML page, with a table of the numbers.
