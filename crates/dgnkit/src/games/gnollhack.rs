@@ -83,6 +83,17 @@ pub(crate) static GAME: Game = Game {
     path_words: &["gnollhack"],
 };
 
+/// The `flags` bits of GnollHack's modern, casual and non-scoring games
+/// and the `mode` values of its casual, reloadable and modern ones: no
+/// bones in any (4.3.0 src/topten.c:513, :572-577, src/bones.c:504; the
+/// same in 4.1.1, src/bones.c:433).
+const NO_BONES_FLAGS: u64 = 0x8 | 0x10 | 0x20;
+const NO_BONES_MODES: &[(&str, Mode)] = &[
+    ("casual", Mode::NoBones),
+    ("reloadable", Mode::NoBones),
+    ("modern", Mode::NoBones),
+];
+
 /// GnollHack 4.1.0 and 4.1.1 as built from 2022-08-05 to 2023-06-26, with
 /// no `edit` field. Earlier 4.1.0 builds had other dungeons, which a line
 /// does not tell. Their `can_make_bones()` is 3.6's order (4.1.1
@@ -103,12 +114,8 @@ const GNOLLHACK_4_1_0: Release = Release {
         wizard_query: "GnollHack 4.1.1 src/end.c:1728",
         no_bones_modes: "GnollHack 4.1.1 src/bones.c:433",
     },
-    no_bones_flags: 0x8 | 0x10 | 0x20,
-    modes: &[
-        ("casual", Mode::NoBones),
-        ("reloadable", Mode::NoBones),
-        ("modern", Mode::NoBones),
-    ],
+    no_bones_flags: NO_BONES_FLAGS,
+    modes: NO_BONES_MODES,
     ..Release::BASE
 };
 
@@ -140,12 +147,8 @@ const GNOLLHACK: Release = Release {
         wizard_query: "GnollHack 4.3.0 src/end.c:2758",
         no_bones_modes: "GnollHack 4.3.0 src/bones.c:504",
     },
-    no_bones_flags: 0x8 | 0x10 | 0x20,
-    modes: &[
-        ("casual", Mode::NoBones),
-        ("reloadable", Mode::NoBones),
-        ("modern", Mode::NoBones),
-    ],
+    no_bones_flags: NO_BONES_FLAGS,
+    modes: NO_BONES_MODES,
     ..Release::BASE
 };
 

@@ -135,6 +135,14 @@ pub(crate) static GAME: Game = Game {
     path_words: &["unnethack"],
 };
 
+/// UnNetHack 6's own `mode` values: games that leave bones as any other
+/// (`can_make_bones()` does not read them; 6.0.15 src/topten.c:463-468).
+const MODES_6: &[(&str, Mode)] = &[
+    ("hah", Mode::Normal),
+    ("hoh", Mode::Normal),
+    ("marathon", Mode::Normal),
+];
+
 /// UnNetHack 5.1.0-5.3.1 and the 5.3.2 builds before the Rogue level went
 /// (7b02e60db, 2019-01-20): colon-separated lines (5.3.1 src/topten.c:249,
 /// `version=UNH-5.3.1` :339; tabs came with 0e86db592, 2019-01-09). In
@@ -186,11 +194,7 @@ const UNNETHACK_6_0_0: Release = Release {
         wizard_query: "UnNetHack 6.0.6 src/end.c:906",
         no_bones_modes: "",
     },
-    modes: &[
-        ("hah", Mode::Normal),
-        ("hoh", Mode::Normal),
-        ("marathon", Mode::Normal),
-    ],
+    modes: MODES_6,
     bones: Some(&BONES_5),
     separator: Some(b'\t'),
     ..Release::BASE
@@ -217,11 +221,7 @@ const UNNETHACK_6_0_7: Release = Release {
         wizard_query: "UnNetHack 6.0.10 src/end.c:975",
         no_bones_modes: "",
     },
-    modes: &[
-        ("hah", Mode::Normal),
-        ("hoh", Mode::Normal),
-        ("marathon", Mode::Normal),
-    ],
+    modes: MODES_6,
     bones: Some(&BONES_6_0_7),
     ..Release::BASE
 };
@@ -250,11 +250,7 @@ const UNNETHACK: Release = Release {
         wizard_query: "UnNetHack 6.0.15 src/end.c:967",
         no_bones_modes: "",
     },
-    modes: &[
-        ("hah", Mode::Normal),
-        ("hoh", Mode::Normal),
-        ("marathon", Mode::Normal),
-    ],
+    modes: MODES_6,
     ..Release::BASE
 };
 
