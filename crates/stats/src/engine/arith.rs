@@ -1,44 +1,26 @@
-//! The loader's draw-free arithmetic, as the enumeration needs it: level
-//! ranges, a negative count's branch levels, entry levels, dNetHack's
-//! Quest locate moves and minimum size, and the failure codes. Invariant:
-//! each rule is written once in the statistics, here, and agrees with the
-//! loader's own (`crates/loader/src/resolve.rs`), which the parity tests
-//! check.
+//! The loader's draw-free arithmetic as the enumeration weighs it. The
+//! rules themselves are the loader's (`dgnkit_loader::arith`: level
+//! ranges, entry levels, dNetHack's Quest locate moves and minimum size;
+//! `FailCode` for the failure codes), called here and never written again:
+//! this module only turns their answers into chances. The one rule of its
+//! own is a negative count's branch levels, which the loader draws and the
+//! enumeration spreads over every value of the draw.
 
 use crate::loader::{EntrySource, NonPositiveRn2, Resolver};
 use crate::place::Abort;
 use crate::weight::W;
+use dgnkit_loader::arith;
 
 /// `level_range` on a dungeon of `lmax` levels with the chain's level
-/// already known: `(start, count)` or the loader's error code.
+/// already known: `(start, count)`, or the placement search's abort.
+#[inline]
 pub(super) fn level_range(
     lmax: i32,
     base: i32,
     rand: i32,
     chained_level: Option<i32>,
 ) -> Result<(i32, i32), Abort> {
-    let mut base = base;
-    match chained_level {
-        Some(v) => base = base.wrapping_add(v),
-        None if base < 0 => base = base.wrapping_add(lmax).wrapping_add(1),
-        None => {}
-    }
-    if base < 1 || base > lmax {
-        return Err(Abort::BaseOutOfRange);
-    }
-    let count = match rand {
-        -1 => lmax - base + 1,
-        0 => 1,
-        // Below -1: the count is the random part itself (negative).
-        r => {
-            if i64::from(base) + i64::from(r) - 1 > i64::from(lmax) {
-                lmax - base + 1
-            } else {
-                r
-            }
-        }
-    };
-    Ok((base, count))
+    arith::level_range(lmax, base, rand, chained_level).map_err(Abort::from)
 }
 
 /// A branch's level for a negative `count` (a random part below -1; the
@@ -73,33 +55,28 @@ pub(super) fn nonpositive_branch_levels(
     }
 }
 
-/// dNetHack's Quest locate level (dNAO `dungeon.c:1008-1020`, as the
-/// loader's): the record before last of a Quest of `num` levels moves
-/// down by each amount with its chance.
+/// dNetHack's Quest locate level (`arith::quest_locate_moves`): the
+/// record before last of a Quest of `num` levels moves down by each amount,
+/// the moves equally likely.
 pub(super) fn locate_moves(res: &Resolver, rec: usize, num: i32) -> Vec<(i32, W)> {
     let d = &res.dungeons[rec];
-    if !(res.rules.quest_locate && d.is_quest) || d.levels.1 - d.levels.0 < 2 {
+    let moves = arith::quest_locate_moves(&res.rules, d, num);
+    if moves.is_empty() || arith::quest_locate_record(d).is_none() {
         return vec![(0, W::ONE)];
     }
-    if res.rules.inputs.quest_nemesis_blibdoolpoolp || num == 7 {
-        vec![(1, W::ONE)]
-    } else if num == 6 {
-        vec![(0, W::ratio(1, 2)), (1, W::ratio(1, 2))]
-    } else {
-        vec![(0, W::ONE)]
-    }
+    let n = moves.len() as u64;
+    moves.iter().map(|&m| (m, W::ratio(1, n))).collect()
 }
 
-/// dNetHack: a Quest of at least 6 levels for the Blibdoolpoolp nemesis
-/// (dNAO `dungeon.c:910-916`), before the entry level.
-pub(super) fn quest_min_size(res: &Resolver, rec: usize) -> Option<i32> {
-    let d = &res.dungeons[rec];
-    (res.rules.quest_locate && d.is_quest && res.rules.inputs.quest_nemesis_blibdoolpoolp)
-        .then_some(6)
+/// The size of record `rec` once drawn as `num` (`arith::quest_size`:
+/// dNetHack's Blibdoolpoolp Quest is at least 6 levels).
+#[inline]
+pub(super) fn quest_size(res: &Resolver, rec: usize, num: i32) -> i32 {
+    arith::quest_size(&res.rules, &res.dungeons[rec], num)
 }
 
-/// The entry level of dungeon record `rec` of `num` levels: counted from
-/// the bottom when negative, at most the bottom, 1 when unset.
+/// The entry level of dungeon record `rec` of `num` levels
+/// (`arith::entry_level`), from the ENTRY value the game reads.
 pub(super) fn entry_level(res: &Resolver, rec: usize, num: i32) -> i32 {
     let d = &res.dungeons[rec];
     // SLASH'EM takes the entry from the branch record into the dungeon
@@ -112,38 +89,5 @@ pub(super) fn entry_level(res: &Resolver, rec: usize, num: i32) -> i32 {
             .first()
             .map_or(0, |&(b, _)| res.branches[b as usize].entry),
     };
-    let count = |v: i32| res.rules.fields.count(v);
-    if entry_field < 0 {
-        let e = count(num.wrapping_add(entry_field).wrapping_add(1));
-        if e <= 0 {
-            1
-        } else {
-            e
-        }
-    } else if entry_field > 0 {
-        let e = count(entry_field);
-        if e > num {
-            num
-        } else {
-            e
-        }
-    } else {
-        1
-    }
-}
-
-/// The loader's failure codes the enumeration reports
-/// (`LoadError::code()`, `crates/loader/src/error.rs`).
-pub(super) mod code {
-    pub const BRANCH_NOT_FOUND: &str = "branch-not-found";
-    pub const PARENT_NOT_RESOLVED: &str = "parent-not-resolved";
-    pub const CHAIN_SHIFTED: &str = "chain-shifted";
-    pub const EMPTY_CHAIN: &str = "empty-chain";
-    pub const BRANCH_LEVEL_HANGS: &str = "branch-level-hangs";
-    pub const TOO_MANY_LEVELS: &str = "too-many-levels";
-    pub const COULDNT_PLACE: &str = "couldnt-place";
-    pub const TOO_MANY_BRANCHES: &str = "too-many-branches";
-    /// A first floating level lies where no branch arrives.
-    pub const KNOX_NOT_REACHABLE: &str = "knox-not-reachable";
-    pub const MISSING_DUNGEON: &str = "missing-dungeon";
+    arith::entry_level(res.rules.fields, num, entry_field)
 }

@@ -4,7 +4,7 @@
 //! its optional levels, whose placements [`Engine::outcomes`] turns into
 //! outcomes. Invariant: the chances of a state's outcomes sum to one.
 
-use super::arith::{code, entry_level, level_range, nonpositive_branch_levels, quest_min_size};
+use super::arith::{entry_level, level_range, nonpositive_branch_levels, quest_size};
 use super::layer::{BranchInfo, FailKey, Present, To};
 use super::memo::{LevelPlan, PlaceKey};
 use super::state::{shared, Live, State};
@@ -12,6 +12,7 @@ use super::{Engine, TooLarge};
 use crate::loader::{BranchKind, DungeonChance, NonPositiveRn2};
 use crate::runs::{bit, probe};
 use crate::weight::W;
+use dgnkit_loader::FailCode;
 use std::sync::Arc;
 
 /// Dungeon sizes enumerated at most (the random part of a size).
@@ -264,10 +265,9 @@ impl<'a> Engine<'a> {
         } else {
             vec![(self.count(d.size.base), W::ONE)]
         };
-        let min = quest_min_size(self.res, rec);
         Ok(sizes
             .into_iter()
-            .map(|(num, p)| (min.map_or(num, |m| num.max(m)), p))
+            .map(|(num, p)| (quest_size(self.res, rec, num), p))
             .collect())
     }
 
@@ -365,14 +365,14 @@ impl<'a> Engine<'a> {
             .iter()
             .find(|(_, owner)| s.loaded.contains(&(*owner as u16)))
         else {
-            return Ok(Err(code::BRANCH_NOT_FOUND));
+            return Ok(Err(FailCode::BranchNotFound.code()));
         };
         if res.rules.parent_by_name
             && d.same_name_before
                 .iter()
                 .any(|&j| j <= owner && s.loaded.contains(&(j as u16)))
         {
-            return Ok(Err(code::PARENT_NOT_RESOLVED));
+            return Ok(Err(FailCode::ParentNotResolved.code()));
         }
         let Some(parent) = s.live.iter().find(|l| l.record as u32 == owner) else {
             return Err(TooLarge {
@@ -382,11 +382,11 @@ impl<'a> Engine<'a> {
         let b = &res.branches[brec as usize];
         let chained = if b.chain >= 0 {
             if b.chain >= n_slots {
-                return Ok(Err(code::CHAIN_SHIFTED));
+                return Ok(Err(FailCode::ChainShifted.code()));
             }
             match s.slots.iter().find(|(sl, _)| *sl == b.chain) {
                 Some(&(_, v)) if v > 0 => Some(v),
-                _ => return Ok(Err(code::EMPTY_CHAIN)),
+                _ => return Ok(Err(FailCode::EmptyChain.code())),
             }
         } else {
             None
@@ -440,7 +440,7 @@ impl<'a> Engine<'a> {
                 out.push(Expansion::failure(
                     p * pl,
                     rec,
-                    code::BRANCH_LEVEL_HANGS,
+                    FailCode::BranchLevelHangs.code(),
                     None,
                 ));
                 continue;
@@ -509,7 +509,12 @@ impl<'a> Engine<'a> {
         if let Some(limits) = res.rules.limits {
             if n_slots as usize + nlev > limits.max_levels {
                 for draw in draws {
-                    out.push(Expansion::failure(draw.p, rec, code::TOO_MANY_LEVELS, None));
+                    out.push(Expansion::failure(
+                        draw.p,
+                        rec,
+                        FailCode::TooManyLevels.code(),
+                        None,
+                    ));
                 }
                 return Ok(true);
             }

@@ -66,6 +66,7 @@ use crate::weight::W;
 use crate::{Budget, Stop, STOPPED};
 use back::{backward, DeferredRuns};
 pub(crate) use back::{BackAt, BackLayer, Reach, LEVEL_BITS};
+use dgnkit_loader::FailCode;
 use expand::Expansion;
 pub(crate) use facts::future_mask;
 use facts::FileFacts;
@@ -332,7 +333,7 @@ impl<'a> Engine<'a> {
             .map(|s| {
                 if s.floating_bad {
                     return Some(FailKey {
-                        code: arith::code::KNOX_NOT_REACHABLE,
+                        code: FailCode::KnoxNotReachable.code(),
                         dungeon: None,
                         level: None,
                     });
@@ -343,7 +344,7 @@ impl<'a> Engine<'a> {
                         .iter()
                         .any(|&r| self.res.dungeons[r as usize].name == *name);
                     (!found).then_some(FailKey {
-                        code: arith::code::MISSING_DUNGEON,
+                        code: FailCode::MissingDungeon.code(),
                         dungeon: None,
                         level: None,
                     })

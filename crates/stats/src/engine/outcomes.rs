@@ -2,13 +2,13 @@
 //! and per class of where its kept levels lie, the state after it.
 //! Invariant: the next state is projected onto what later records read.
 
-use super::arith::code;
 use super::expand::{DungeonDraw, Expansion, Placed};
 use super::layer::{BranchInfo, Present, To};
 use super::state::{shared, Live, State};
 use super::Engine;
 use crate::acc::END_PLAIN;
 use crate::runs::bit;
+use dgnkit_loader::FailCode;
 
 impl<'a> Engine<'a> {
     /// The outcomes of one placement (its classes, aborts and failure).
@@ -52,7 +52,12 @@ impl<'a> Engine<'a> {
         if !placement.fail.is_zero() {
             out.push(Expansion {
                 present: Some(known),
-                ..Expansion::failure(prefix * placement.fail, rec, code::COULDNT_PLACE, None)
+                ..Expansion::failure(
+                    prefix * placement.fail,
+                    rec,
+                    FailCode::CouldntPlace.code(),
+                    None,
+                )
             });
         }
         let n_slots = self.n_slots(&s.loaded);
@@ -64,7 +69,12 @@ impl<'a> Engine<'a> {
                 let count =
                     self.n_branch_records(&s.loaded) + (d.branches.1 - d.branches.0) as usize;
                 if count > limits.max_branches {
-                    out.push(Expansion::failure(p, rec, code::TOO_MANY_BRANCHES, None));
+                    out.push(Expansion::failure(
+                        p,
+                        rec,
+                        FailCode::TooManyBranches.code(),
+                        None,
+                    ));
                     continue;
                 }
             }
