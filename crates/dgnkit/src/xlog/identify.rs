@@ -16,8 +16,8 @@ use std::sync::LazyLock;
 /// are told from other games' and the releases that answer them. A game
 /// dgnkit lays out holds its own ([`Game::xlog`](crate::games::Game::xlog),
 /// in its file under `games/`); NetHack's, shared by its three targets, and
-/// the tournament's are in [`super::nethack`]. One is known by its address:
-/// two records are two games.
+/// the tournament's are in [`super::nethack`]. One is known by its address
+/// (two records are two games), so each is a `static`.
 pub struct Family {
     /// The name `--game` takes.
     pub name: &'static str,
