@@ -6,9 +6,10 @@ use super::alike::{After, Alike};
 use super::engine::{BackAt, BranchInfo, Edge, Enumeration, Present, To};
 use super::place::{Class, LEVELS};
 use super::weight::W;
-use crate::bones::{BonesOptions, Known};
-use crate::loader::{DRec, Resolver};
-use crate::script::flags;
+use dgnkit_bones::{BonesOptions, Known};
+use dgnkit_loader::FailCode;
+use dgnkit_loader::{DRec, Resolver};
+use dgnkit_script::flags;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -63,7 +64,7 @@ pub fn madman_records(
             let d = res.levels[strt as usize].dungeon;
             let dr = &res.dungeons[d as usize];
             if res.levels[loca as usize].dungeon == d
-                && dr.name == crate::bones::names::QUEST_DUNGEON
+                && dr.name == dgnkit_bones::names::QUEST_DUNGEON
                 && dr.branches.0 == dr.branches.1
             {
                 Ok(Some((strt, loca)))
@@ -162,7 +163,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
             Some(key) => {
                 acc.fail(key.clone(), a, || {
                     let mut path = path_to(res, run, &preds, last, si);
-                    if key.code == "knox-not-reachable" {
+                    if key.code == FailCode::KnoxNotReachable.code() {
                         path.push("the level named \"knox\" does not lie where the branch into its dungeon arrives".into());
                         return path.join("; ");
                     }
@@ -277,7 +278,7 @@ fn present(
         .invocation
         .applies(d.flags & flags::HELLISH != 0, || {
             (d.levels.0..d.levels.1)
-                .any(|l| res.levels[l as usize].name == crate::bones::rules::SANCTUM)
+                .any(|l| res.levels[l as usize].name == dgnkit_bones::rules::SANCTUM)
         });
     // Rule 10: the level above the locate level (kept, so one level in
     // this class), when the start level exists too.
@@ -403,7 +404,7 @@ impl Judge<'_> {
             dungeon_none: self.d.bones.is_empty(),
             bottom: l == info.n,
             vibrating: self.hellish && l == info.n - 1,
-            main_dungeon: self.d.name == crate::bones::rules::MAIN_DUNGEON,
+            main_dungeon: self.d.name == dgnkit_bones::rules::MAIN_DUNGEON,
             madman: self.madman_home == Some(l),
         }
     }
@@ -640,8 +641,8 @@ fn example(
         None => format!("\"{}\"", d.name),
     };
     let (l0, _) = d.levels;
-    let why = match key.code {
-        "couldnt-place" => {
+    let why = match FailCode::from_code(key.code) {
+        Some(FailCode::CouldntPlace) => {
             let present: Vec<String> = info
                 .map(|info| {
                     run.pattern(info)
@@ -663,10 +664,11 @@ fn example(
                 present.join(", ")
             )
         }
-        "knox-not-reachable" => {
+        Some(FailCode::KnoxNotReachable) => {
             format!("{head}: the level named \"knox\" does not lie where the branch into its dungeon arrives")
         }
-        code => {
+        _ => {
+            let code = key.code;
             let what = key.level.map_or_else(
                 || "the branch into it".to_string(),
                 |l| {
