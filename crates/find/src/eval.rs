@@ -5,10 +5,10 @@
 
 use super::parser::CmpOp;
 use super::query::{Fact, Node, Operand, Query};
-use crate::bones::layout::{DungeonFacts, LevelSource};
-use crate::bones::{decide, level_facts, BonesOptions};
-use crate::loader::{Resolved, Resolver};
-use crate::script::flags;
+use dgnkit_bones::layout::{DungeonFacts, LevelSource};
+use dgnkit_bones::{decide, level_facts, BonesOptions};
+use dgnkit_loader::{Resolved, Resolver};
+use dgnkit_script::flags;
 
 /// A fact's value in one layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! The exact enumeration can take a conjunction of conditions each on one
 //! fact it tracks (a dungeon's existence, size and top depth, a special
 //! level's existence, level and depth, a branch's level and depth) as
-//! constraints ([`crate::stats::evidence`]); such a query is translated
+//! constraints ([`dgnkit_stats::evidence`]); such a query is translated
 //! into them. Any other query (an `or`, a `not` of a comparison, the
 //! tune, bones, a name several records share) is judged on whole layouts
 //! by [`predicate`], which the statistics sample.
@@ -11,9 +11,9 @@
 use super::eval::{Env, Facts};
 use super::parser::CmpOp;
 use super::query::{Fact, Node, Operand, Query};
-use crate::bones::BonesOptions;
-use crate::loader::{Resolved, Resolver};
-use crate::stats::evidence::{Allowed, Constraint, Evidence, Prop, Subject};
+use dgnkit_bones::BonesOptions;
+use dgnkit_loader::{Resolved, Resolver};
+use dgnkit_stats::evidence::{Allowed, Constraint, Evidence, Prop, Subject};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -217,7 +217,7 @@ pub fn evidence(q: &Query, res: &Resolver) -> Result<Evidence, String> {
 
 /// The query judged on a whole layout: what the statistics sample when
 /// [`evidence`] cannot take it.
-pub fn predicate(q: Query, bones: BonesOptions) -> crate::stats::evidence::Predicate {
+pub fn predicate(q: Query, bones: BonesOptions) -> dgnkit_stats::evidence::Predicate {
     Arc::new(move |res: &Resolver, out: &Resolved| {
         let q = q.for_outcome(out.outcome);
         let env = Env::new(res, &bones);
@@ -236,7 +236,7 @@ mod tests {
         )
         .script
         .unwrap();
-        Resolver::with_rules(&script, crate::loader::Rules::nethack_36()).unwrap()
+        Resolver::with_rules(&script, dgnkit_loader::Rules::nethack_36()).unwrap()
     }
 
     #[test]

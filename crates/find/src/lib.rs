@@ -24,17 +24,9 @@ pub use search::{Chunk, Finder, Verdict};
 
 pub use dgnkit_frontend::check::find_codes as codes;
 
-// The modules keep the paths they had as one crate.
-use dgnkit_bones as bones;
-use dgnkit_frontend::check;
-use dgnkit_loader as loader;
-use dgnkit_loader::rng;
-use dgnkit_script as script;
-use dgnkit_stats as stats;
-
-use crate::loader::Resolver;
-use crate::stats::{Method, Stats};
 use dgnkit_grammar::Diagnostic;
+use dgnkit_loader::Resolver;
+use dgnkit_stats::{Method, Stats};
 
 /// Parses and checks `text` against `res`'s script.
 pub fn compile(text: &str, res: &Resolver) -> Result<Query, Box<Diagnostic>> {

@@ -1,12 +1,12 @@
 //! The exact probability of a query, where the statistics engine knows
 //! it: a query that reads one fact (any number of times), whose exact
-//! distribution [`crate::stats`] computes. Joint distributions of several
+//! distribution [`dgnkit_stats`] computes. Joint distributions of several
 //! facts are not enumerated, so other queries get none.
 
 use super::eval::{Env, Facts, Value};
 use super::query::{Fact, Query};
-use crate::loader::Resolved;
-use crate::stats::{Dist, Method, Stats};
+use dgnkit_loader::Resolved;
+use dgnkit_stats::{Dist, Method, Stats};
 
 /// The chance that a seed matches (a failed resolution matches nothing),
 /// or `None` when the statistics cannot answer the query.

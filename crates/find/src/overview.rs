@@ -35,7 +35,7 @@
 //! her centre room was seen, the big room's only when the hero could see,
 //! and a forgotten level prints no details at all (:2976).
 
-use crate::loader::Resolver;
+use dgnkit_loader::Resolver;
 
 /// One condition read from the overview, with the line it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -453,7 +453,7 @@ mod tests {
         )
         .script
         .expect("the test's description compiles");
-        Resolver::with_rules(&script, crate::loader::Rules::nethack_36()).unwrap()
+        Resolver::with_rules(&script, dgnkit_loader::Rules::nethack_36()).unwrap()
     }
 
     const SMALL: &str = "DUNGEON: \"The Dungeons of Doom\" \"D\" (25, 5)\n\

@@ -8,9 +8,9 @@
 
 use super::codes;
 use super::parser::{CmpOp, Expr};
-use crate::check::closest;
-use crate::loader::{Checkpoint, Resolver};
+use dgnkit_frontend::check::closest;
 use dgnkit_grammar::{Diagnostic, Span};
+use dgnkit_loader::{Checkpoint, Resolver};
 
 /// Something a layout says that a query reads.
 #[derive(Clone, Debug, PartialEq, Eq)]

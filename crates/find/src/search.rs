@@ -4,9 +4,9 @@
 
 use super::eval::{Env, Facts};
 use super::query::{stage, Query};
-use crate::bones::BonesOptions;
-use crate::loader::{Checkpoint, LoadError, Resolved, Resolver};
-use crate::rng::{Draw, RngKind, Trace};
+use dgnkit_bones::BonesOptions;
+use dgnkit_loader::rng::{Draw, RngKind, Trace};
+use dgnkit_loader::{Checkpoint, LoadError, Resolved, Resolver};
 use std::collections::BTreeMap;
 use std::ops::{ControlFlow, Range};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

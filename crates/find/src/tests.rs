@@ -1,10 +1,10 @@
 use super::*;
-use crate::bones::BonesOptions;
-use crate::rng::RngKind;
 use dgnkit::options::Target;
+use dgnkit_bones::BonesOptions;
+use dgnkit_loader::rng::RngKind;
 use proptest::prelude::*;
 
-fn built_in() -> crate::script::Script {
+fn built_in() -> dgnkit_script::Script {
     dgnkit::frontend::analyze_fast(
         include_bytes!("../../../corpus/nethack-3.6.def"),
         &dgnkit::frontend::CheckOptions::default(),
@@ -196,7 +196,7 @@ proptest! {
         let early = Finder::new(&res, &query, &bones, rng, wizard, true);
         let full = Finder::new(&res, &query, &bones, rng, wizard, false);
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        let mut out = crate::loader::Resolved::default();
+        let mut out = dgnkit_loader::Resolved::default();
         let _ = early.scan(first..first + 300, &mut out, |s, v| {
             a.push((s, v.unwrap()));
             std::ops::ControlFlow::Continue(())

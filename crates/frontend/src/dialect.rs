@@ -8,9 +8,9 @@
 //! shipped file goes beyond a limit we could not confirm in its source, the
 //! shipped file wins (the variant's game loads it), and the doc string says so.
 
-use crate::script::flags;
 use crate::CheckGame;
 use dgnkit_grammar::ast::{SourceFile, StmtKind};
+use dgnkit_script::flags;
 
 /// A family of `dgn_comp` implementations that accept the same language.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -15,18 +15,14 @@ pub mod lower;
 pub mod lua;
 pub mod model;
 
-// The modules keep the paths they had as one crate.
-use dgnkit_grammar as grammar;
-use dgnkit_script as script;
-
 use crate::check::codes;
 use crate::dialect::Dialect;
-use crate::grammar::{ast, Diagnostic, ParseOptions, Severity};
 use crate::lint::LintLevels;
 use crate::lower::lower;
 use crate::model::Model;
 pub use crate::model::SourceKind;
-use crate::script::Script;
+use dgnkit_grammar::{ast, Diagnostic, ParseOptions, Severity};
+use dgnkit_script::Script;
 
 /// What the checks need to know of the game a file is for: one record per
 /// game, made where the games are assembled (`dgnkit::games`).
@@ -126,7 +122,7 @@ pub fn analyze_fast_as(kind: SourceKind, src: &[u8], opts: &CheckOptions) -> Ana
 /// A `.def` file's analysis without the layout odds; with every check and
 /// the dialect note (`all`) or only the checks that can report errors.
 pub fn analyze_def(src: &[u8], opts: &CheckOptions, all: bool) -> Analysis {
-    let parsed = grammar::parse(src, &parse_options(opts));
+    let parsed = dgnkit_grammar::parse(src, &parse_options(opts));
     let model = model::build(&parsed.file, opts.dialect);
     let ctx = check::Ctx::new(src, &parsed.file, &model, opts.game, opts.dialect);
     let checked = if all {
@@ -188,7 +184,7 @@ fn analyze_lua(src: &[u8], opts: &CheckOptions) -> Analysis {
 }
 
 /// The prelude of a file that draws, its equal outcomes merged.
-fn prelude(mut root: script::PreludeNode, scripts: Vec<Script>) -> script::Prelude {
+fn prelude(mut root: dgnkit_script::PreludeNode, scripts: Vec<Script>) -> dgnkit_script::Prelude {
     let mut distinct: Vec<Script> = Vec::new();
     let index: Vec<u32> = scripts
         .into_iter()
@@ -200,10 +196,12 @@ fn prelude(mut root: script::PreludeNode, scripts: Vec<Script>) -> script::Prelu
             }
         })
         .collect();
-    fn renumber(node: &mut script::PreludeNode, index: &[u32]) {
+    fn renumber(node: &mut dgnkit_script::PreludeNode, index: &[u32]) {
         match node {
-            script::PreludeNode::Outcome(i) => *i = index.get(*i as usize).copied().unwrap_or(0),
-            script::PreludeNode::Draw { arms, .. } => {
+            dgnkit_script::PreludeNode::Outcome(i) => {
+                *i = index.get(*i as usize).copied().unwrap_or(0)
+            }
+            dgnkit_script::PreludeNode::Draw { arms, .. } => {
                 for a in arms {
                     renumber(&mut a.next, index);
                 }
@@ -211,7 +209,7 @@ fn prelude(mut root: script::PreludeNode, scripts: Vec<Script>) -> script::Prelu
         }
     }
     renumber(&mut root, &index);
-    script::Prelude {
+    dgnkit_script::Prelude {
         root,
         outcomes: distinct,
     }

@@ -11,7 +11,7 @@
 
 use crate::dialect::Dialect;
 use crate::model::{Model, SourceKind, Value};
-use crate::script::{Branch, BranchType, Dungeon, Level, LuaFields, Range, Script};
+use dgnkit_script::{Branch, BranchType, Dungeon, Level, LuaFields, Range, Script};
 
 fn int(v: i64) -> i32 {
     v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32

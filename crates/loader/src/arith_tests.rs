@@ -1,5 +1,5 @@
 use super::*;
-use crate::script::Range;
+use dgnkit_script::Range;
 use proptest::prelude::*;
 
 /// The loader's own `level_range` before this module (`Run::range`),

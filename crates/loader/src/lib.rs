@@ -33,18 +33,16 @@ pub use game::{GameOption, InputSpec, LoaderGame, LoaderInputs, LoaderProof, Sta
 pub use roles::{race_named, role_named, Race, Role, RACES, ROLES};
 pub use trace::{Drawer, NoTrace, Trace};
 
-// The modules keep the paths they had as one crate: the generators and the
-// draw log under `rng`, the layout and script types beside the loader.
+// The generators and the draw log under one path, `rng`, as the stages
+// after the loader name them.
 pub mod rng {
     pub use crate::trace::*;
     pub use dgnkit_rng::*;
 }
-use dgnkit_script as script;
-use dgnkit_script::layout;
 
-use crate::layout::Layout;
 use crate::rng::{Draw, Glibc, Isaac32, Isaac64, Mt19937Cokus, RngKind, Source};
-use crate::script::{flags, BranchType, Range, Script};
+use dgnkit_script::layout::Layout;
+use dgnkit_script::{flags, BranchType, Range, Script};
 use std::ops::ControlFlow;
 
 /// NetHack's deepest dungeon (`MAXLEVEL`): the loader clamps sizes to it and
@@ -625,7 +623,7 @@ fn bones_text(b: u8) -> String {
 
 /// Level record `l` of dungeon record `di`, precomputed (its chain
 /// candidates come later, from all the records).
-fn level_record(rules: &Rules, l: &script::Level, di: u32) -> LRec {
+fn level_record(rules: &Rules, l: &dgnkit_script::Level, di: u32) -> LRec {
     LRec {
         name: text(&l.name),
         bones: bones_text(l.bones),
@@ -655,7 +653,7 @@ fn level_record(rules: &Rules, l: &script::Level, di: u32) -> LRec {
 }
 
 /// Branch record `b`, the `nth` of dungeon record `di`, precomputed.
-fn branch_record(script: &Script, di: u32, nth: usize, b: &script::Branch) -> BRec {
+fn branch_record(script: &Script, di: u32, nth: usize, b: &dgnkit_script::Branch) -> BRec {
     let back_to = script.dungeons[..di as usize]
         .iter()
         .enumerate()
@@ -862,11 +860,11 @@ impl Resolver {
     }
 
     /// The layout's `loader_inputs`, for a game whose layouts report them.
-    pub fn layout_inputs(&self) -> Option<crate::layout::LayoutInputs> {
+    pub fn layout_inputs(&self) -> Option<dgnkit_script::layout::LayoutInputs> {
         let i = &self.rules.inputs;
         self.rules
             .report_inputs
-            .then(|| crate::layout::LayoutInputs {
+            .then(|| dgnkit_script::layout::LayoutInputs {
                 role: self.inputs.role.map(|r| r.code.to_string()),
                 race: self.inputs.race.map(|r| r.code.to_string()),
                 quest_nemesis_blibdoolpoolp: i.quest_nemesis_blibdoolpoolp,

@@ -6,9 +6,9 @@ use super::error::{LoadError, RangeOwner};
 use super::{
     place, DungeonChance, EntrySource, IsaacBatch, IsaacBox, NonPositiveRn2, Resolver, Rules,
 };
-use crate::layout::{Layout, LayoutBranch, LayoutDungeon, LayoutLevel, LevelRef};
 use crate::rng::{Drawer, Isaac64, RngKind, Site, Source, Trace};
-use crate::script::flags;
+use dgnkit_script::flags;
+use dgnkit_script::layout::{Layout, LayoutBranch, LayoutDungeon, LayoutLevel, LevelRef};
 use std::ops::ControlFlow;
 
 /// A branch's type as the game stores it.

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::rng::{Draw, Site};
-use crate::script::{Branch, Dungeon, Level};
+use dgnkit_script::{Branch, Dungeon, Level};
 
 fn dungeon(name: &str, base: i32, rand: i32) -> Dungeon {
     Dungeon {

@@ -8,12 +8,12 @@ use super::{
     BonesStat, BonesSummary, BranchStat, Dist, DungeonStat, FailureStat, GivenResult, LevelStat,
     Method, PlaceStat, Places, Stats,
 };
-use crate::bones::{decide, BonesOptions, Decision, Known, LevelFacts, OtherEnd, Rule};
-use crate::loader::Resolver;
+use dgnkit_bones::{decide, BonesOptions, Decision, Known, LevelFacts, OtherEnd, Rule};
+use dgnkit_loader::Resolver;
 use std::collections::BTreeMap;
 
 /// Outcome categories of the bones rules for one level ([`CATEGORIES`]).
-pub use crate::bones::rules::{CATEGORIES as CATS, CAT_ELIGIBLE, CAT_SHALLOW};
+pub use dgnkit_bones::rules::{CATEGORIES as CATS, CAT_ELIGIBLE, CAT_SHALLOW};
 
 /// A weight and whether the event it measures is possible. The flag is
 /// exact even where the weight came from a difference (a free level).

@@ -698,8 +698,8 @@ pub fn bones_rule(number: &str) -> Option<&'static str> {
     number
         .parse::<u8>()
         .ok()
-        .and_then(crate::bones::Rule::from_number)
-        .map(crate::bones::Rule::summary)
+        .and_then(dgnkit_bones::Rule::from_number)
+        .map(dgnkit_bones::Rule::summary)
 }
 
 /// Thresholds of `--fail-on`: what a maintainer's CI refuses.
@@ -842,8 +842,8 @@ mod tests {
             p_bottom: 0.0,
             p_branch: 0.0,
             p_vibrating: 0.0,
-            possible: [false; crate::bones::rules::CATEGORIES],
-            categories: [0.0; crate::bones::rules::CATEGORIES],
+            possible: [false; dgnkit_bones::rules::CATEGORIES],
+            categories: [0.0; dgnkit_bones::rules::CATEGORIES],
             bottom: (false, true),
             branch: (false, true),
             vibrating: (false, true),
@@ -864,7 +864,7 @@ mod tests {
     fn stats(levels: Vec<LevelStat>, failure: f64) -> Stats {
         // Field by field over a real result, so that fields added to
         // `Stats` later keep their defaults here.
-        let mut s = crate::compute(&crate::script::Script::default(), &Default::default());
+        let mut s = crate::compute(&dgnkit_script::Script::default(), &Default::default());
         s.method = Method::Exact {
             max_error: 1e-15,
             states: 1,

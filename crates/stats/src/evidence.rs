@@ -23,7 +23,7 @@
 //! layouts from the loader over many seeds instead, counting only those
 //! that hold it.
 
-use crate::loader::{Resolved, Resolver};
+use dgnkit_loader::{Resolved, Resolver};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::fmt;

@@ -21,8 +21,8 @@ use super::place::Placement;
 use super::runs::bit;
 use super::weight::{largest_bound, W};
 use super::Stop;
-use crate::bones::BonesOptions;
-use crate::loader::Resolver;
+use dgnkit_bones::BonesOptions;
+use dgnkit_loader::Resolver;
 
 /// A finished layer, with what the enumeration added to its tables while
 /// making it.

@@ -11,7 +11,7 @@
 //! modelled as uniform and independent: the generators' own deviations
 //! (the modulo bias of `next() % n` is below `n / 2^31` for glibc and
 //! `n / 2^64` for ISAAC-64) are not. NetHack's placement search is modelled
-//! without our loader's give-up budget ([`crate::loader::DEFAULT_PLACEMENT_BUDGET`]),
+//! without our loader's give-up budget ([`dgnkit_loader::DEFAULT_PLACEMENT_BUDGET`]),
 //! which only matters for files whose search takes millions of draws.
 //!
 //! When the enumeration would need more than its [`Budget`], [`compute`]
@@ -56,19 +56,11 @@ pub use verdict::{
     static_verdicts, verdicts_from_stats, DungeonVerdict, SpecialVerdict, StaticKind, StaticReport,
 };
 
-// The modules keep the paths they had as one crate.
-use crate as stats;
-use dgnkit_bones as bones;
-use dgnkit_loader as loader;
-use dgnkit_loader::rng;
-use dgnkit_script as script;
-use dgnkit_script::layout;
-
-use crate::bones::rules::CAT_ELIGIBLE;
-use crate::bones::{BonesOptions, Rule};
-use crate::loader::{LoadError, LoaderGame, LoaderInputs, Resolved, Resolver};
-use crate::rng::RngKind;
-use crate::script::Script;
+use dgnkit_bones::rules::CAT_ELIGIBLE;
+use dgnkit_bones::{BonesOptions, Rule};
+use dgnkit_loader::rng::RngKind;
+use dgnkit_loader::{LoadError, LoaderGame, LoaderInputs, Resolved, Resolver};
+use dgnkit_script::Script;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -255,13 +247,13 @@ pub struct BonesSummary {
     pub p_branch: f64,
     pub p_vibrating: f64,
     /// Exactly which outcome categories are possible
-    /// ([`crate::bones::rules::CATEGORIES`]: rules 1-7, depth roll with
+    /// ([`dgnkit_bones::rules::CATEGORIES`]: rules 1-7, depth roll with
     /// chance 0, eligible, rules 9-12).
     #[serde(skip)]
-    pub possible: [bool; crate::bones::rules::CATEGORIES],
+    pub possible: [bool; dgnkit_bones::rules::CATEGORIES],
     /// The probabilities of those categories.
     #[serde(skip)]
-    pub categories: [f64; crate::bones::rules::CATEGORIES],
+    pub categories: [f64; dgnkit_bones::rules::CATEGORIES],
     /// (possible yes, possible no) of the facts above.
     #[serde(skip)]
     pub bottom: (bool, bool),

@@ -1,6 +1,6 @@
 //! The statistics of a `dungeon.lua` that draws before it sets `dungeon`:
 //! each outcome of its draws is a script of its own, with its chance
-//! ([`crate::script::Prelude`]); the file's statistics are those of the
+//! ([`dgnkit_script::Prelude`]); the file's statistics are those of the
 //! outcomes, weighed by their chances. The file's draws come before the
 //! loader's from the same generator, so they are independent of them and
 //! the mixture is exact.

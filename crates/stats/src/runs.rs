@@ -19,7 +19,7 @@
 
 use super::fxhash::FxHashMap;
 use super::weight::W;
-use crate::loader::Resolver;
+use dgnkit_loader::Resolver;
 
 /// Where a dungeon record stands in a deferred run of side branches.
 #[derive(Clone, Copy, Debug)]

@@ -5,9 +5,9 @@
 use super::acc::{bump, Acc};
 use super::engine::FailKey;
 use super::weight::W;
-use crate::bones::{decide, level_facts_in, BonesOptions, Landmarks, MAX_LEVEL_NUMBER};
-use crate::layout::Layout;
-use crate::loader::{LoadError, Resolved, Resolver};
+use dgnkit_bones::{decide, level_facts_in, BonesOptions, Landmarks, MAX_LEVEL_NUMBER};
+use dgnkit_loader::{LoadError, Resolved, Resolver};
+use dgnkit_script::layout::Layout;
 
 /// Adds one successful resolution with weight `w`.
 pub fn add_layout(

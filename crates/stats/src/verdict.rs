@@ -4,9 +4,9 @@
 //! "never" means never in any layout, not "never in the layouts tried"
 //! (unless the statistics had to be sampled, which the report says).
 
-use crate::bones::rules::{depth_chance, Rule, CATEGORIES, CAT_ELIGIBLE, CAT_SHALLOW};
-use crate::script::Script;
-use crate::stats::{self, BonesSummary, Method, Stats, StatsOptions};
+use crate::{BonesSummary, Method, Stats, StatsOptions};
+use dgnkit_bones::rules::{depth_chance, Rule, CATEGORIES, CAT_ELIGIBLE, CAT_SHALLOW};
+use dgnkit_script::Script;
 use serde::Serialize;
 
 /// The verdict in one word.
@@ -243,7 +243,7 @@ fn spans(levels: &[i32]) -> String {
 
 fn dungeon(stats: &Stats, d: usize, marker_none: bool) -> DungeonVerdict {
     let ds = &stats.dungeons[d];
-    let cells: Vec<&stats::BonesStat> = stats
+    let cells: Vec<&crate::BonesStat> = stats
         .bones
         .iter()
         .filter(|c| c.dungeon == ds.name)
@@ -356,7 +356,7 @@ pub fn verdicts_from_stats(script: &Script, stats: &Stats) -> StaticReport {
 /// The verdicts for a script: its statistics (exact when they fit the
 /// budget), then the verdicts.
 pub fn static_verdicts(script: &Script, opts: &StatsOptions) -> StaticReport {
-    let stats = stats::compute(script, opts);
+    let stats = crate::compute(script, opts);
     StaticReport {
         notes: opts.bones.notes(),
         ..verdicts_from_stats(script, &stats)

@@ -1,6 +1,6 @@
 //! The canonical JSON line of a layout, written straight from the loader's
 //! [`Resolved`] buffer: for `dgn layout --seeds`, where building a named
-//! [`Layout`](crate::layout::Layout) and serialising it cost several times
+//! [`Layout`](dgnkit_script::layout::Layout) and serialising it cost several times
 //! the resolution itself.
 //!
 //! The text is byte for byte [`json_line`](super::json_line) of
@@ -9,8 +9,8 @@
 //! built, with each string escaped by serde_json itself; a line is then
 //! those pieces and the layout's integers.
 
-use crate::loader::{LoadError, PlanesReport, Resolved, ResolvedDungeon, ResolvedLevel, Resolver};
-use crate::rng::RngKind;
+use dgnkit_loader::rng::RngKind;
+use dgnkit_loader::{LoadError, PlanesReport, Resolved, ResolvedDungeon, ResolvedLevel, Resolver};
 use std::ops::{ControlFlow, Range};
 use std::sync::mpsc;
 
@@ -304,10 +304,10 @@ pub fn resolve_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::loader::Rules;
-    use crate::rng::RngKind;
-    use crate::script::{flags, Branch, BranchType, Dungeon, Level, Range, Script};
-    use crate::views::json_line;
+    use crate::json_line;
+    use dgnkit_loader::rng::RngKind;
+    use dgnkit_loader::Rules;
+    use dgnkit_script::{flags, Branch, BranchType, Dungeon, Level, Range, Script};
 
     fn same_as_serde(script: &Script, rules: Rules, seeds: std::ops::Range<u64>) -> usize {
         let res = Resolver::with_rules(script, rules).unwrap();

@@ -21,16 +21,7 @@ pub use jsonl::JsonLines;
 pub use overview::{overview, OverviewStyle};
 pub use svg::svg;
 
-// The modules keep the paths they had as one crate.
-use dgnkit_loader as loader;
-use dgnkit_loader::rng;
-use dgnkit_script::layout;
-
-#[cfg(test)]
-use crate as views;
-use crate::layout::Layout;
-#[cfg(test)]
-use dgnkit_script as script;
+use dgnkit_script::layout::Layout;
 
 /// The layout as one line of canonical JSON (no trailing newline);
 /// `rng_calls` appears only when the layout carries a draw log.

@@ -6,7 +6,7 @@
 //! level 1, no magic portal on that level, Fort Ludios still floating, and
 //! quest levels under their source names (`x-strt`, not `Val-strt`).
 
-use crate::layout::{Layout, LayoutBranch};
+use dgnkit_script::layout::{Layout, LayoutBranch};
 use std::fmt::Write;
 
 /// Which version's `print_dungeon` to imitate.
@@ -288,7 +288,7 @@ pub fn overview(layout: &Layout, style: OverviewStyle) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::{LayoutDungeon, LayoutLevel, LevelRef};
+    use dgnkit_script::layout::{LayoutDungeon, LayoutLevel, LevelRef};
 
     fn layout() -> Layout {
         let dungeon = |name: &str, num_levels, depth_start, entry_level| LayoutDungeon {

@@ -9,7 +9,7 @@
 //! --window-size=1800,1300 d.svg` and look at the PNG; the tests check the
 //! XML and its elements.
 
-use crate::layout::{Layout, LayoutBranch};
+use dgnkit_script::layout::{Layout, LayoutBranch};
 use std::fmt::Write;
 
 const ROW: i32 = 20;
@@ -166,7 +166,7 @@ impl Geometry {
 }
 
 /// The depth of level `level` of dungeon `d`.
-fn depth_of(d: &crate::layout::LayoutDungeon, level: i32) -> i32 {
+fn depth_of(d: &dgnkit_script::layout::LayoutDungeon, level: i32) -> i32 {
     d.depth_start.saturating_add(level - 1)
 }
 
@@ -305,7 +305,7 @@ fn dungeon_column(
     layout: &Layout,
     g: &Geometry,
     di: usize,
-    d: &crate::layout::LayoutDungeon,
+    d: &dgnkit_script::layout::LayoutDungeon,
     castle: Option<(i32, i32)>,
 ) {
     let (fill, stroke) = palette(d.hellish, d.mazelike);
@@ -504,7 +504,7 @@ fn branch_arrow(s: &mut String, layout: &Layout, g: &Geometry, b: &LayoutBranch,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::{LayoutDungeon, LevelRef};
+    use dgnkit_script::layout::{LayoutDungeon, LevelRef};
 
     #[test]
     fn an_empty_layout_still_draws() {

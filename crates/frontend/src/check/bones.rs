@@ -16,8 +16,8 @@ use super::codes::*;
 use super::geometry::{depth_starts, Positions, Sizes};
 use super::Ctx;
 use crate::model::{Bones, DungeonInfo, LevelId};
-use crate::script::flags;
 use dgnkit_grammar::Diagnostic;
+use dgnkit_script::flags;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Earlier dungeons of one marker compared with each dungeon.

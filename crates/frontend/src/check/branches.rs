@@ -6,8 +6,8 @@
 use super::codes::*;
 use super::Ctx;
 use crate::model::BranchInfo;
-use crate::script::BranchType;
 use dgnkit_grammar::{Diagnostic, Edit, Span};
+use dgnkit_script::BranchType;
 use std::collections::HashMap;
 
 pub fn check(ctx: &Ctx, out: &mut Vec<Diagnostic>) {

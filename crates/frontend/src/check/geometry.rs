@@ -11,7 +11,7 @@
 use super::Ctx;
 use crate::dialect::Limits;
 use crate::model::{BranchInfo, Couple, DungeonId, DungeonInfo, LevelId, Model};
-use crate::script::BranchType;
+use dgnkit_script::BranchType;
 
 /// Most distinct sizes a per-size analysis looks at; dungeons with more
 /// (only possible with `--target native`) are skipped by those analyses.

@@ -7,7 +7,7 @@
 //! reads each outcome's `dungeon` back with spans. Either way [`read`]
 //! turns the value into the same semantic [`Model`](crate::model::Model) a
 //! `.def` file gives, spans in the `.lua` file, so every check, the
-//! lowering to a [`Script`](crate::script::Script) and the editor features
+//! lowering to a [`Script`](dgnkit_script::Script) and the editor features
 //! work on it unchanged. [`write`] goes the other way, from a script to
 //! `dungeon.lua`; [`format`] re-indents a file keeping its layout and
 //! comments; [`codes`] holds the reader's diagnostic codes (`E12xx`,

@@ -20,8 +20,8 @@
 use super::codes::*;
 use super::sandbox::{self, Chooser, DrawRec, Stop};
 use super::syntax::{Constructor, Data, NamedField, Parsed, Str, Table, Value, MAX_NESTING};
-use crate::script::{PreludeArm, PreludeNode};
 use dgnkit_grammar::{Diagnostic, Span};
+use dgnkit_script::{PreludeArm, PreludeNode};
 use mlua::Value as LuaValue;
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -28,9 +28,9 @@ use super::syntax::{self, Data, NamedField, Table, Value as LuaValue};
 use crate::check::closest;
 use crate::dialect::{Dialect, LuaFlags};
 use crate::model::*;
-use crate::script::{flags, BranchType, PreludeNode};
 use dgnkit_grammar::ast::{KeywordKind, Word};
 use dgnkit_grammar::{Diagnostic, Edit, Span};
+use dgnkit_script::{flags, BranchType, PreludeNode};
 use std::collections::HashMap;
 
 const DUNGEON_FIELDS: &[&str] = &[

@@ -12,8 +12,8 @@
 //! `entry`, flag words), which the reader accepts in the same dialects.
 
 use super::read::{ALIGNMENTS, FLAG_WORDS};
-use crate::script::lossy;
-use crate::script::{flags, Branch, BranchType, Dungeon, Level, Script};
+use dgnkit_script::lossy;
+use dgnkit_script::{flags, Branch, BranchType, Dungeon, Level, Script};
 use std::collections::HashMap;
 
 /// The variant descriptor words (DESCRIPTION only), as decompile.rs names them.

@@ -3,7 +3,7 @@
 //! and the span of every definition and reference.
 //!
 //! The checks read it to find mistakes, lowering turns it into a
-//! [`Script`](crate::script::Script), and the language server uses it for
+//! [`Script`](dgnkit_script::Script), and the language server uses it for
 //! hover, go to definition, find references, rename and document symbols:
 //!
 //! - [`Model::symbol_at`] names the dungeon or level under a byte offset
@@ -25,9 +25,9 @@ pub use build::build;
 pub use build::link_branches;
 pub use query::{DocSymbol, DocSymbolKind, Occurrence, Symbol};
 
-use crate::script::BranchType;
 use dgnkit_grammar::ast::{KeywordKind, StrLit, Word};
 use dgnkit_grammar::Span;
+use dgnkit_script::BranchType;
 
 /// Index into [`Model::dungeons`] (file order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -310,7 +310,7 @@ pub struct DungeonInfo {
     /// `DESCRIPTION:` and `ALIGNMENT:` statements.
     pub descs: Vec<DescInfo>,
     /// Flags from the accepted descriptors (canonical encoding, see
-    /// [`crate::script::flags`]).
+    /// [`dgnkit_script::flags`]).
     pub flags: u32,
     pub levels: Vec<LevelId>,
     pub branches: Vec<BranchId>,

@@ -6,10 +6,10 @@
 //! own is a negative count's branch levels, which the loader draws and the
 //! enumeration spreads over every value of the draw.
 
-use crate::loader::{EntrySource, NonPositiveRn2, Resolver};
 use crate::place::Abort;
 use crate::weight::W;
 use dgnkit_loader::arith;
+use dgnkit_loader::{EntrySource, NonPositiveRn2, Resolver};
 
 /// `level_range` on a dungeon of `lmax` levels with the chain's level
 /// already known: `(start, count)`, or the placement search's abort.

@@ -9,10 +9,10 @@ use super::layer::{BranchInfo, FailKey, Present, To};
 use super::memo::{LevelPlan, PlaceKey};
 use super::state::{shared, Live, State};
 use super::{Engine, TooLarge};
-use crate::loader::{BranchKind, DungeonChance, NonPositiveRn2};
 use crate::runs::{bit, probe};
 use crate::weight::W;
 use dgnkit_loader::FailCode;
+use dgnkit_loader::{BranchKind, DungeonChance, NonPositiveRn2};
 use std::sync::Arc;
 
 /// Dungeon sizes enumerated at most (the random part of a size).

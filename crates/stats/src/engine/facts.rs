@@ -6,9 +6,9 @@ use super::arith::level_range;
 use super::state::Live;
 use super::{Engine, TooLarge};
 use crate::fxhash::FxHashMap;
-use crate::loader::{EntrySource, NonPositiveRn2, Resolver};
 use crate::place::LEVELS;
 use crate::runs::{self, RunPos};
+use dgnkit_loader::{EntrySource, NonPositiveRn2, Resolver};
 use std::sync::Arc;
 
 /// The file's facts the enumeration reads for every state. The builder
@@ -236,7 +236,7 @@ impl<'a> Engine<'a> {
         // Loader rules the enumeration does not follow; a rule that cannot
         // matter for this file does not count.
         let rules = &res.rules;
-        let max_size = |d: &crate::loader::DRec| d.size.base.saturating_add(d.size.rand.max(0));
+        let max_size = |d: &dgnkit_loader::DRec| d.size.base.saturating_add(d.size.rand.max(0));
         let unmodelled_rule = if rules.back_branches
             && res.branches.iter().any(|b| !b.back_to.is_empty())
         {

@@ -55,18 +55,18 @@ mod spread;
 mod state;
 
 use crate::acc::ENDS;
-use crate::bones::{BonesOptions, BranchRule};
 use crate::evidence::{Checks, Evidence, Facts};
 use crate::follow::{Follow, Followed, Made, Masses, Sink};
-use crate::loader::Resolver;
 use crate::place::{Placement, LEVELS};
-use crate::rng::RngKind;
 use crate::runs::bit;
 use crate::weight::W;
 use crate::{Budget, Stop, STOPPED};
 use back::{backward, DeferredRuns};
 pub(crate) use back::{BackAt, BackLayer, Reach, LEVEL_BITS};
+use dgnkit_bones::{BonesOptions, BranchRule};
+use dgnkit_loader::rng::RngKind;
 use dgnkit_loader::FailCode;
+use dgnkit_loader::Resolver;
 use expand::Expansion;
 pub(crate) use facts::future_mask;
 use facts::FileFacts;
@@ -196,7 +196,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Follows the game's `rn2` of a negative count as it is with generator
-    /// `rng` ([`crate::loader::NonPositiveRn2::with_generator`]); without
+    /// `rng` ([`dgnkit_loader::NonPositiveRn2::with_generator`]); without
     /// this, as with the game's own generator.
     pub fn with_rng(mut self, rng: RngKind) -> Self {
         self.facts.neg_rn2 = self.res.rules.rn2_nonpositive.with_generator(rng);

@@ -5,12 +5,12 @@
 use super::layer::Present;
 use super::Engine;
 use crate::acc::{ENDS, END_NO_BONES, END_PLAIN, END_QUEST};
-use crate::bones::names::QUEST_DUNGEON;
-use crate::bones::{no_bones_rule, BonesOptions, LevelFacts};
-use crate::loader::Resolver;
 use crate::place::{Placement, LEVELS};
-use crate::script::flags;
 use crate::weight::W;
+use dgnkit_bones::names::QUEST_DUNGEON;
+use dgnkit_bones::{no_bones_rule, BonesOptions, LevelFacts};
+use dgnkit_loader::Resolver;
+use dgnkit_script::flags;
 use std::sync::Arc;
 
 /// The chance that level `l` of dungeon record `rec`, as outcome `info`
@@ -34,7 +34,7 @@ pub(crate) fn core_chance(
         dungeon_none: d.bones.is_empty(),
         bottom: l == num,
         level: l,
-        main_dungeon: d.name == crate::bones::rules::MAIN_DUNGEON,
+        main_dungeon: d.name == dgnkit_bones::rules::MAIN_DUNGEON,
         vibrating: d.flags & flags::HELLISH != 0 && l == num - 1,
         ..LevelFacts::default()
     };

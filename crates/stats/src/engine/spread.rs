@@ -115,7 +115,7 @@ pub(super) struct DistJob {
 }
 
 impl DistJob {
-    fn compute(&self, fields: &crate::loader::Fields) -> Option<RunDist> {
+    fn compute(&self, fields: &dgnkit_loader::Fields) -> Option<RunDist> {
         runs::run_dist(
             &self.ranges,
             self.sequences,

@@ -4,8 +4,8 @@
 
 use super::Engine;
 use crate::fxhash::FxHashMap;
-use crate::loader::Resolver;
 use crate::weight::W;
+use dgnkit_loader::Resolver;
 use std::sync::{Arc, Mutex};
 
 /// A dungeon that may still be a branch's parent.
@@ -64,7 +64,7 @@ pub struct State {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AltSlot {
     /// The first dungeon record with the name the slot holds (names compared
-    /// as `select_alternate` does, [`crate::loader`]'s `alt_key`).
+    /// as `select_alternate` does, [`dgnkit_loader`]'s `alt_key`).
     pub group: u16,
     /// Records of that name met so far.
     pub prev: i32,

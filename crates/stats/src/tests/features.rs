@@ -8,11 +8,11 @@ use super::*;
 fn level_one_and_event_rules_match_the_loader() {
     // "valley" is level 1 of a hellish dungeon and a branch level; "a"
     // lies on a branch level or not, at the bottom or above it.
-    use crate::bones::LevelOneRule;
+    use dgnkit_bones::LevelOneRule;
     let mut script = mini();
     script.dungeons[1].levels.push(level("a", b'A', 1, 3));
     let mut valley_event = game_bones(LevelOneRule::MainDungeon);
-    const VALLEY: &[crate::bones::EventLevel] = &[crate::bones::EventLevel {
+    const VALLEY: &[dgnkit_bones::EventLevel] = &[dgnkit_bones::EventLevel {
         level: "valley",
         event: "Cerberus is killed",
         source: "tests",

@@ -324,8 +324,8 @@ fn failures_stay_unconditional() {
 
 #[test]
 fn game_rules_given_match_the_loader() {
-    use crate::bones::LevelOneRule;
-    use crate::loader::GameInputs;
+    use dgnkit_bones::LevelOneRule;
+    use dgnkit_loader::GameInputs;
     let dnethack = dgnkit::options::Target::DNetHack.game().bones_options();
     // mini_quest(): The Quest is dungeon 5, its levels 12-14.
     let quest = evidence(vec![
@@ -1074,7 +1074,7 @@ fn too_large_files_apply_the_evidence_to_samples() {
 /// the Oracle deeper and one more optional dungeon before the Mines, so
 /// records differ and the evidence finds them by name).
 fn drawing() -> Script {
-    use crate::script::{Prelude, PreludeArm, PreludeNode};
+    use dgnkit_script::{Prelude, PreludeArm, PreludeNode};
     let a = mini();
     let mut b = mini();
     b.dungeons[0].levels[0].range = Range { base: 3, rand: 3 };
@@ -1108,7 +1108,7 @@ fn drawing() -> Script {
 fn outcomes_of_a_file_s_draws_are_weighed_by_the_evidence() {
     let script = drawing();
     let opts = |ev: Evidence, approach| StatsOptions {
-        game: crate::loader::LoaderGame {
+        game: dgnkit_loader::LoaderGame {
             rules: Rules::native(),
             ..Default::default()
         },

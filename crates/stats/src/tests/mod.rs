@@ -7,9 +7,9 @@
 use super::acc::Acc;
 use super::sample::{add_failure, add_layout};
 use super::*;
-use crate::loader::{NonPositiveRn2, Resolved, Resolver, Rules};
-use crate::rng::{Draw, Site, Source};
-use crate::script::{Branch, BranchType, Dungeon, Level, Range};
+use dgnkit_loader::rng::{Draw, Site, Source};
+use dgnkit_loader::{NonPositiveRn2, Resolved, Resolver, Rules};
+use dgnkit_script::{Branch, BranchType, Dungeon, Level, Range};
 use proptest::prelude::*;
 
 /// Replays a prefix of choices, then takes 0 for every new draw.
@@ -70,7 +70,7 @@ fn alternatives(res: &Resolver, d: &Draw) -> Vec<(u32, W)> {
 fn each_outcome(
     res: &Resolver,
     wizard: bool,
-    mut f: impl FnMut(Result<(), crate::loader::LoadError>, &Resolved, W),
+    mut f: impl FnMut(Result<(), dgnkit_loader::LoadError>, &Resolved, W),
 ) -> u64 {
     let mut prefix: Vec<u32> = Vec::new();
     let mut out = Resolved::default();
@@ -171,7 +171,7 @@ fn same_bones(what: &str, a: &BonesSummary, b: &BonesSummary) {
         b.p_branch
     );
     assert!(close(a.p_vibrating, b.p_vibrating), "{what}: p_vibrating");
-    for c in 0..crate::bones::rules::CATEGORIES {
+    for c in 0..dgnkit_bones::rules::CATEGORIES {
         assert!(
             close(a.categories[c], b.categories[c]),
             "{what}: category {c}: {} vs {}",
@@ -271,16 +271,16 @@ fn check(script: &Script, rules: Rules, wizard: bool) {
 
 /// Games' bones rules 9 and 13: level 1 of the first or of every dungeon,
 /// and a special level without bones until an event.
-fn game_bones(level_one: crate::bones::LevelOneRule) -> BonesOptions {
-    const EVENT: &[crate::bones::EventLevel] = &[crate::bones::EventLevel {
+fn game_bones(level_one: dgnkit_bones::LevelOneRule) -> BonesOptions {
+    const EVENT: &[dgnkit_bones::EventLevel] = &[dgnkit_bones::EventLevel {
         level: "a",
         event: "a test event",
         source: "tests",
     }];
-    BonesOptions::for_rules(&crate::bones::BonesRules {
+    BonesOptions::for_rules(&dgnkit_bones::BonesRules {
         level_one,
         event_levels: EVENT,
-        ..crate::bones::BonesRules::VANILLA
+        ..dgnkit_bones::BonesRules::VANILLA
     })
 }
 
@@ -370,7 +370,7 @@ fn mini() -> Script {
     soko_d.entry = -1;
     soko_d.levels.push(level("soko1", 0, 1, 0));
     let mut hell_d = dungeon("Hell", b'G', 5, 2);
-    hell_d.flags = crate::script::flags::HELLISH;
+    hell_d.flags = dgnkit_script::flags::HELLISH;
     hell_d.levels.push(level("valley", b'V', 1, 0));
     hell_d.levels.push(level("fakewiz1", b'F', -3, 2));
     hell_d.levels.push(level("wizard1", 0, 2, 2));

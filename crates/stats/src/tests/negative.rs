@@ -81,7 +81,7 @@ fn negative_counts_match_the_loader() {
         &negative_counts(),
         Rules {
             required_dungeons: &[],
-            ..dnethack_rules(crate::loader::GameInputs::default())
+            ..dnethack_rules(dgnkit_loader::GameInputs::default())
         },
         false,
     );
@@ -96,7 +96,7 @@ fn negative_counts_agree_with_sampled_layouts() {
         (NonPositiveRn2::NoDraw, RngKind::Isaac32),
     ] {
         let opts = |approach| StatsOptions {
-            game: crate::loader::LoaderGame {
+            game: dgnkit_loader::LoaderGame {
                 rules: negative_rules(mode),
                 rng,
                 ..Default::default()
@@ -139,7 +139,7 @@ fn negative_counts_agree_with_sampled_layouts() {
 #[test]
 fn raw_negative_counts_are_sampled() {
     let opts = StatsOptions {
-        game: crate::loader::LoaderGame {
+        game: dgnkit_loader::LoaderGame {
             rules: negative_rules(NonPositiveRn2::OneDrawRaw),
             ..Default::default()
         },

@@ -13,7 +13,7 @@ use super::*;
 #[test]
 fn the_passes_beside_the_enumeration_give_what_one_thread_does() {
     let bones = dgnkit::options::Target::DNetHack.game().bones_options();
-    let rules = dnethack_rules(crate::loader::GameInputs::default());
+    let rules = dnethack_rules(dgnkit_loader::GameInputs::default());
     for script in [mini_quest(), mini_alternates(), mini_run((2, 3))] {
         let res = Resolver::with_rules(&script, rules.clone()).expect("resolver");
         let run = |alone: bool| {

@@ -59,7 +59,7 @@ pub(super) fn arb_script() -> impl Strategy<Value = Script> {
                 d.chance = if i == 0 { 0 } else { chance };
                 d.entry = entry;
                 if hellish {
-                    d.flags |= crate::script::flags::HELLISH;
+                    d.flags |= dgnkit_script::flags::HELLISH;
                 }
                 let count = levels.len() as i32;
                 for (j, mut l) in levels.into_iter().enumerate() {
@@ -104,7 +104,7 @@ proptest! {
     #[test]
     fn random_small_scripts_match_the_loader(script in arb_script(), old in any::<bool>(), wizard in any::<bool>(), game in 0u8..4) {
         let rules = if old { Rules { required_dungeons: &[], ..Rules::nethack_343() } } else { Rules::native() };
-        use crate::bones::LevelOneRule;
+        use dgnkit_bones::LevelOneRule;
         let bones = match game {
             0 => BonesOptions::default(),
             1 => game_bones(LevelOneRule::MainDungeon),
@@ -188,7 +188,7 @@ fn arb_wild_script() -> impl Strategy<Value = Script> {
                     entry,
                     levels,
                     branches,
-                    flags: crate::script::flags::HELLISH,
+                    flags: dgnkit_script::flags::HELLISH,
                     ..Dungeon::default()
                 },
             )

@@ -90,7 +90,7 @@ fn a_chance_for_every_dungeon_matches_the_loader() {
     script.dungeons[1].chance = 60;
     let rules = Rules {
         required_dungeons: &[],
-        dungeon_chance: crate::loader::DungeonChance::Every,
+        dungeon_chance: dgnkit_loader::DungeonChance::Every,
         wizard_skips_dungeon_chance: false,
         ..Rules::nethack_36()
     };
@@ -100,7 +100,7 @@ fn a_chance_for_every_dungeon_matches_the_loader() {
 
 /// dNetHack's loader rules, without its hard-wired dungeons, with the
 /// given inputs.
-pub(super) fn dnethack_rules(inputs: crate::loader::GameInputs) -> Rules {
+pub(super) fn dnethack_rules(inputs: dgnkit_loader::GameInputs) -> Rules {
     Rules {
         required_dungeons: &[],
         inputs,
@@ -134,7 +134,7 @@ pub(super) fn mini_alternates() -> Script {
 
 #[test]
 fn dnethack_alternates_match_the_loader() {
-    use crate::loader::GameInputs;
+    use dgnkit_loader::GameInputs;
     let script = mini_alternates();
     let random = dnethack_rules(GameInputs::default());
     check(&script, random.clone(), false);
@@ -145,7 +145,7 @@ fn dnethack_alternates_match_the_loader() {
 /// draw); otherwise the draws do. One test per value, so that the
 /// exhaustive comparisons (each a long one) run side by side.
 fn dnethack_chaos_quest_option_matches_the_loader(chaosvar: u8) {
-    use crate::loader::GameInputs;
+    use dgnkit_loader::GameInputs;
     let script = mini_alternates();
     let forced = GameInputs {
         chaosvar,
@@ -193,7 +193,7 @@ pub(super) fn mini_quest() -> Script {
 
 #[test]
 fn dnethack_quest_locate_matches_the_loader() {
-    use crate::loader::GameInputs;
+    use dgnkit_loader::GameInputs;
     for nemesis in [false, true] {
         let inputs = GameInputs {
             quest_nemesis_blibdoolpoolp: nemesis,
@@ -211,7 +211,7 @@ fn dnethack_bones_rules_match_the_loader() {
     // or a no-bones level judged without branch rules (rule 12; "medusa"
     // and "castle" of the top, Sokoban's marker, "wizard1" below Hell's
     // branch to the tower).
-    use crate::loader::GameInputs;
+    use dgnkit_loader::GameInputs;
     let bones = dgnkit::options::Target::DNetHack.game().bones_options();
     let mut quest = mini_quest();
     quest.dungeons[4].entry = 1;
@@ -219,8 +219,8 @@ fn dnethack_bones_rules_match_the_loader() {
     let exact = check_bones(&quest, rules.clone(), false, &bones);
     // Both rules decide somewhere, and the bottom never does.
     for rule in [
-        crate::bones::Rule::QuestBranch,
-        crate::bones::Rule::BranchToNoBones,
+        dgnkit_bones::Rule::QuestBranch,
+        dgnkit_bones::Rule::BranchToNoBones,
     ] {
         assert!(
             exact
@@ -233,7 +233,7 @@ fn dnethack_bones_rules_match_the_loader() {
     assert!(exact
         .bones
         .iter()
-        .all(|c| !c.bones.possible[crate::bones::Rule::Bottom.category()]));
+        .all(|c| !c.bones.possible[dgnkit_bones::Rule::Bottom.category()]));
     check_bones(&quest, rules.clone(), true, &bones);
     check_bones(&mini_alternates(), rules.clone(), false, &bones);
     let healer = dnethack_rules(GameInputs {
@@ -248,7 +248,7 @@ fn dnethack_bones_rules_match_the_loader() {
         ..bones.clone()
     };
     let exact = check_bones(&quest, rules.clone(), false, &madman);
-    let home = crate::bones::Rule::MadmanHome.category();
+    let home = dgnkit_bones::Rule::MadmanHome.category();
     assert!(exact.bones.iter().any(|c| c.bones.possible[home]));
     check_bones(&quest, rules, true, &madman);
 }

@@ -46,8 +46,8 @@ pub(super) fn mini_run(last: (i32, i32)) -> Script {
 /// bones rules, with and without chance rolls, and rule 9 for every
 /// dungeon.
 fn check_run(script: &Script) {
-    use crate::bones::LevelOneRule;
-    use crate::loader::GameInputs;
+    use dgnkit_bones::LevelOneRule;
+    use dgnkit_loader::GameInputs;
     let dnethack = dgnkit::options::Target::DNetHack.game().bones_options();
     for wizard in [false, true] {
         check(script, Rules::nethack_36(), wizard);
