@@ -100,8 +100,8 @@ impl Default for Budget {
 }
 
 /// Lets another thread stop a computation midway: `dgn serve` when a
-/// request's time budget runs out, a language server when an edit makes
-/// its job stale. The enumeration and the sampling look at it every few
+/// request's time budget runs out (the language server never stops its
+/// jobs midway). The enumeration and the sampling look at it every few
 /// thousand steps, so a stopped computation ends soon after; its
 /// result is then the sampled statistics of the seeds resolved so far
 /// (none), whose method says it was stopped. Whoever stops one discards
