@@ -183,7 +183,11 @@ describe('package.json', () => {
     );
     const props = manifest.contributes.configuration.properties;
     assert.ok(LUA_TARGETS.includes(DEFAULT_LUA_TARGET), DEFAULT_LUA_TARGET);
-    assert.equal(props['dgnkit.luaTarget']!.enum!.length, new Set(LUA_TARGETS).size, 'each target once');
+    assert.equal(
+      props['dgnkit.luaTarget']!.enum!.length,
+      new Set(LUA_TARGETS).size,
+      'each target once',
+    );
   });
 
   it('contributes the commands the extension registers', () => {
