@@ -258,6 +258,12 @@ fn one(
     }
     let calls = (args.trace && format == LayoutFormat::Json).then(|| dgnkit::rng::rng_calls(&log));
     let layout: Layout = buf.to_layout(resolver, calls);
+    // The hero a game start made heads the overview, on standard error so
+    // that standard output stays the game's own `#wizwhere` text, line
+    // for line (the JSON carries it as `character`).
+    if let (Some(c), LayoutFormat::Overview) = (&layout.character, format) {
+        let _ = writeln!(err, "seed {}: you are a {}.", args.seed, c.text);
+    }
     let text = match format {
         LayoutFormat::Overview => views::overview(&layout, target.game().overview),
         LayoutFormat::Json => format!("{}\n", views::json_line(&layout)),

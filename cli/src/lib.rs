@@ -133,6 +133,14 @@ pub struct LoaderOpts {
     /// The hero's race, by name or three-letter code (`Drow` or `Dro`).
     #[arg(long, value_name = "RACE", long_help = loader_help("race", "The hero's race, by name or three-letter code (`Drow` or `Dro`)."))]
     pub race: Option<String>,
+    /// The hero's gender, as NetHack's options name it (`male`, `fem`,
+    /// `random`), for a game start that chooses the hero.
+    #[arg(long, value_name = "GENDER", long_help = loader_help("gender", "The hero's gender, as NetHack's options name it (`male`, `female`, `mal`, `fem` or `random`), for a game start that chooses the hero. `random` (also for --role and --race) is chosen as the game does, from the seed."))]
+    pub gender: Option<String>,
+    /// The hero's alignment, as NetHack's options name it (`lawful`,
+    /// `cha`, `random`), for a game start that chooses the hero.
+    #[arg(long, value_name = "ALIGN", long_help = loader_help("align", "The hero's alignment, as NetHack's options name it (`lawful`, `neutral`, `chaotic`, their codes or `random`), for a game start that chooses the hero."))]
+    pub align: Option<String>,
     /// A game option the loader reads, under the game's own name
     /// (repeatable; e.g. `chaos_quest=temple`).
     #[arg(long = "option", value_name = "NAME=VALUE", long_help = loader_help("option", "A game option the loader reads, under the game's own name (repeatable; e.g. `chaos_quest=temple`)."))]
@@ -181,7 +189,10 @@ impl LoaderOpts {
     ) -> Result<dgnkit::games::LoaderInputs, String> {
         if let (Some(role), Some(game)) = (self.role.as_deref(), target.map(|t| t.game())) {
             let roles = game.inputs.roles;
-            if dgnkit::games::role_named(role).is_none() && !roles.is_empty() {
+            if dgnkit::games::role_named(role).is_none()
+                && !roles.is_empty()
+                && game.inputs.character.is_none()
+            {
                 return Err(format!(
                     "unknown role `{role}` ({}'s roles, by name or three-letter code: {})",
                     game.title,
@@ -196,6 +207,7 @@ impl LoaderOpts {
             self.game_start,
             wizard,
         )
+        .map(|i| i.with_character(self.gender.as_deref(), self.align.as_deref()))
     }
 }
 

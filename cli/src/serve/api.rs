@@ -90,6 +90,8 @@ const LOADER: &[&str] = &[
     "game",
     "role",
     "race",
+    "gender",
+    "align",
     "option",
     "game_start",
     "wizard",
@@ -227,6 +229,8 @@ impl<'p> Argv<'p> {
         self.common()?;
         self.opt("role", "--role")?;
         self.opt("race", "--race")?;
+        self.opt("gender", "--gender")?;
+        self.opt("align", "--align")?;
         self.opts("option", "--option")?;
         self.flag("game_start", "--game-start")?;
         self.flag("wizard", "--wizard")?;
@@ -622,6 +626,8 @@ fn diff_call(params: &Params) -> Result<Call, Refusal> {
         "new_target",
         "role",
         "race",
+        "gender",
+        "align",
         "option",
         "game_start",
         "wizard",

@@ -45,6 +45,7 @@ targets! {
     #[default]
     NetHack36 = "nethack-3.6" => games::nethack36::GAME,
     NetHack37 = "nethack-3.7" => games::nethack37::GAME,
+    Nle = "nle" => games::nle::GAME,
     Native = "native" => games::native::GAME,
     EvilHack = "evilhack" => games::evilhack::GAME,
     UnNetHack = "unnethack" => games::unnethack::GAME,

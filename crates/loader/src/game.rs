@@ -4,6 +4,7 @@
 //! One [`LoaderGame`] per game, made where the games are assembled
 //! (`dgnkit::games`); nothing here names a game's `--target`.
 
+use crate::chargen::{Asked, CharacterAsk, Characters};
 use crate::roles::{self, race_named, role_named, Race, Role};
 use crate::{GameStart, LoadError, Rules};
 use dgnkit_rng::RngKind;
@@ -29,6 +30,16 @@ pub struct GameOption {
 }
 
 impl GameOption {
+    /// In `values`: any unsigned number (a seed).
+    pub const NUMBER: &'static str = "<number>";
+
+    /// Whether the option takes `value`.
+    pub fn takes(&self, value: &str) -> bool {
+        self.values.iter().any(|v| {
+            v.eq_ignore_ascii_case(value) || (*v == Self::NUMBER && value.parse::<u64>().is_ok())
+        })
+    }
+
     pub fn default_value(&self) -> &'static str {
         self.values.first().copied().unwrap_or("")
     }
@@ -58,6 +69,10 @@ pub struct InputSpec {
     /// (An error for an input the game does not have, e.g. another
     /// family's role.)
     pub start_hook: Option<StartHook>,
+    /// The game's `roles[]` and `races[]` where its start chooses the hero
+    /// (`--role random`, `--gender`, `--align`); `None`: it reads at most
+    /// the role and race above.
+    pub character: Option<&'static Characters>,
 }
 
 impl InputSpec {
@@ -70,6 +85,7 @@ impl InputSpec {
         game_start: None,
         rules_hook: None,
         start_hook: None,
+        character: None,
     };
 }
 
@@ -167,6 +183,9 @@ pub struct LoaderInputs {
     /// Wizard (debug) mode, for callers that take the mode from here; the
     /// `Resolver::resolve*` calls take it as an argument.
     pub wizard: bool,
+    /// The hero's four facets as asked (role and race also above when
+    /// they name one), for a game whose start chooses the hero.
+    pub character: CharacterAsk,
 }
 
 impl LoaderInputs {
@@ -179,14 +198,44 @@ impl LoaderInputs {
         game_start: bool,
         wizard: bool,
     ) -> Result<LoaderInputs, String> {
+        // `random` names no role: the game's start picks one. A name
+        // dgnkit knows is taken first, as NetHack's options do.
+        let random = |s: &str| {
+            Asked::parse(s) == Asked::Random
+                || (role_named(s).or_else(|| roles::role_prefixed(s)).is_none()
+                    && race_named(s).is_none()
+                    && Asked::random_word(s))
+        };
+        let ask = |s: Option<&str>| match s {
+            None => Asked::Unset,
+            Some(s) if random(s) => Asked::Random,
+            Some(s) => Asked::Named(s.trim().to_string()),
+        };
+        let mut character = CharacterAsk {
+            role: ask(role),
+            race: ask(race),
+            ..CharacterAsk::default()
+        };
+        let role = role.filter(|_| character.role != Asked::Random);
+        let race = race.filter(|_| character.race != Asked::Random);
+        if let Some(r) = role.and_then(|r| role_named(r).or_else(|| roles::role_prefixed(r))) {
+            character.role = Asked::Named(r.name.to_string());
+        }
+        if let Some(r) = race.and_then(race_named) {
+            character.race = Asked::Named(r.name.to_string());
+        }
         let role = match role {
             None => None,
-            Some(r) => Some(role_named(r).ok_or_else(|| {
-                format!(
-                    "unknown role `{r}` (a role's name or three-letter code: {})",
-                    roles::role_list()
-                )
-            })?),
+            Some(r) => Some(
+                role_named(r)
+                    .or_else(|| roles::role_prefixed(r))
+                    .ok_or_else(|| {
+                        format!(
+                            "unknown role `{r}` (a role's name or three-letter code: {})",
+                            roles::role_list()
+                        )
+                    })?,
+            ),
         };
         let race = match race {
             None => None,
@@ -214,7 +263,17 @@ impl LoaderInputs {
             options,
             game_start: game_start.then_some(true),
             wizard,
+            character,
         })
+    }
+
+    /// Adds `--gender` and `--align` (NetHack's words: `male`, `fem`,
+    /// `lawful`, `cha`, `random`, ...), checked against a game's tables
+    /// when the game start reads them.
+    pub fn with_character(mut self, gender: Option<&str>, align: Option<&str>) -> LoaderInputs {
+        self.character.gender = gender.map_or(Asked::Unset, Asked::parse);
+        self.character.align = align.map_or(Asked::Unset, Asked::parse);
+        self
     }
 
     /// The value given for option `name` (the last one wins, as in a game's
@@ -257,7 +316,7 @@ impl LoaderInputs {
                     ),
                 });
             };
-            if !opt.values.iter().any(|v| v.eq_ignore_ascii_case(value)) {
+            if !opt.takes(value) {
                 return Err(LoadError::Inputs {
                     message: format!(
                         "{}'s option {name} takes one of {} (not `{value}`)",
@@ -274,6 +333,33 @@ impl LoaderInputs {
                     game.title
                 ),
             });
+        }
+        let c = &self.character;
+        let chooses = game.inputs.character.is_some() && self.game_start_for(game);
+        let asked_choice = c.gender.is_set()
+            || c.align.is_set()
+            || c.role == Asked::Random
+            || c.race == Asked::Random;
+        if asked_choice && !chooses {
+            return Err(LoadError::Inputs {
+                message: if game.inputs.character.is_some() {
+                    format!(
+                        "{}'s dungeon depends on the hero's gender, alignment or a random choice only through the game's start: add --game-start",
+                        game.title
+                    )
+                } else {
+                    format!(
+                        "{}'s loader reads no gender, alignment or random role or race (only a game start that chooses the hero does: --target nethack-3.6 --game-start, --target nle)",
+                        game.title
+                    )
+                },
+            });
+        }
+        if let Some(table) = game.inputs.character.filter(|_| chooses) {
+            table
+                .wanted(c)
+                .map_err(|message| LoadError::Inputs { message })?;
+            return Ok(());
         }
         if let (Some(race), None) = (self.race, game.inputs.race) {
             return Err(LoadError::Inputs {

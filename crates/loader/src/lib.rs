@@ -23,8 +23,9 @@ pub use error::{FailCode, LoadError, RangeOwner};
 pub use resolve::{
     BranchKind, Checkpoint, Resolved, ResolvedBranch, ResolvedDungeon, ResolvedLevel,
 };
-pub use start::{GameStart, Pantheon, Victim};
+pub use start::{CharacterStart, GameStart, Pantheon, Victim};
 
+pub mod chargen;
 mod game;
 pub mod roles;
 mod trace;
@@ -1129,6 +1130,9 @@ impl Resolver {
             Site::Place { level } => format!("placing \"{}\"", lname(level)),
             Site::Tune => "castle tune".to_string(),
             Site::LuaShuffle => "nhlib.lua's shuffle(align)".to_string(),
+            Site::Character => {
+                "the hero's role, race, gender or alignment (character selection)".to_string()
+            }
             Site::ObjectInit => "object descriptions (o_init)".to_string(),
             Site::QuestGender => "a quest monster's gender (role_init)".to_string(),
             Site::Pantheon => "the borrowed pantheon (role_init, randrole)".to_string(),

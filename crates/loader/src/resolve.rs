@@ -8,7 +8,9 @@ use super::{
 };
 use crate::rng::{Drawer, Isaac64, RngKind, Site, Source, Trace};
 use dgnkit_script::flags;
-use dgnkit_script::layout::{Layout, LayoutBranch, LayoutDungeon, LayoutLevel, LevelRef};
+use dgnkit_script::layout::{
+    Layout, LayoutBranch, LayoutCharacter, LayoutDungeon, LayoutLevel, LevelRef,
+};
 use std::ops::ControlFlow;
 
 /// A branch's type as the game stores it.
@@ -192,6 +194,9 @@ pub struct Resolved {
     pub tune: [u8; 5],
     /// Draws the game's start made before the loader ([`super::GameStart`]).
     pub pre_draws: u32,
+    /// The hero the game start chose, where it chooses one
+    /// ([`super::GameStart::character`]).
+    pub character: Option<crate::chargen::Character>,
     /// Which outcome of a drawing `dungeon.lua` this layout took
     /// ([`Resolver::outcome`]); 0 for every other file.
     pub outcome: u32,
@@ -232,6 +237,7 @@ impl Default for Resolved {
             levels: Vec::new(),
             branches: Vec::new(),
             tune: *b"AAAAA",
+            character: None,
             outcome: 0,
             pre_draws: 0,
             chaos_variant: 0,
@@ -263,6 +269,7 @@ impl Clone for Resolved {
             branches: self.branches.clone(),
             tune: self.tune,
             pre_draws: self.pre_draws,
+            character: self.character,
             chaos_variant: self.chaos_variant,
             ..Resolved::default()
         }
@@ -280,6 +287,7 @@ impl PartialEq for Resolved {
             && self.branches == other.branches
             && self.tune == other.tune
             && self.pre_draws == other.pre_draws
+            && self.character == other.character
             && self.chaos_variant == other.chaos_variant
     }
 }
@@ -434,7 +442,23 @@ impl Resolved {
             pre_draws: self.reported_pre_draws(resolver),
             chaos_variant: resolver.rules.report_inputs.then_some(self.chaos_variant),
             loader_inputs: resolver.layout_inputs(),
+            character: self.layout_character(resolver),
         }
+    }
+
+    /// The hero the game start made, by name.
+    fn layout_character(&self, resolver: &Resolver) -> Option<LayoutCharacter> {
+        let (c, start) = self.character.zip(resolver.start.character)?;
+        let t = start.table;
+        let [role, race, gender, alignment] = t.facets(c);
+        Some(LayoutCharacter {
+            role: role.to_string(),
+            code: t.role(c).code.to_string(),
+            race: race.to_string(),
+            gender: gender.to_string(),
+            alignment: alignment.to_string(),
+            text: t.describe(c),
+        })
     }
 }
 
@@ -1264,7 +1288,37 @@ pub fn run<S: Source, T: Trace>(
     out: &mut Resolved,
 ) -> Result<(), LoadError> {
     let mut draw = Drawer { source, trace };
-    let pre_draws = top.start.draw(&mut draw);
+    let chosen = top.start.choose_character(&mut draw);
+    let character = chosen.map(|(c, _)| c);
+    let chosen = chosen.map_or(0, |(_, n)| n);
+    out.character = character;
+    let start = top.start.for_character(character);
+    match start.level_seed {
+        // NLE: the rest of the start and the loader draw from the level
+        // generator (src/allmain.c:609 `nle_swap_to_lgen(0)` before
+        // `init_objects()`).
+        Some(seed) => {
+            let mut lgen = crate::rng::Isaac64::new(seed);
+            let draw = Drawer {
+                source: &mut lgen,
+                trace: draw.trace,
+            };
+            run_from(top, &start, draw, chosen, wizard, out)
+        }
+        None => run_from(top, &start, draw, chosen, wizard, out),
+    }
+}
+
+/// The game start's draws after the hero's choice, then the loader.
+fn run_from<S: Source, T: Trace>(
+    top: &Resolver,
+    start: &super::GameStart,
+    mut draw: Drawer<'_, S, T>,
+    chosen: u32,
+    wizard: bool,
+    out: &mut Resolved,
+) -> Result<(), LoadError> {
+    let pre_draws = chosen + start.draw(&mut draw);
     for n in (2..=top.rules.lua_shuffle).rev() {
         draw.rn2(n, Site::LuaShuffle);
     }
@@ -1294,6 +1348,6 @@ pub fn run<S: Source, T: Trace>(
         }
     }
     run.finish()?;
-    top.start.draw_after(&mut run.draw);
+    start.draw_after(&mut run.draw);
     Ok(())
 }

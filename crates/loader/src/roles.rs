@@ -177,6 +177,19 @@ pub fn race_named(s: &str) -> Option<&'static Race> {
 }
 
 /// `Valkyrie (Val), ...` for messages.
+/// The first role whose name (or female name) begins with `s`, in
+/// `roles[]` order, as NetHack's options take a role (`val` for Valkyrie,
+/// `r` for Rogue; src/role.c:829-834).
+pub fn role_prefixed(s: &str) -> Option<&'static Role> {
+    let s = s.to_ascii_lowercase();
+    ROLES.iter().find(|r| {
+        !s.is_empty()
+            && std::iter::once(r.name)
+                .chain(r.female)
+                .any(|n| n.to_ascii_lowercase().starts_with(&s))
+    })
+}
+
 pub fn role_list() -> String {
     ROLES
         .iter()

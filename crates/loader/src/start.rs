@@ -4,6 +4,7 @@
 //! data ([`GameStart`], built by its `games/` entry for a role); the
 //! resolver makes them before the loader's first draw.
 
+use crate::chargen::{Character, Characters, Wanted};
 use crate::rng::{Drawer, Site, Source, Trace};
 
 /// A role without gods of its own borrows another role's pantheon: the
@@ -47,6 +48,22 @@ pub struct GameStart {
     /// entries (`rn2(n)`, `rn2(n-1)`, ..., `rn2(2)`; xNetHack's
     /// `init_archfiends`, `src/minion.c:892`, `src/rnd.c:316-327`); 0: none.
     pub after_shuffle: u32,
+    /// The hero is chosen first, with the selection's draws (NetHack 3.6:
+    /// [`crate::chargen`]); its role then sets `gender_rolls` and
+    /// `pantheon` from the game's table, whatever they say here.
+    pub character: Option<CharacterStart>,
+    /// A game that makes the dungeon with a generator of its own: after
+    /// the character's selection, every draw comes from ISAAC-64 seeded
+    /// with this (NLE's level generator, `src/nlernd.c`).
+    pub level_seed: Option<u64>,
+}
+
+/// The character selection a game start makes: the game's tables and
+/// what the run asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CharacterStart {
+    pub table: &'static Characters,
+    pub wanted: Wanted,
 }
 
 impl GameStart {
@@ -57,7 +74,43 @@ impl GameStart {
         gender_rolls: 0,
         pantheon: None,
         after_shuffle: 0,
+        character: None,
+        level_seed: None,
     };
+
+    /// Chooses the hero, where the game start does (its draws come first,
+    /// from the game's main generator).
+    pub fn choose_character<S: Source, T: Trace>(
+        &self,
+        draw: &mut Drawer<'_, S, T>,
+    ) -> Option<(Character, u32)> {
+        self.character.map(|c| c.table.choose(c.wanted, draw))
+    }
+
+    /// The start's draws after the hero is known, with that hero's role's
+    /// draws in `role_init`.
+    pub fn for_character(&self, character: Option<Character>) -> GameStart {
+        let (Some(c), Some(start)) = (character, self.character) else {
+            return *self;
+        };
+        let table = start.table;
+        let role = table.role(c);
+        let godless = table
+            .roles
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.godless)
+            .fold(0u64, |m, (i, _)| m | 1 << (i & 63));
+        GameStart {
+            gender_rolls: role.gender_rolls,
+            pantheon: role.godless.then_some(Pantheon {
+                roles: table.roles.len() as u32,
+                godless,
+                tries: table.pantheon_tries,
+            }),
+            ..*self
+        }
+    }
 
     /// Makes the draws; returns how many.
     pub fn draw<S: Source, T: Trace>(&self, draw: &mut Drawer<'_, S, T>) -> u32 {

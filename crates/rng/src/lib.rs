@@ -99,6 +99,10 @@ pub enum Site {
     /// NetHack 3.7: `nhlib.lua`'s top-level `shuffle(align)`, run when the
     /// loader's Lua state is created (the first draws of loading).
     LuaShuffle,
+    /// Before the loader: the character selection's random choices of
+    /// role, race, gender and alignment (NetHack 3.6's `rigid_role_checks`
+    /// and `tty_player_selection`).
+    Character,
     /// Before the loader: `o_init`'s object description shuffles.
     ObjectInit,
     /// Before the loader: `role_init` rolls the gender of the role's quest
@@ -131,7 +135,11 @@ impl Site {
     pub fn before_loader(self) -> bool {
         matches!(
             self,
-            Site::ObjectInit | Site::QuestGender | Site::Pantheon | Site::RogueVictim
+            Site::Character
+                | Site::ObjectInit
+                | Site::QuestGender
+                | Site::Pantheon
+                | Site::RogueVictim
         )
     }
 

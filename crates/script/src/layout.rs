@@ -35,6 +35,25 @@ pub struct Layout {
     /// dNetHack: what its loader read besides the file.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub loader_inputs: Option<LayoutInputs>,
+    /// With a game start that chooses the hero (NetHack 3.6, NLE): the
+    /// hero the game made, random facets included.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub character: Option<LayoutCharacter>,
+}
+
+/// The hero a game start made.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayoutCharacter {
+    /// As the hero is called ("Priestess" for a female Priest).
+    pub role: String,
+    /// The role's code (`urole.filecode`), which names the Quest's levels.
+    pub code: String,
+    /// The race's noun ("elf").
+    pub race: String,
+    pub gender: String,
+    pub alignment: String,
+    /// As the game's welcome says it: "lawful female human Samurai".
+    pub text: String,
 }
 
 /// The inputs of dNetHack's loader, as its layouts report them.

@@ -173,6 +173,16 @@ fn unplaced_floater(layout: &Layout, idx: i32, knox_dnum: i32) -> bool {
             .any(|b: &LayoutBranch| b.end1.dungeon == n && b.end2.dungeon == idx)
 }
 
+/// A level's name as the game prints it: once the hero is known, the
+/// Quest's `x-` levels take the role's code, as `init_dungeons()` renames
+/// them (3.6.7 src/dungeon.c:929-934: `x-strt`, `x-loca`, `x-goal`).
+fn quest_name(layout: &Layout, name: &str) -> String {
+    match (&layout.character, name.strip_prefix('x')) {
+        (Some(c), Some(rest @ ("-strt" | "-loca" | "-goal"))) => format!("{}{rest}", c.code),
+        _ => name.to_string(),
+    }
+}
+
 /// The overview text, one `putstr` line per line, each ending in `\n`.
 pub fn overview(layout: &Layout, style: OverviewStyle) -> String {
     let mut p = Printer {
@@ -220,8 +230,8 @@ pub fn overview(layout: &Layout, style: OverviewStyle) -> String {
                 " "
             };
             let name = match &slev.display_name {
-                Some(display) if style.display_names() => display,
-                _ => &slev.name,
+                Some(display) if style.display_names() => display.clone(),
+                _ => quest_name(layout, &slev.name),
             };
             let mut buf = format!("{mark} {name}: {}", depth(layout, slev.dungeon, slev.level));
             if (slev.dungeon, slev.level) == castle {

@@ -144,6 +144,7 @@ pub(crate) static GAME: Game = Game {
         game_start: None,
         rules_hook: Some(read_inputs),
         start_hook: None,
+        character: None,
     },
     undefined_flags: &[],
     reads_lua: false,

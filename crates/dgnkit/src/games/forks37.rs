@@ -49,6 +49,7 @@ const fn fork(
             game_start: Some(true),
             rules_hook: None,
             start_hook: Some(start_hook),
+            character: None,
         },
         undefined_flags: &[],
         reads_lua: true,

@@ -41,6 +41,7 @@ pub(crate) mod native;
 pub(crate) mod nethack343;
 pub(crate) mod nethack36;
 pub(crate) mod nethack37;
+pub(crate) mod nle;
 pub(crate) mod slashem;
 pub(crate) mod unnethack;
 
@@ -183,7 +184,21 @@ pub fn all() -> impl Iterator<Item = &'static Game> {
 pub fn input_help(which: &str) -> String {
     let mut lines = Vec::new();
     for g in all() {
+        // A start that chooses the hero takes each facet unset at random
+        // (`nethack -@`), unless the game has a default hero of its own.
+        let chosen = |own: Option<&str>| {
+            g.inputs
+                .character
+                .map(|_| match (own, g.inputs.game_start) {
+                    (Some(own), _) => format!("{own} when no facet is given, else random"),
+                    (None, Some(true)) => "random".to_string(),
+                    (None, _) => "random, with --game-start".to_string(),
+                })
+        };
         let default = match which {
+            "role" if g.inputs.character.is_some() => chosen(g.inputs.role),
+            "race" if g.inputs.character.is_some() => chosen(g.inputs.role.map(|_| "its")),
+            "gender" | "align" => chosen(g.inputs.role.map(|_| "its")),
             "role" => g.inputs.role.map(str::to_string),
             "race" => g.inputs.race.map(str::to_string),
             "option" => (!g.inputs.options.is_empty()).then(|| {

@@ -42,6 +42,7 @@ pub(crate) static GAME: Game = Game {
         game_start: Some(true),
         rules_hook: None,
         start_hook: Some(game_start),
+        character: None,
     },
     undefined_flags: &[],
     reads_lua: true,
@@ -146,6 +147,7 @@ impl Start37 {
                 tries: 99,
             }),
             after_shuffle: self.after_shuffle,
+            ..GameStart::NONE
         })
     }
 }

@@ -127,6 +127,7 @@ pub(crate) static GAME: Game = Game {
         // loader unless --game-start asks for the game's own start.
         game_start: Some(false),
         start_hook: Some(start_hook),
+        character: None,
         ..InputSpec::NONE
     },
     undefined_flags: &[],
