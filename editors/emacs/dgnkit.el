@@ -42,7 +42,8 @@
 family, each with its dialect, limits, loader and bones rules) or native,
 dgnkit's own format.  The choices are every game dgn-lsp takes whose
 compiler reads dungeon.def."
-  :type '(choice (const "nethack-3.4.3") (const "nethack-3.6") (const "native")
+  :type '(choice (const "nethack-3.4.3") (const "nethack-3.6") (const "nle")
+                 (const "native")
                  (const "evilhack") (const "unnethack") (const "slashem")
                  (const "dnethack") (const "gnollhack") (const "dynahack")))
 

@@ -143,6 +143,46 @@ test('dungeon: a seed shows its map, overview and bones, and the URL says so', a
   await threeSeven.p.close();
 });
 
+test("dungeon: NLE's seeds and a random hero, as `dgn layout --target nle`", async () => {
+  const { p, errors } = await page('?view=dungeon&game=nle&seed=42&role=val&lgen=7&wizard=1');
+  // NLE's level-generator seed and the hero's facets are asked for NLE.
+  assert.equal(await p.locator('input[name=lgen]').inputValue(), '7');
+  assert.ok(await p.locator('select[name=gender]').isVisible());
+  await mapShown(p);
+  await p.locator('#dungeon-hero').waitFor();
+  const hero = await p.locator('#dungeon-hero').textContent();
+  const cli = spawnSync(
+    dgn,
+    [
+      'layout',
+      '--target',
+      'nle',
+      '--seed',
+      '42',
+      '--role',
+      'val',
+      '--option',
+      'lgen=7',
+      '--wizard',
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.equal(await p.locator('pre.overview').textContent(), cli.stdout);
+  assert.match(cli.stderr, new RegExp(hero.replace(/^You/, 'you').replace('.', '\\.')));
+  // A random hero is chosen as the game does, and the URL keeps the seeds.
+  await p.selectOption('select[name=role]', 'random');
+  await p.click('#view-dungeon button[type=submit]');
+  await p.waitForFunction(() => /role=random/.test(location.search));
+  assert.match(new URL(p.url()).search, /lgen=7/);
+  // Other games do not show NLE's seed or the hero's facets.
+  await p.selectOption('select[name=game]', 'nethack-3.7');
+  assert.ok(!(await p.locator('input[name=lgen]').isVisible()));
+  assert.ok(!(await p.locator('select[name=gender]').isVisible()));
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
 test("edit: diagnostics as you type, a level's hover with its depths and bones, and Format", async () => {
   const { p, errors } = await page('?view=edit&seed=3');
   await p.waitForFunction(

@@ -6,11 +6,17 @@
 //! early stop turned off, for comparison.
 //!
 //! The target is 1.3 million seeds a second on one core with ISAAC-64.
+//!
+//! Beside it, side by side in one run, the seeds people hold (issue #41):
+//! NetHack 3.6's game start (`--game-start`: the hero, `o_init`'s 195
+//! draws, `role_init`) and NLE's (`--target nle`, with and without its
+//! level generator), which should stay within 1.5x of the plain loader.
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use dgnkit::bones::BonesOptions;
 use dgnkit::find::{self, Finder};
 use dgnkit::frontend::{analyze_fast, CheckOptions};
+use dgnkit::games::LoaderInputs;
 use dgnkit::loader::Resolver;
 use dgnkit::options::Target;
 use dgnkit::rng::RngKind;
@@ -31,27 +37,58 @@ fn searches(c: &mut Criterion) {
         .sample_size(10)
         .sampling_mode(SamplingMode::Flat)
         .throughput(Throughput::Elements(SEEDS));
-    for (target, rng, early, name) in [
+    let plain = |target: Target| {
+        Resolver::with_rules(&script, target.game().rules.clone()).expect("resolves")
+    };
+    let start = |target: Target, role: Option<&str>, options: &[&str]| {
+        let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+        let inputs = LoaderInputs::parse(role, None, &options, true, false).expect("inputs");
+        Resolver::for_game(&script, &target.game().loader_game(), &inputs).expect("resolves")
+    };
+    for (res, rng, early, name) in [
         (
-            Target::NetHack36,
+            plain(Target::NetHack36),
             RngKind::Isaac64,
             true,
             "isaac64/example query",
         ),
         (
-            Target::NetHack36,
+            plain(Target::NetHack36),
             RngKind::Isaac64,
             false,
             "isaac64/example query, every seed resolved fully",
         ),
         (
-            Target::NetHack343,
+            plain(Target::NetHack343),
             RngKind::Glibc,
             true,
             "glibc/example query",
         ),
+        (
+            start(Target::NetHack36, Some("Valkyrie"), &[]),
+            RngKind::Isaac64,
+            true,
+            "isaac64/game start, a Valkyrie of random race, gender and alignment",
+        ),
+        (
+            start(Target::Nle, None, &[]),
+            RngKind::Isaac64,
+            true,
+            "isaac64/nle, its default hero",
+        ),
+        (
+            start(Target::Nle, Some("random"), &[]),
+            RngKind::Isaac64,
+            true,
+            "isaac64/nle, a random hero",
+        ),
+        (
+            start(Target::Nle, Some("random"), &["lgen=42"]),
+            RngKind::Isaac64,
+            true,
+            "isaac64/nle, a random hero, lgen",
+        ),
     ] {
-        let res = Resolver::with_rules(&script, target.game().rules.clone()).expect("resolves");
         let query = find::compile(QUERY, &res).expect("the query checks");
         let finder = Finder::new(&res, &query, &bones, rng, false, early);
         group.bench_function(format!("{name}, {SEEDS} seeds, one thread"), |b| {

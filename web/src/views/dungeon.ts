@@ -32,12 +32,23 @@ export function dungeonView(root: HTMLElement, games: Games): void {
   );
   const go = async () => {
     const p = gameParams(f);
-    setQuery({ game: p.target, seed: p.seed, role: p.role, wizard: p.wizard });
+    setQuery({
+      game: p.target,
+      seed: p.seed,
+      role: p.role,
+      race: p.race,
+      gender: p.gender,
+      align: p.align,
+      game_start: p.game_start,
+      lgen: p.option.replace(/^lgen=/, ''),
+      wizard: p.wizard,
+    });
     out.replaceChildren(el('p', { class: 'busy', text: 'Laying out…' }));
-    const [svg, overview, bones] = await Promise.all([
+    const [svg, overview, bones, json] = await Promise.all([
       api('layout', { ...p, format: 'svg' }),
       api('layout', { ...p, format: 'overview' }),
       api('bones', { ...p, format: 'json' }),
+      api('layout', { ...p, format: 'json' }),
     ]);
     out.replaceChildren();
     if (!svg.ok) {
@@ -50,6 +61,13 @@ export function dungeonView(root: HTMLElement, games: Games): void {
       el('h2', { text: 'Map' }),
       svgImage(svg.text, `the dungeon of seed ${p.seed}`),
     );
+    // The hero a game start made (NetHack 3.6's, NLE's), as the game's
+    // welcome says it.
+    const hero = json.ok
+      ? (JSON.parse(json.text).character?.text as string | undefined)
+      : undefined;
+    if (hero)
+      out.append(el('p', { class: 'hero', id: 'dungeon-hero', text: `You are a ${hero}.` }));
     out.append(el('div', { class: 'split' }, map, side(p, overview, bones)));
   };
   onSubmit(f.form, () => void go());

@@ -107,14 +107,19 @@ DUNGEON: \"The Dragon Caves\" \"C\" (1, 0)
 /// one draw `random() % |x|` (3.4.3, SLASH'EM; DynaHack's `mt_random()`
 /// the same on LP64), one draw of ISAAC-64's raw output (3.6, EvilHack,
 /// GnollHack; dgnkit's native target keeps 3.6's rules), no draw
-/// (UnNetHack, 3.7 and its forks) or one draw giving 0 (dNetHack).
+/// (UnNetHack, 3.7 and its forks) or one draw giving 0 (dNetHack); NLE
+/// runs 3.6.7.
 #[test]
 fn each_games_rn2_of_a_negative_argument() {
     use crate::loader::NonPositiveRn2::*;
     for target in Target::ALL {
         let want = match target {
             Target::NetHack343 | Target::SlashEm | Target::DynaHack => OneDrawModulo,
-            Target::NetHack36 | Target::Native | Target::EvilHack | Target::GnollHack => OneDrawRaw,
+            Target::NetHack36
+            | Target::Nle
+            | Target::Native
+            | Target::EvilHack
+            | Target::GnollHack => OneDrawRaw,
             Target::UnNetHack
             | Target::NetHack37
             | Target::XNetHack

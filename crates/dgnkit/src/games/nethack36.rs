@@ -27,7 +27,7 @@ pub(crate) static GAME: Game = Game {
     bones: BonesRules::VANILLA,
     overview: OverviewStyle::NetHack36,
     loader: LoaderProof::Proven(
-        "layout_parity: every file of expected/layouts/*.36.isaac64*, draw for draw; nle_parity: the game starts of expected/nle/",
+        "layout_parity: every file of expected/layouts/*.36.isaac64*, draw for draw",
     ),
     inputs: INPUTS,
     undefined_flags: &[],
