@@ -1,8 +1,8 @@
 //! Options shared by every command: target, dialect, `%FLAG` defines, lints.
 //!
-//! A [`Target`] names a game (NetHack 3.4.3, 3.6, 3.7, a variant family, or
-//! dgnkit's own native format); everything that differs between games lives
-//! in its [`Game`](crate::games::Game) record (`Target::game`).
+//! A [`Target`] names a game (NetHack 3.4.3, 3.6, 3.7, 5.0, a variant
+//! family, or dgnkit's own native format); everything that differs between
+//! games lives in its [`Game`](crate::games::Game) record (`Target::game`).
 
 use crate::games::{self, Game};
 use serde::Serialize;
@@ -45,6 +45,7 @@ targets! {
     #[default]
     NetHack36 = "nethack-3.6" => games::nethack36::GAME,
     NetHack37 = "nethack-3.7" => games::nethack37::GAME,
+    NetHack50 = "nethack-5.0" => games::nethack50::GAME,
     Nle = "nle" => games::nle::GAME,
     Native = "native" => games::native::GAME,
     EvilHack = "evilhack" => games::evilhack::GAME,

@@ -306,7 +306,7 @@ fn older_built_ins_state_their_releases_files() {
         let script = analyze_verdict(src, &opts)
             .script
             .unwrap_or_else(|| panic!("{}: the game's file does not compile", r.name));
-        let target = if r.target == Target::NetHack37 {
+        let target = if r.target.game().reads_lua {
             Target::Native
         } else {
             r.target

@@ -107,8 +107,8 @@ DUNGEON: \"The Dragon Caves\" \"C\" (1, 0)
 /// one draw `random() % |x|` (3.4.3, SLASH'EM; DynaHack's `mt_random()`
 /// the same on LP64), one draw of ISAAC-64's raw output (3.6, EvilHack,
 /// GnollHack; dgnkit's native target keeps 3.6's rules), no draw
-/// (UnNetHack, 3.7 and its forks) or one draw giving 0 (dNetHack); NLE
-/// runs 3.6.7.
+/// (UnNetHack, 3.7, 5.0 and 3.7's forks) or one draw giving 0 (dNetHack);
+/// NLE runs 3.6.7.
 #[test]
 fn each_games_rn2_of_a_negative_argument() {
     use crate::loader::NonPositiveRn2::*;
@@ -122,6 +122,7 @@ fn each_games_rn2_of_a_negative_argument() {
             | Target::GnollHack => OneDrawRaw,
             Target::UnNetHack
             | Target::NetHack37
+            | Target::NetHack50
             | Target::XNetHack
             | Target::SpliceHack
             | Target::NerfHack

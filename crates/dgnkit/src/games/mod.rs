@@ -1,6 +1,6 @@
-//! The games dgnkit knows: NetHack 3.4.3, 3.6, 3.7, dgnkit's native target
-//! and each variant family. A game is data plus a few named hooks, in one
-//! file per game; the one frontend, loader, statistics and bones code ask
+//! The games dgnkit knows: NetHack 3.4.3, 3.6, 3.7, 5.0, dgnkit's native
+//! target and each variant family. A game is data plus a few named hooks, in
+//! one file per game; the one frontend, loader, statistics and bones code ask
 //! the game's [`Game`] record instead of testing which game it is.
 //!
 //! This is the one place that assembles a game: each stage below defines
@@ -41,6 +41,7 @@ pub(crate) mod native;
 pub(crate) mod nethack343;
 pub(crate) mod nethack36;
 pub(crate) mod nethack37;
+pub(crate) mod nethack50;
 pub(crate) mod nle;
 pub(crate) mod slashem;
 pub(crate) mod unnethack;

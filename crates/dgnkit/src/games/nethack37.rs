@@ -17,38 +17,54 @@ use crate::views::OverviewStyle;
 /// The role when `--role` is not given.
 pub const DEFAULT_ROLE: &str = "Valkyrie";
 
-pub(crate) static GAME: Game = Game {
-    target: Target::NetHack37,
-    title: "NetHack 3.7",
-    dialect: Dialect::Vanilla,
-    binary: None,
-    rng: RngKind::Isaac64,
-    rules: Rules::nethack_37(),
-    // can_make_bones() and no_bones_level() are 3.6's (src/bones.c:18-34,
-    // 356-385); what changed is data (`minend` lost its bonetag, the
-    // Tutorial has none).
-    bones: BonesRules::VANILLA,
-    // print_dungeon() prints as 3.6's (src/dungeon.c:2257-2438).
-    overview: OverviewStyle::NetHack36,
-    loader: LoaderProof::Proven(
+pub(crate) static GAME: Game = vanilla(
+    Target::NetHack37,
+    "NetHack 3.7",
+    LoaderProof::Proven(
         "nethack37_parity: every game start of expected/nethack37/init_dungeons.jsonl, draw for draw, with the draws before the loader",
     ),
-    inputs: InputSpec {
-        role: Some(DEFAULT_ROLE),
-        race: None,
-        // `roles[]` (src/role.c:31-533).
-        roles: &Start37::codes(&ROLE_STARTS),
-        options: &[],
-        game_start: Some(true),
-        rules_hook: None,
-        start_hook: Some(game_start),
-        character: None,
-    },
-    undefined_flags: &[],
-    reads_lua: true,
-    xlog: Some(&crate::xlog::nethack::NETHACK),
-    path_words: &[],
-};
+    game_start,
+);
+
+/// A game of the vanilla 3.7 line (3.7 itself, 5.0.0): 3.7's loader, bones
+/// and overview, 3.7's `roles[]`, and the line's own start (its object
+/// shuffles' count) in `start_hook`. Its xlogfile lines are NetHack's.
+pub(super) const fn vanilla(
+    target: Target,
+    title: &'static str,
+    loader: LoaderProof,
+    start_hook: fn(&LoaderInputs) -> Result<GameStart, LoadError>,
+) -> Game {
+    Game {
+        target,
+        title,
+        dialect: Dialect::Vanilla,
+        binary: None,
+        rng: RngKind::Isaac64,
+        rules: Rules::nethack_37(),
+        // can_make_bones() and no_bones_level() are 3.6's (src/bones.c:18-34,
+        // 356-385); what changed is data (`minend` lost its bonetag, the
+        // Tutorial has none).
+        bones: BonesRules::VANILLA,
+        // print_dungeon() prints as 3.6's (src/dungeon.c:2257-2438).
+        overview: OverviewStyle::NetHack36,
+        loader,
+        inputs: InputSpec {
+            role: Some(DEFAULT_ROLE),
+            race: None,
+            roles: &ROLE_CODES,
+            options: &[],
+            game_start: Some(true),
+            rules_hook: None,
+            start_hook: Some(start_hook),
+            character: None,
+        },
+        undefined_flags: &[],
+        reads_lua: true,
+        xlog: Some(&crate::xlog::nethack::NETHACK),
+        path_words: &[],
+    }
+}
 
 /// `o_init`'s draws (src/o_init.c): the gem colours (:88-94), one draw per
 /// object of each shuffled range (:124-129) and the wand of nothing's
@@ -154,7 +170,7 @@ impl Start37 {
 
 /// In `roles[]` order (src/role.c:31-533). The Archeologist's nemesis
 /// (the Minion of Huhetotl) and the Wizard's (the Dark One) have no gender.
-const ROLE_STARTS: [RoleStart; 13] = [
+pub(super) const ROLE_STARTS: [RoleStart; 13] = [
     role("Arc", 1, false),
     role("Bar", 0, false),
     role("Cav", 0, false),
@@ -169,6 +185,9 @@ const ROLE_STARTS: [RoleStart; 13] = [
     role("Val", 0, false),
     role("Wiz", 1, false),
 ];
+
+/// `roles[]` (src/role.c:31-533), for `InputSpec::roles`.
+const ROLE_CODES: [&str; 13] = Start37::codes(&ROLE_STARTS);
 
 const START: Start37 = Start37 {
     title: "NetHack 3.7",

@@ -1,5 +1,5 @@
 //! NetHack's own xlogfile lines and the tournament's: NetHack's releases
-//! span its three targets (3.4.3, 3.6, 3.7), and the tournament (TNNT) is
+//! span its four targets (3.4.3, 3.6, 3.7, 5.0), and the tournament (TNNT) is
 //! played on NetHack, so neither belongs to one game's record. Every other
 //! game's releases are in its record under `games/`.
 
@@ -15,7 +15,7 @@ pub static NETHACK: Family = Family {
     tells: "version 3.x.y or 5.0.0 and no other game's field",
     sign: None,
     numbers: &[Numbers::major(3), Numbers::exact(5, 0)],
-    releases: &[NH343, NH360, NH36, NH37],
+    releases: &[NH343, NH360, NH36, NH37, NH50],
 };
 
 /// The tournament's lines: `tnntachieve0`.. after `flags` in every year
@@ -95,13 +95,12 @@ const NH36: Release = Release {
     ..Release::BASE
 };
 
-/// NetHack 3.7.0 (work in progress; the tree dgnkit's 3.7 target follows)
-/// and 5.0.0, its release (16ff59115, 2026-05-02), whose dat/dungeon.lua
-/// differs from 3.7's at 99b893c78 only in a comment (blob 7550d1317).
-/// Servers built 3.7.0 from git for years: lines from before 2023-02 were
-/// written without the Tutorial (dungeon 8, which no line ends in) and,
-/// before 2020-01-24 (0166239a2), with bones on Mines' End; the line does
-/// not tell the build, so they share this answer.
+/// NetHack 3.7.0, the development builds of the line 5.0.0 released (the
+/// tree dgnkit's 3.7 target follows, 79c688cc6). Servers built 3.7.0 from
+/// git for years: lines from before 2023-02 were written without the
+/// Tutorial (dungeon 8, which no line ends in) and, before 2020-01-24
+/// (0166239a2), with bones on Mines' End; the line does not tell the
+/// build, so they share this answer.
 /// Its xlogfile adds `achieveX`, `conductX`, `gold`, `wish_cnt`,
 /// `arti_wish_cnt` and `bones` (src/topten.c:369-385) and a third flags bit,
 /// 0x4 "no bones file was loaded" (src/topten.c:391-404), which says
@@ -109,14 +108,11 @@ const NH36: Release = Release {
 /// (src/bones.c:358) is not recorded: it is taken as on, its default.
 const NH37: Release = Release {
     name: "nethack-3.7",
-    title: "NetHack 3.7.0/5.0.0",
+    title: "NetHack 3.7.0",
     note: "the Tutorial is a dungeon of its own, without bones",
     target: Target::NetHack37,
-    versions: &[(3, 7, 0, 0), (5, 0, 0, 0)],
-    builtin: Some(Builtin {
-        file: "nethack-3.7.lua (built in)",
-        source: include_bytes!("../../../../corpus/nethack-3.7.lua"),
-    }),
+    versions: &[(3, 7, 0, 0)],
+    builtin: Some(LUA_37),
     cites: Cites {
         bones_ok: "NetHack 3.7 src/end.c:1190",
         depth_roll: "NetHack 3.7 src/bones.c:374-377",
@@ -125,6 +121,34 @@ const NH37: Release = Release {
         no_bones_modes: "",
     },
     ..Release::BASE
+};
+
+/// NetHack 5.0.0, the 3.7 line's release (16ff59115, 2026-05-02), writes
+/// `version=5.0.0` (include/patchlevel.h:10-15, src/topten.c:347) and
+/// 3.7's fields and flags. Its dat/dungeon.lua differs from 3.7's (79c688cc6) only
+/// in a comment (blob 7550d1317), so the two share the built-in
+/// description; `can_make_bones()` is unchanged.
+const NH50: Release = Release {
+    name: "nethack-5.0",
+    title: "NetHack 5.0.0",
+    note: "3.7's dungeon; the Tutorial is a dungeon of its own, without bones",
+    target: Target::NetHack50,
+    versions: &[(5, 0, 0, 0)],
+    builtin: Some(LUA_37),
+    cites: Cites {
+        bones_ok: "NetHack 5.0.0 src/end.c:1201",
+        depth_roll: "NetHack 5.0.0 src/bones.c:376-379",
+        explore: "NetHack 5.0.0 src/bones.c:382",
+        wizard_query: "NetHack 5.0.0 src/end.c:1364",
+        no_bones_modes: "",
+    },
+    ..Release::BASE
+};
+
+/// dgnkit's description of 3.7's dungeon, which is 5.0.0's too.
+const LUA_37: Builtin = Builtin {
+    file: "nethack-3.7.lua (built in)",
+    source: include_bytes!("../../../../corpus/nethack-3.7.lua"),
 };
 
 /// The tournament's bones rules are its base's: `can_make_bones()` and
@@ -194,13 +218,14 @@ const TNNT_2023: Release = Release {
     ..Release::BASE
 };
 
-/// TNNT on NetHack 5.0 (the merge ad6e950f5, 2026-06-11): 3.7's xlogfile
-/// fields, `rerolls`, then `tnntachieve0`.. (src/topten.c:341-393).
+/// TNNT on NetHack 5.0 (the merge ad6e950f5, 2026-06-11), laid out by
+/// 5.0.0's loader: 3.7's xlogfile fields, `rerolls`, then `tnntachieve0`..
+/// (src/topten.c:341-393).
 const TNNT_2026: Release = Release {
     name: "tnnt-2026",
     title: "TNNT 2026",
     note: "2026",
-    target: Target::NetHack37,
+    target: Target::NetHack50,
     versions: &[(5, 0, 0, 0)],
     builtin: Some(Builtin {
         file: "tnnt-2026.lua (built in)",

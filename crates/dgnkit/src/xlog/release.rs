@@ -422,7 +422,12 @@ mod tests {
         assert_eq!(name(b"3.6.1", None, &[]).unwrap(), "nethack-3.6");
         assert_eq!(name(b"3.6.7", None, &[]).unwrap(), "nethack-3.6");
         assert_eq!(name(b"3.7.0", None, &[]).unwrap(), "nethack-3.7");
-        assert_eq!(name(b"5.0.0", None, &[]).unwrap(), "nethack-3.7");
+        assert_eq!(name(b"5.0.0", None, &[]).unwrap(), "nethack-5.0");
+        assert_eq!(
+            name(b"5.0.0", Some(Target::NetHack50), &[]).unwrap(),
+            "nethack-5.0"
+        );
+        assert!(name(b"3.7.0", Some(Target::NetHack50), &[]).is_err());
         assert!(name(b"3.6", None, &[]).is_err());
         assert!(name(b"3.6.1.2", None, &[]).is_err());
         assert!(name(b"3.4.3", Some(Target::NetHack36), &[]).is_err());

@@ -418,8 +418,46 @@ fn arbitrary_lines_never_panic() {
 /// as the exact statistics give them.
 #[test]
 fn nethack_37_lines() {
-    let release = for_version(b"3.7.0", None, |_| false).unwrap();
-    assert_eq!(release.target, Target::NetHack37);
+    vanilla_37_lines("3.7.0", Target::NetHack37, "NetHack 3.7", "src/end.c:1190");
+}
+
+/// NetHack 5.0.0's lines are 5.0's, answered as 3.7's are (the same
+/// fields and dungeon), with 5.0.0's own sources cited.
+#[test]
+fn nethack_50_lines() {
+    vanilla_37_lines(
+        "5.0.0",
+        Target::NetHack50,
+        "NetHack 5.0.0",
+        "src/end.c:1201",
+    );
+    let release = for_version(b"5.0.0", None, |_| false).unwrap();
+    assert_eq!(
+        (release.name, release.title),
+        ("nethack-5.0", "NetHack 5.0.0")
+    );
+    // The same dungeon: every answer of a 5.0.0 line is its 3.7.0 twin's.
+    let mut x = Xlog::new(Options::default());
+    for (dnum, depth, death, flags) in [
+        (0, 5, "killed by a newt", "0x0"),
+        (0, 14, "killed by a troll", "0x4"),
+        (2, 4, "killed by a gnome lord", "0x0"),
+        (1, 30, "killed by a liche", "0x0"),
+        (8, 1, "killed by a newt", "0x4"),
+    ] {
+        let [a, b] = ["3.7.0", "5.0.0"].map(|v| {
+            let (p, _, answer) = read_one(&mut x, &line(v, dnum, depth, death, Some(flags)));
+            (p, answer.dungeons, answer.specials)
+        });
+        assert_eq!(a, b, "dungeon {dnum}, depth {depth}");
+    }
+}
+
+/// The lines of one game of the vanilla 3.7 line (3.7.0, 5.0.0): `source`
+/// names its sources in the verdicts, `bones_ok` is its `done()`'s line.
+fn vanilla_37_lines(version: &str, target: Target, source: &str, bones_ok: &str) {
+    let release = for_version(version.as_bytes(), None, |_| false).unwrap();
+    assert_eq!(release.target, target);
     let st = stats_of(release);
     let script = builtin_script(release).unwrap();
     let places = answers::compute(&script, release.target);
@@ -427,7 +465,7 @@ fn nethack_37_lines() {
     let line37 = |dnum: i32, depth: i32, death: &str, flags: &str| {
         format!(
             "{}\tachieveX=entered_the_gnomish_mines\tconductX=polyless\tgold=12\twish_cnt=0\tarti_wish_cnt=0\tbones=0",
-            line("3.7.0", dnum, depth, death, Some(flags))
+            line(version, dnum, depth, death, Some(flags))
         )
     };
     // Every dungeon of the statistics is named by its number.
@@ -469,7 +507,10 @@ fn nethack_37_lines() {
             "{}: {p} ({why})",
             cell.level
         );
-        assert!(why.contains("NetHack 3.7 src/bones.c") || p == 0.0, "{why}");
+        assert!(
+            why.contains(&format!("{source} src/bones.c")) || p == 0.0,
+            "{why}"
+        );
     }
     for (death, flags, want) in [
         ("killed by a troll", "0x5", "wizard mode"),
@@ -479,7 +520,7 @@ fn nethack_37_lines() {
             "0x4",
             "did not end in death (genocided)",
         ),
-        ("quit", "0x4", "NetHack 3.7 src/end.c:1190"),
+        ("quit", "0x4", &format!("{source} {bones_ok}")),
     ] {
         let (p, why, _) = read_one(&mut x, &line37(0, 14, death, flags));
         assert_eq!(p, 0.0, "{death} {flags}");
@@ -577,7 +618,7 @@ fn variant_places_match_the_statistics() {
     for release in RELEASES.iter().filter(|r| {
         !matches!(
             r.target,
-            Target::NetHack343 | Target::NetHack36 | Target::NetHack37
+            Target::NetHack343 | Target::NetHack36 | Target::NetHack37 | Target::NetHack50
         ) && r.target.game().loader_proven()
             && !HEAVY.contains(&r.name)
     }) {
