@@ -21,6 +21,7 @@ mod layout_cli;
 mod layout_default;
 mod layout_parity;
 mod nethack37_parity;
+mod nethack50_parity;
 mod nle_parity;
 mod overview_expected;
 mod stats_cli;

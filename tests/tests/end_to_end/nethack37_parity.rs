@@ -20,22 +20,28 @@ use std::path::Path;
 /// NetHack 3.7's own `dungeon.lua`, through dgnkit's reader.
 fn script(shared: &Path) -> Script {
     let path = shared.join("corpus/NetHack__NetHack@3.7/dungeon.lua");
-    let src = std::fs::read(&path).expect("dungeon.lua");
+    read_script(
+        &std::fs::read(&path).expect("dungeon.lua"),
+        Target::NetHack37,
+    )
+}
+
+/// A `dungeon.lua` read for `target`.
+pub(crate) fn read_script(src: &[u8], target: Target) -> Script {
     let opts = CheckOptions {
-        target: Target::NetHack37,
+        target,
         ..CheckOptions::default()
     };
-    let analysis = dgnkit::frontend::analyze_fast(&src, &opts);
+    let analysis = dgnkit::frontend::analyze_fast(src, &opts);
     analysis.script.expect("dungeon.lua reads without errors")
 }
 
 /// A resolver for the line's role, wizard mode and default game start.
-fn resolver(script: &Script, line: &Value) -> Result<Resolver, String> {
+fn resolver(target: Target, script: &Script, line: &Value) -> Result<Resolver, String> {
     let role = line["options"]["role"].as_str().ok_or("no role")?;
     let wizard = line["wizard"].as_bool().ok_or("no wizard")?;
     let inputs = LoaderInputs::parse(Some(role), None, &[], false, wizard)?;
-    Resolver::for_game(script, &Target::NetHack37.game().loader_game(), &inputs)
-        .map_err(|e| e.to_string())
+    Resolver::for_game(script, &target.game().loader_game(), &inputs).map_err(|e| e.to_string())
 }
 
 /// `rn2(3)=0 @ where` -> (`rn2(3)=0`, `where`).
@@ -63,10 +69,12 @@ fn first_difference(
     ))
 }
 
-fn check_line(script: &Script, line: &Value) -> Result<(), String> {
+/// One recorded game start of the vanilla 3.7 line, resolved again by
+/// `target`: `Err` names the first difference.
+pub(crate) fn check_line(target: Target, script: &Script, line: &Value) -> Result<(), String> {
     let seed = line["seed"].as_u64().ok_or("no seed")?;
     let wizard = line["wizard"].as_bool().ok_or("no wizard")?;
-    let resolver = &resolver(script, line)?;
+    let resolver = &resolver(target, script, line)?;
     let mut out = Resolved::default();
     let mut log: Vec<Draw> = Vec::new();
     let result = resolver.resolve_traced(seed, RngKind::Isaac64, wizard, &mut out, &mut log);
@@ -131,7 +139,7 @@ fn every_recorded_nethack37_game_start_draws_the_same() {
     {
         lines += 1;
         let line: Value = serde_json::from_str(raw).expect("JSON line");
-        if let Err(e) = check_line(&script, &line) {
+        if let Err(e) = check_line(Target::NetHack37, &script, &line) {
             failures.push(format!(
                 "line {} (seed {}, {}, wizard {}): {e}",
                 n + 1,
@@ -166,7 +174,7 @@ fn a_mismatch_names_the_first_differing_draw_and_its_c_function() {
     // The same start as a Valkyrie: no nemesis gender roll.
     let mut line = wizard_line.clone();
     line["options"]["role"] = "Valkyrie".into();
-    let e = check_line(&script, &line).unwrap_err();
+    let e = check_line(Target::NetHack37, &script, &line).unwrap_err();
     assert!(e.starts_with("role_init: first differing draw #0"), "{e}");
     assert!(e.contains("role_init(role.c:2060)"), "{e}");
     // One loader draw changed: named with its C function.
@@ -179,7 +187,7 @@ fn a_mismatch_names_the_first_differing_draw_and_its_c_function() {
         .map(|(i, d)| (i, d.as_str().unwrap().to_string()))
         .unwrap();
     draws[i] = entry.replacen(")=", ")=99", 1).into();
-    let e = check_line(&script, &line).unwrap_err();
+    let e = check_line(Target::NetHack37, &script, &line).unwrap_err();
     assert!(
         e.contains(&format!("init_dungeons: first differing draw #{i}")),
         "{e}"
