@@ -36,7 +36,7 @@ pub(crate) static GAME: Game = vanilla(
     game_start,
 );
 
-const PROOF: &str = "nethack50_parity: every game start of tests/data/nethack-5.0.0/init_dungeons.jsonl (recorded on NetHack 5.0.0, 16ff59115), draw for draw, with the draws before the loader";
+const PROOF: &str = "nethack50_parity: every game start of tests/data/nethack-5.0.0/init_dungeons.jsonl (six wizard-mode starts recorded on NetHack 5.0.0, 16ff59115), draw for draw, with the draws before the loader; normal mode's chance rolls are 3.7's code, proven by nethack37_parity";
 
 /// `o_init`'s draws (src/o_init.c): the gem colours (:89-95), one draw per
 /// object of each shuffled range (:129: 11 amulets, 25 potions, 28 rings,
