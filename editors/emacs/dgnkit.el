@@ -49,9 +49,11 @@ compiler reads dungeon.def."
 
 (defcustom dgnkit-lua-target "nethack-3.7"
   "What a dungeon.lua is checked against: nethack-3.7 (which reads them),
-native, or one of the games built on 3.7 among the choices."
-  :type '(choice (const "nethack-3.7") (const "native") (const "xnethack")
-                 (const "splicehack") (const "nerfhack") (const "crecellehack")))
+nethack-5.0 (its release, 5.0.0), native, or one of the games built on 3.7
+among the choices."
+  :type '(choice (const "nethack-3.7") (const "nethack-5.0") (const "native")
+                 (const "xnethack") (const "splicehack") (const "nerfhack")
+                 (const "crecellehack")))
 
 (defcustom dgnkit-dialect "vanilla"
   "Dialect of a NetHack variant (slashem, gnollhack, dnethack, ...).

@@ -14,7 +14,7 @@
 --   cmd       command that starts the server; default { $DGN_LSP or 'dgn-lsp' }
 --   settings  { target = 'nethack-3.4.3'|'nethack-3.6'|'native'|'unnethack'|..., dialect = 'vanilla',
 --               defines = { 'REINCARNATION' }, undefines = {},
---               luaTarget = 'nethack-3.7' (what a dungeon.lua is checked for) }
+--               luaTarget = 'nethack-3.7'|'nethack-5.0'|... (what a dungeon.lua is checked for) }
 --   lua       false to leave dungeon.lua files alone
 --   on_attach function(client, bufnr) for your own mappings
 --   highlight false to leave syntax highlighting to something else

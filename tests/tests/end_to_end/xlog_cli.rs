@@ -392,6 +392,48 @@ fn dnethack_games_are_answered_exactly() {
 /// `dgn xlog --releases` lists every release dgnkit answers, with its
 /// versions, the field that tells it apart and its built-in description,
 /// and reads no input.
+/// NetHack 5.0.0's lines are NetHack 5.0's: the release `nethack-5.0`,
+/// laid out by `nethack-5.0`, with 5.0.0's own sources in the verdict; a
+/// 3.7.0 line beside it stays 3.7's, and `--target` keeps them apart.
+#[test]
+fn nethack_50_lines_name_nethack_50() {
+    let mut data = String::new();
+    for version in ["3.7.0", "5.0.0"] {
+        data.push_str(&line36(version, 0, 12, "killed by a soldier ant", "0x0"));
+    }
+    let (code, out, err) = run(&["--format", "json"], data.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let v = json_lines(&out);
+    assert_eq!(
+        (&v[0]["release"], &v[0]["target"]),
+        (&"nethack-3.7".into(), &"nethack-3.7".into())
+    );
+    assert_eq!(
+        (&v[1]["release"], &v[1]["target"]),
+        (&"nethack-5.0".into(), &"nethack-5.0".into())
+    );
+    assert!(
+        v[1]["bones_why"]
+            .as_str()
+            .unwrap()
+            .contains("NetHack 5.0.0 src/bones.c"),
+        "{}",
+        v[1]["bones_why"]
+    );
+    // The same dungeon: the same answer but for the release.
+    for key in ["dungeon", "level", "special", "bones_p"] {
+        assert_eq!(v[0][key], v[1][key], "{key}");
+    }
+    let (code, out, _) = run(
+        &["--format", "json", "--target", "nethack-5.0"],
+        data.as_bytes(),
+    );
+    assert_eq!(code, 1, "the 3.7.0 line is not 5.0's: {out}");
+    let v = json_lines(&out);
+    assert!(v[0]["error"].is_string(), "{}", v[0]);
+    assert_eq!(v[1]["release"], "nethack-5.0");
+}
+
 #[test]
 fn releases_lists_what_is_known_without_reading_input() {
     let (code, out, err) = run(&["--releases"], b"not an xlogfile");

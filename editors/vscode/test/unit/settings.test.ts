@@ -59,7 +59,7 @@ describe('readSettings', () => {
     assert.equal(settings.server.luaTarget, 'nethack-3.7');
     assert.match(
       problems[0]!,
-      /dgnkit\.luaTarget: "nethack-3\.6" is not one of nethack-3\.7, native/,
+      /dgnkit\.luaTarget: "nethack-3\.6" is not one of nethack-3\.7, nethack-5\.0, native/,
     );
   });
 
