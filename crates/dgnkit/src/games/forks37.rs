@@ -6,14 +6,12 @@
 //! is data: the object shuffles' count, `roles[]` and which quest monsters
 //! lack a gender, limits and flag words, and each fork's few hooks below.
 
-use super::nethack37::{role, RoleStart, Start37};
+use super::nethack37::{role, vanilla, RoleStart, Start37};
 use super::{Game, InputSpec, LoaderInputs, LoaderProof};
 use crate::bones::{BonesRules, Invocation};
 use crate::dialect::Dialect;
 use crate::loader::{GameStart, Limits, LoadError, NonPositiveRn2, Rules, Victim};
 use crate::options::Target;
-use crate::rng::RngKind;
-use crate::views::OverviewStyle;
 use crate::xlog::identify::{Family, Numbers, Seen, Sign};
 use crate::xlog::release::{Builtin, Cites, Release};
 
@@ -29,32 +27,19 @@ const fn fork(
     start_hook: fn(&LoaderInputs) -> Result<GameStart, LoadError>,
     xlog: &'static Family,
 ) -> Game {
+    // ISAAC-64 seeded with the seed's 8 little-endian bytes, 3.7's bones
+    // rules and overview, as 3.7 (each README, "Generator and seeding").
+    let base = vanilla(target, title, LoaderProof::Proven(PROOF), start_hook);
     Game {
-        target,
-        title,
         dialect,
-        binary: None,
-        // ISAAC-64 seeded with the seed's 8 little-endian bytes, as 3.7
-        // (each README, "Generator and seeding").
-        rng: RngKind::Isaac64,
         rules,
-        bones: BonesRules::VANILLA,
-        overview: OverviewStyle::NetHack36,
-        loader: LoaderProof::Proven(PROOF),
         inputs: InputSpec {
-            role: Some(super::nethack37::DEFAULT_ROLE),
-            race: None,
             roles,
-            options: &[],
-            game_start: Some(true),
-            rules_hook: None,
-            start_hook: Some(start_hook),
-            character: None,
+            ..base.inputs
         },
-        undefined_flags: &[],
-        reads_lua: true,
         xlog: Some(xlog),
         path_words: core::slice::from_ref(&xlog.name),
+        ..base
     }
 }
 

@@ -189,7 +189,7 @@ pub(super) const ROLE_STARTS: [RoleStart; 13] = [
 /// `roles[]` (src/role.c:31-533), for `InputSpec::roles`.
 const ROLE_CODES: [&str; 13] = Start37::codes(&ROLE_STARTS);
 
-const START: Start37 = Start37 {
+pub(super) const START: Start37 = Start37 {
     title: "NetHack 3.7",
     object_draws: OBJECT_DRAWS,
     roles: &ROLE_STARTS,

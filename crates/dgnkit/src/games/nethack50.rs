@@ -24,7 +24,7 @@
 //! of stasis (include/objects.h:1460-1461), so `o_init` shuffles 28 wand
 //! descriptions instead of 27 and draws once more.
 
-use super::nethack37::{vanilla, Start37, ROLE_STARTS};
+use super::nethack37::{vanilla, Start37};
 use super::{Game, LoaderInputs, LoaderProof};
 use crate::loader::{GameStart, LoadError};
 use crate::options::Target;
@@ -45,12 +45,12 @@ const PROOF: &str = "nethack50_parity: every game start of tests/data/nethack-5.
 /// direction (:234). 3.7's 198 and the wand of stasis.
 pub const OBJECT_DRAWS: u32 = 199;
 
+/// 3.7's start (`roles[]`, no victim, nothing after the dungeon) with one
+/// more object.
 const START: Start37 = Start37 {
     title: "NetHack 5.0",
     object_draws: OBJECT_DRAWS,
-    roles: &ROLE_STARTS,
-    victim: None,
-    after_shuffle: 0,
+    ..super::nethack37::START
 };
 
 /// The draws a new game makes before `init_dungeons()` for the run's role.
@@ -61,7 +61,7 @@ pub fn game_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::nethack37::DEFAULT_ROLE;
+    use crate::games::nethack37::{DEFAULT_ROLE, ROLE_STARTS};
     use crate::games::role_named;
 
     /// 5.0.0 starts as 3.7 does but for the one more wand to shuffle.

@@ -112,7 +112,10 @@ const NH37: Release = Release {
     note: "the Tutorial is a dungeon of its own, without bones",
     target: Target::NetHack37,
     versions: &[(3, 7, 0, 0)],
-    builtin: Some(LUA_37),
+    builtin: Some(Builtin {
+        file: "nethack-3.7.lua (built in)",
+        source: include_bytes!("../../../../corpus/nethack-3.7.lua"),
+    }),
     cites: Cites {
         bones_ok: "NetHack 3.7 src/end.c:1190",
         depth_roll: "NetHack 3.7 src/bones.c:374-377",
@@ -127,14 +130,13 @@ const NH37: Release = Release {
 /// `version=5.0.0` (include/patchlevel.h:10-15, src/topten.c:347) and
 /// 3.7's fields and flags. Its dat/dungeon.lua differs from 3.7's (79c688cc6) only
 /// in a comment (blob 7550d1317), so the two share the built-in
-/// description; `can_make_bones()` is unchanged.
+/// description (3.7's, by `..NH37`); `can_make_bones()` is unchanged.
 const NH50: Release = Release {
     name: "nethack-5.0",
     title: "NetHack 5.0.0",
     note: "3.7's dungeon; the Tutorial is a dungeon of its own, without bones",
     target: Target::NetHack50,
     versions: &[(5, 0, 0, 0)],
-    builtin: Some(LUA_37),
     cites: Cites {
         bones_ok: "NetHack 5.0.0 src/end.c:1201",
         depth_roll: "NetHack 5.0.0 src/bones.c:376-379",
@@ -142,13 +144,7 @@ const NH50: Release = Release {
         wizard_query: "NetHack 5.0.0 src/end.c:1364",
         no_bones_modes: "",
     },
-    ..Release::BASE
-};
-
-/// dgnkit's description of 3.7's dungeon, which is 5.0.0's too.
-const LUA_37: Builtin = Builtin {
-    file: "nethack-3.7.lua (built in)",
-    source: include_bytes!("../../../../corpus/nethack-3.7.lua"),
+    ..NH37
 };
 
 /// The tournament's bones rules are its base's: `can_make_bones()` and
