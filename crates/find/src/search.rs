@@ -39,6 +39,8 @@ pub struct Watch<'f, 'a> {
 }
 
 impl Trace for Watch<'_, '_> {
+    const KEEPS_DRAWS: bool = false;
+
     #[inline(always)]
     fn draw(&mut self, _draw: Draw) {}
 

@@ -417,18 +417,43 @@ impl<S: Source, T: Trace> Selection<'_, '_, '_, S, T> {
 
     /// One of the `n` entries that `ok(i)` accepts, by `rn2` of their
     /// number; `NONE` when there is none (the `pick_*` functions with
-    /// `PICK_RANDOM`).
+    /// `PICK_RANDOM`). The accepted entries are a bit set, so each is
+    /// judged once: a seed search makes this choice for every seed.
     fn pick_among(&mut self, n: usize, ok: impl Fn(&Self, i32) -> bool) -> i32 {
-        let set: Vec<i32> = (0..n as i32).filter(|&i| ok(self, i)).collect();
-        if set.is_empty() {
+        let set = (0..n.min(64) as i32)
+            .filter(|&i| ok(self, i))
+            .fold(0u64, |m, i| m | 1 << i);
+        if set == 0 {
             return NONE;
         }
-        set[self.rn2(set.len())]
+        let k = self.rn2(set.count_ones() as usize);
+        nth_bit(set, k)
     }
 
     /// `pick_role` (role.c:1094-1114).
     fn pick_role(&mut self) -> i32 {
         let (race, gender, align) = (self.race, self.gender, self.align);
+        if race < 0 && gender < 0 && align < 0 {
+            // Nothing chosen yet (`nethack -@`, NLE's `@`): the checks
+            // below come to "some race and some gender fit the role",
+            // which a seed search need not work out role by role.
+            let t = self.t;
+            let set = t
+                .roles
+                .iter()
+                .take(64)
+                .enumerate()
+                .filter(|(_, r)| {
+                    r.allow & (MALE | FEMALE) != 0
+                        && t.races.iter().any(|x| r.allow & x.allow & RACE_MASK != 0)
+                })
+                .fold(0u64, |m, (i, _)| m | 1 << i);
+            if set == 0 {
+                return NONE;
+            }
+            let k = self.rn2(set.count_ones() as usize);
+            return nth_bit(set, k);
+        }
         let or_random = |x: i32| if x >= 0 { x } else { RANDOM };
         self.pick_among(self.t.roles.len(), |s, i| {
             s.ok_role(i, race, gender, align)
@@ -460,12 +485,15 @@ impl<S: Source, T: Trace> Selection<'_, '_, '_, S, T> {
     /// scale`, else `rn2(total)` (`randrace` scales by 100, role.c:861-885;
     /// `randgend`, `randalign` do not, role.c:927-952, 993-1018).
     fn random_of(&mut self, total: usize, scale: usize, ok: impl Fn(usize) -> bool) -> i32 {
-        let set: Vec<usize> = (0..total).filter(|&i| ok(i)).collect();
-        if set.is_empty() {
+        let set = (0..total.min(64))
+            .filter(|&i| ok(i))
+            .fold(0u64, |m, i| m | 1 << i);
+        if set == 0 {
             return self.rn2(total) as i32;
         }
-        let k = self.rn2(set.len() * scale) / scale;
-        set[k.min(set.len() - 1)] as i32
+        let count = set.count_ones() as usize;
+        let k = (self.rn2(count * scale) / scale).min(count - 1);
+        nth_bit(set, k)
     }
 
     /// `randrole_filtered` (role.c:803-816) without filters: any role.
@@ -545,6 +573,14 @@ impl<S: Source, T: Trace> Selection<'_, '_, '_, S, T> {
         };
         (hero, self.made)
     }
+}
+
+/// The index of the `k`-th set bit of `set` (from 0, lowest first).
+fn nth_bit(mut set: u64, k: usize) -> i32 {
+    for _ in 0..k {
+        set &= set - 1;
+    }
+    set.trailing_zeros() as i32
 }
 
 fn gender_allow(i: i32) -> Option<Allow> {

@@ -573,6 +573,8 @@ pub struct Resolver {
     pub inputs: LoaderInputs,
     /// The game's draws before the loader (none unless set).
     pub start: GameStart,
+    /// The generator [`GameStart::level_seed`] seeds, as seeded.
+    level_generator: Option<Box<crate::rng::Isaac64>>,
     /// A `dungeon.lua` that draws: its draws and a resolver per outcome.
     pub prelude: Option<std::sync::Arc<PreludeResolvers>>,
 }
@@ -837,6 +839,7 @@ impl Resolver {
             placement_budget: DEFAULT_PLACEMENT_BUDGET,
             inputs: LoaderInputs::default(),
             start: GameStart::NONE,
+            level_generator: None,
             prelude,
         })
     }
@@ -879,6 +882,11 @@ impl Resolver {
     /// for a role: `Game::game_start`); every resolution makes them first.
     pub fn set_game_start(&mut self, start: GameStart) {
         self.start = start;
+        // The level generator starts the same for every seed: seeded once
+        // here, copied for each resolution.
+        self.level_generator = start
+            .level_seed
+            .map(|s| Box::new(crate::rng::Isaac64::new(s)));
     }
 
     pub fn game_start(&self) -> GameStart {

@@ -1298,7 +1298,10 @@ pub fn run<S: Source, T: Trace>(
         // generator (src/allmain.c:609 `nle_swap_to_lgen(0)` before
         // `init_objects()`).
         Some(seed) => {
-            let mut lgen = crate::rng::Isaac64::new(seed);
+            let mut lgen = match &top.level_generator {
+                Some(g) if top.start.level_seed == Some(seed) => (**g).clone(),
+                _ => crate::rng::Isaac64::new(seed),
+            };
             let draw = Drawer {
                 source: &mut lgen,
                 trace: draw.trace,

@@ -115,11 +115,9 @@ impl GameStart {
     /// Makes the draws; returns how many.
     pub fn draw<S: Source, T: Trace>(&self, draw: &mut Drawer<'_, S, T>) -> u32 {
         let mut made = self.fixed + self.gender_rolls;
-        for _ in 0..self.fixed {
-            // The values are the shuffles' business; rn2(1) takes one
-            // output like any other bound.
-            draw.rn2(1, Site::ObjectInit);
-        }
+        // The values are the shuffles' business; rn2(1) takes one output
+        // like any other bound.
+        draw.skip(self.fixed, Site::ObjectInit);
         if let Some(v) = self.victim {
             let mut role = v.redraw;
             // A game that would loop for ever (every role redrawn) is not

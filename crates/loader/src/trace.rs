@@ -9,6 +9,10 @@ use std::ops::ControlFlow;
 
 /// Receives every draw, and sees the layout at the loader's checkpoints.
 pub trait Trace {
+    /// Whether the log keeps draws: one that does not lets a run of
+    /// draws whose values do not matter be skipped ([`Drawer::skip`]).
+    const KEEPS_DRAWS: bool = true;
+
     fn draw(&mut self, draw: Draw);
 
     /// The loader reached `at` with the layout so far in `out`; breaking
@@ -25,6 +29,8 @@ pub trait Trace {
 pub struct NoTrace;
 
 impl Trace for NoTrace {
+    const KEEPS_DRAWS: bool = false;
+
     #[inline(always)]
     fn draw(&mut self, _draw: Draw) {}
 }
@@ -43,6 +49,18 @@ pub struct Drawer<'a, S: Source, T: Trace> {
 }
 
 impl<S: Source, T: Trace> Drawer<'_, S, T> {
+    /// `n` draws of `rn2(1)` whose values do not matter (they are 0):
+    /// logged one by one where the log keeps draws, else skipped.
+    pub fn skip(&mut self, n: u32, site: Site) {
+        if T::KEEPS_DRAWS {
+            for _ in 0..n {
+                self.rn2(1, site);
+            }
+        } else {
+            self.source.skip(n);
+        }
+    }
+
     #[inline(always)]
     pub fn rn2(&mut self, n: u32, site: Site) -> u32 {
         let r = self.source.rn2(n);

@@ -117,6 +117,16 @@ impl<W: Word> Isaac<W> {
         self.n = SIZE;
     }
 
+    /// Takes `n` results unread: the batch's index moves, and a new batch
+    /// is made only where the skip runs past this one.
+    pub fn skip_words(&mut self, mut n: usize) {
+        while n > self.n {
+            n -= self.n;
+            self.update();
+        }
+        self.n -= n;
+    }
+
     /// The next result (`isaac64_next_uint64`, `isaac_next_uint32`).
     #[inline(always)]
     pub fn next_word(&mut self) -> W {

@@ -82,6 +82,10 @@ impl Source for Isaac64 {
     fn next_raw(&mut self) -> u64 {
         self.next_word()
     }
+
+    fn skip(&mut self, n: u32) {
+        self.skip_words(n as usize);
+    }
 }
 
 /// How round `i` of `isaac64_update` stirs `a` (`k = i % 4`, given apart

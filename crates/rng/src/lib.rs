@@ -76,6 +76,15 @@ pub trait Source {
     /// negative argument can depend on every bit of it (NetHack 3.6:
     /// `isaac64_next_uint64() % x`, with `x` converted to `uint64_t`).
     fn next_raw(&mut self) -> u64;
+
+    /// Takes `n` outputs whose values do not matter (a game start's
+    /// object shuffles): the same state as `n` draws, sooner where the
+    /// generator can skip.
+    fn skip(&mut self, n: u32) {
+        for _ in 0..n {
+            self.next_raw();
+        }
+    }
 }
 
 /// What a draw was for; indices are record indices in the script (file
