@@ -38,6 +38,11 @@ pub struct GameStart {
     /// Draws whose values do not matter here and whose number is fixed
     /// (object description shuffles): each takes one output.
     pub fixed: u32,
+    /// The bounds of the `fixed` draws in order, where the game's are
+    /// known, so that a log shows `rn2(11)=4` as the game's does; the
+    /// draws past the list's end are logged as `rn2(1)`. Either bound
+    /// takes one output, so the dungeon is the same.
+    pub fixed_bounds: &'static [u32],
     /// The Rogue's victim, where the game draws one.
     pub victim: Option<Victim>,
     /// `rn2(100)` gender rolls, one per quest monster without a gender.
@@ -70,6 +75,7 @@ impl GameStart {
     /// No draws: the generator starts at the loader.
     pub const NONE: GameStart = GameStart {
         fixed: 0,
+        fixed_bounds: &[],
         victim: None,
         gender_rolls: 0,
         pantheon: None,
@@ -115,9 +121,9 @@ impl GameStart {
     /// Makes the draws; returns how many.
     pub fn draw<S: Source, T: Trace>(&self, draw: &mut Drawer<'_, S, T>) -> u32 {
         let mut made = self.fixed + self.gender_rolls;
-        // The values are the shuffles' business; rn2(1) takes one output
-        // like any other bound.
-        draw.skip(self.fixed, Site::ObjectInit);
+        // The values are the shuffles' business: any bound takes one
+        // output (a log shows the game's bounds, where the game gives them).
+        draw.skip(self.fixed, self.fixed_bounds, Site::ObjectInit);
         if let Some(v) = self.victim {
             let mut role = v.redraw;
             // A game that would loop for ever (every role redrawn) is not
@@ -190,6 +196,25 @@ mod tests {
         }
         assert_eq!(log[3].r, (g.next_word() % 100) as u32);
         assert_eq!(log[3].site, Site::QuestGender);
+    }
+
+    #[test]
+    fn fixed_draws_take_the_games_bounds_where_known() {
+        let log = run(
+            GameStart {
+                fixed: 4,
+                fixed_bounds: &[11, 10, 0],
+                ..GameStart::NONE
+            },
+            9,
+        );
+        let bounds: Vec<i32> = log.iter().map(|d| d.n).collect();
+        // A bound of 0 would divide by zero: it is taken as 1.
+        assert_eq!(bounds, vec![11, 10, 1, 1]);
+        let mut g = Isaac64::new(9);
+        assert_eq!(log[0].r, (g.next_word() % 11) as u32);
+        assert_eq!(log[1].r, (g.next_word() % 10) as u32);
+        assert!(log.iter().all(|d| d.site == Site::ObjectInit));
     }
 
     #[test]

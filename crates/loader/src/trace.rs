@@ -49,12 +49,14 @@ pub struct Drawer<'a, S: Source, T: Trace> {
 }
 
 impl<S: Source, T: Trace> Drawer<'_, S, T> {
-    /// `n` draws of `rn2(1)` whose values do not matter (they are 0):
-    /// logged one by one where the log keeps draws, else skipped.
-    pub fn skip(&mut self, n: u32, site: Site) {
+    /// `n` draws whose values do not matter, of `bounds[i]` each (1 past
+    /// its end, or for a bound the game never passes, 0): logged one by
+    /// one where the log keeps draws, else skipped.
+    pub fn skip(&mut self, n: u32, bounds: &[u32], site: Site) {
         if T::KEEPS_DRAWS {
-            for _ in 0..n {
-                self.rn2(1, site);
+            for i in 0..n as usize {
+                let bound = bounds.get(i).copied().unwrap_or(1);
+                self.rn2(bound.max(1), site);
             }
         } else {
             self.source.skip(n);

@@ -150,6 +150,7 @@ pub(crate) static GAME: Game = Game {
     reads_lua: false,
     xlog: Some(&XLOG),
     path_words: &["dnethack", "dnao"],
+    rng_log: None,
 };
 
 /// dNetHack 3.22.0 (compat-3.22.0 b1f1c4d4c): the loader is 3.23.0's (its

@@ -91,6 +91,7 @@ pub(crate) static GAME: Game = Game {
     reads_lua: false,
     xlog: Some(&XLOG),
     path_words: &["dynahack"],
+    rng_log: None,
 };
 
 /// DynaHack writes its version colon-separated, with its own `charname`

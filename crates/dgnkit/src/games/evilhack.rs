@@ -92,6 +92,7 @@ pub(crate) static GAME: Game = Game {
     reads_lua: false,
     xlog: Some(&XLOG),
     path_words: &["evilhack"],
+    rng_log: None,
 };
 
 /// EvilHack's releases before 0.9: the loader draws as 0.9.3's in each

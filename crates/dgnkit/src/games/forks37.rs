@@ -29,7 +29,7 @@ const fn fork(
 ) -> Game {
     // ISAAC-64 seeded with the seed's 8 little-endian bytes, 3.7's bones
     // rules and overview, as 3.7 (each README, "Generator and seeding").
-    let base = vanilla(target, title, LoaderProof::Proven(PROOF), start_hook);
+    let base = vanilla(target, title, LoaderProof::Proven(PROOF), start_hook, None);
     Game {
         dialect,
         rules,
@@ -70,6 +70,7 @@ const XNETHACK_START: Start37 = Start37 {
     title: "xNetHack",
     // o_init.c:88-94, :128 (197), :233.
     object_draws: 201,
+    object_bounds: &[],
     roles: &XNETHACK_ROLES,
     victim: None,
     // init_archfiends() shuffles its seven archfiends right after the
@@ -188,6 +189,7 @@ const SPLICEHACK_START: Start37 = Start37 {
     title: "SpliceHack",
     // o_init.c:150-156, :85 (245), :218.
     object_draws: 249,
+    object_bounds: &[],
     roles: &SPLICEHACK_ROLES,
     victim: None,
     after_shuffle: 0,
@@ -279,6 +281,7 @@ const NERFHACK_START: Start37 = Start37 {
     title: "NerfHack",
     // o_init.c:86-92, :126 (286), :231.
     object_draws: 290,
+    object_bounds: &[],
     roles: &NERFHACK_ROLES,
     victim: None,
     after_shuffle: 0,
@@ -366,6 +369,7 @@ const CRECELLEHACK_START: Start37 = Start37 {
     title: "CrecelleHack",
     // o_init.c:89-95, :129, :234.
     object_draws: 229,
+    object_bounds: &[],
     roles: &CRECELLEHACK_ROLES,
     // A Rogue hunts another role's nemesis (src/role.c:2140-2149, with
     // `flags.rogvictim = -1` from src/allmain.c:869): `randrole` again

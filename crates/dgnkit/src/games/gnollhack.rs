@@ -81,6 +81,7 @@ pub(crate) static GAME: Game = Game {
     reads_lua: false,
     xlog: Some(&XLOG),
     path_words: &["gnollhack"],
+    rng_log: None,
 };
 
 /// The `flags` bits of GnollHack's modern, casual and non-scoring games

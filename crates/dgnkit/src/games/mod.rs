@@ -31,6 +31,7 @@
 //! game") lists the steps.
 
 pub mod detect;
+pub mod rng_log;
 
 pub(crate) mod dnethack;
 pub(crate) mod dynahack;
@@ -97,6 +98,10 @@ pub struct Game {
     /// file by them. None for NetHack itself, whose name every variant's
     /// path may hold.
     pub path_words: &'static [&'static str],
+    /// How the game's own RNG log names each draw's C caller, and the C
+    /// trees it is the log of (`dgn session`, `dgn layout --trace=session`);
+    /// `None` where dgnkit knows no such log of the game.
+    pub rng_log: Option<&'static rng_log::RngLog>,
 }
 
 impl Game {
@@ -251,6 +256,7 @@ pub(crate) static UNPROVEN: Game = Game {
     reads_lua: false,
     xlog: None,
     path_words: &[],
+    rng_log: None,
 };
 
 #[cfg(test)]

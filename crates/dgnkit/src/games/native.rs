@@ -27,4 +27,5 @@ pub(crate) static GAME: Game = Game {
     reads_lua: false,
     xlog: None,
     path_words: &[],
+    rng_log: None,
 };

@@ -28,4 +28,5 @@ pub(crate) static GAME: Game = Game {
     reads_lua: false,
     xlog: Some(&crate::xlog::nethack::NETHACK),
     path_words: &[],
+    rng_log: None,
 };

@@ -34,6 +34,7 @@ pub(crate) static GAME: Game = Game {
     reads_lua: false,
     xlog: Some(&crate::xlog::nethack::NETHACK),
     path_words: &[],
+    rng_log: None,
 };
 
 /// What a 3.6 game start reads: the character (any facet unset is chosen

@@ -5,6 +5,7 @@
 //! object shuffles, then the role's draws ([`game_start`]), then the
 //! loader's own Lua state runs `nhlib.lua` (two draws, part of the loader).
 
+use super::rng_log::{bounds_of, count_of, Bounds, DrawRun, RngLog};
 use super::{role_named, Game, InputSpec, LoaderInputs, LoaderProof};
 use crate::bones::BonesRules;
 use crate::dialect::Dialect;
@@ -24,6 +25,7 @@ pub(crate) static GAME: Game = vanilla(
         "nethack37_parity: every game start of expected/nethack37/init_dungeons.jsonl, draw for draw, with the draws before the loader",
     ),
     game_start,
+    Some(&RNG_LOG),
 );
 
 /// A game of the vanilla 3.7 line (3.7 itself, 5.0.0): 3.7's loader, bones
@@ -34,6 +36,7 @@ pub(super) const fn vanilla(
     title: &'static str,
     loader: LoaderProof,
     start_hook: fn(&LoaderInputs) -> Result<GameStart, LoadError>,
+    rng_log: Option<&'static RngLog>,
 ) -> Game {
     Game {
         target,
@@ -63,6 +66,7 @@ pub(super) const fn vanilla(
         reads_lua: true,
         xlog: Some(&crate::xlog::nethack::NETHACK),
         path_words: &[],
+        rng_log,
     }
 }
 
@@ -71,7 +75,75 @@ pub(super) const fn vanilla(
 /// direction (:233). No shuffled range holds an object known from the
 /// start, so the retry loop of :127-129 never draws again and the number
 /// is fixed: 198 in every recorded game start.
-pub const OBJECT_DRAWS: u32 = 198;
+pub const OBJECT_DRAWS: u32 = count_of(&OBJECT_INIT);
+
+/// [`OBJECT_DRAWS`] with their bounds, as the game's log names them: the
+/// gem colours (`randomize_gem_colors`, src/o_init.c:88, :91, :94), then
+/// `shuffle_all` (:321-345) shuffles each class (amulets, potions, rings,
+/// scrolls, spellbooks, wands, venom) and each armour range (helmets,
+/// gloves, cloaks, boots): `shuffle` draws `rn2(o_high - j + 1)` for every
+/// `j` of the range (:128), down to `rn2(1)`; last the wand of nothing's
+/// direction (`init_objects`, :233). The ranges' sizes are those of every
+/// session the 3.7 tree logged (`../shared/expected/menace-sessions`).
+const OBJECT_INIT: [DrawRun; 15] = {
+    const fn gem(caller: &'static str, bound: u32) -> DrawRun {
+        DrawRun {
+            caller,
+            bounds: Bounds::Same { bound, count: 1 },
+        }
+    }
+    const fn range(n: u32) -> DrawRun {
+        DrawRun {
+            caller: "shuffle(o_init.c:128)",
+            bounds: Bounds::Countdown(n),
+        }
+    }
+    [
+        gem("randomize_gem_colors(o_init.c:88)", 2),
+        gem("randomize_gem_colors(o_init.c:91)", 2),
+        gem("randomize_gem_colors(o_init.c:94)", 4),
+        range(11),
+        range(25),
+        range(28),
+        range(41),
+        range(41),
+        range(27),
+        range(2),
+        range(4),
+        range(4),
+        range(4),
+        range(7),
+        gem("init_objects(o_init.c:233)", 2),
+    ]
+};
+
+const OBJECT_BOUNDS: [u32; OBJECT_DRAWS as usize] = bounds_of(&OBJECT_INIT);
+
+/// NetHack 3.7's RNG log as the tree of commit 79c688cc6 writes it (the
+/// Mazes of Menace sessions, `../shared/expected/menace-sessions`), every
+/// line checked against that tree's source (src/dungeon.c revision 1.228;
+/// the NetHack-3.7 branch of 2024, revision 1.222, has each of these
+/// draws three lines further down).
+pub(crate) static RNG_LOG: RngLog = RngLog {
+    trees: &["79c688cc6"],
+    object_init: &OBJECT_INIT,
+    // Only nemeses lack a gender in 3.7's `roles[]`: src/role.c:2057-2060.
+    quest_gender: Some("role_init(role.c:2060)"),
+    // `randrole(FALSE)`, src/role.c:726.
+    pantheon: Some("randrole(role.c:726)"),
+    rogue_victim: None,
+    // nhlib.lua:19 calls math.random, whose rn2 is at nhlib.lua:8.
+    lua_shuffle: Some("random src=nhlib.lua:8 parent=shuffle(nhlib.lua:19)"),
+    dungeon_chance: Some("init_dungeon_dungeons(dungeon.c:1022)"),
+    // `rn1(dgn_range, dgn_base)`, logged as its rn2.
+    dungeon_size: Some("init_dungeon_dungeons(dungeon.c:1074)"),
+    branch_level: Some("parent_dlevel(dungeon.c:426)"),
+    level_chance: Some("init_level(dungeon.c:572)"),
+    place: Some("place_level(dungeon.c:687)"),
+    tune: Some("init_castle_tune(dungeon.c:1116)"),
+    planes: None,
+    after_loader: None,
+};
 
 /// What `role_init` draws for one role of a 3.7-family game.
 #[derive(Clone, Copy, Debug)]
@@ -98,6 +170,9 @@ pub(super) const fn role(code: &'static str, gender_rolls: u32, godless: bool) -
 pub(super) struct Start37 {
     pub title: &'static str,
     pub object_draws: u32,
+    /// The bounds of those draws where dgnkit knows them (else empty: the
+    /// log shows them as `rn2(1)`).
+    pub object_bounds: &'static [u32],
     /// In `roles[]` order: `randrole(FALSE)` is `rn2` of their number.
     pub roles: &'static [RoleStart],
     /// The role whose start draws a victim, with the victim's data.
@@ -149,6 +224,7 @@ impl Start37 {
             .fold(0u64, |m, (i, _)| m | 1 << i);
         Ok(GameStart {
             fixed: self.object_draws,
+            fixed_bounds: self.object_bounds,
             victim: self
                 .victim
                 .filter(|(code, _)| *code == start.code)
@@ -192,6 +268,7 @@ const ROLE_CODES: [&str; 13] = Start37::codes(&ROLE_STARTS);
 pub(super) const START: Start37 = Start37 {
     title: "NetHack 3.7",
     object_draws: OBJECT_DRAWS,
+    object_bounds: &OBJECT_BOUNDS,
     roles: &ROLE_STARTS,
     victim: None,
     after_shuffle: 0,
@@ -231,6 +308,24 @@ mod tests {
             game_start(&LoaderInputs::default()).unwrap(),
             start_of("Val")
         );
+    }
+
+    #[test]
+    fn the_object_draws_are_the_recorded_198_with_their_bounds() {
+        assert_eq!(OBJECT_DRAWS, 198);
+        let s = start_of("Val");
+        assert_eq!(s.fixed_bounds.len(), 198);
+        assert_eq!(&s.fixed_bounds[..5], &[2, 2, 4, 11, 10]);
+        assert_eq!(s.fixed_bounds[197], 2);
+        // Every run ends a shuffle on rn2(1): eleven ranges.
+        assert_eq!(s.fixed_bounds.iter().filter(|&&b| b == 1).count(), 11);
+        let log = &RNG_LOG;
+        let caller = |i| log.caller(crate::rng::Site::ObjectInit, i);
+        assert_eq!(caller(2), Some("randomize_gem_colors(o_init.c:94)"));
+        assert_eq!(caller(3), Some("shuffle(o_init.c:128)"));
+        assert_eq!(caller(196), Some("shuffle(o_init.c:128)"));
+        assert_eq!(caller(197), Some("init_objects(o_init.c:233)"));
+        assert_eq!(caller(198), None);
     }
 
     #[test]

@@ -59,6 +59,7 @@ pub(crate) static GAME: Game = Game {
     // as NetHack 3.6's.
     xlog: None,
     path_words: &["nle"],
+    rng_log: None,
 };
 
 /// NLE's default hero: `Nethack(playername="Agent-mon-hum-neu-mal")`

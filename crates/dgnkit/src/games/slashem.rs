@@ -85,6 +85,7 @@ pub(crate) static GAME: Game = Game {
     reads_lua: false,
     xlog: Some(&XLOG),
     path_words: &["slashem"],
+    rng_log: None,
 };
 
 /// SLASH'EM writes a bare `version=0.0.8` (src/topten.c:386, 459) and a

@@ -134,6 +134,7 @@ pub(crate) static GAME: Game = Game {
     reads_lua: false,
     xlog: Some(&XLOG),
     path_words: &["unnethack"],
+    rng_log: None,
 };
 
 /// UnNetHack 6's own `mode` values: games that leave bones as any other
