@@ -17,6 +17,7 @@ pub mod input;
 pub mod layout;
 pub mod lsp;
 pub mod serve;
+pub mod session;
 pub mod stats;
 pub mod xlog;
 
@@ -58,6 +59,9 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Resolve a dungeon for a seed as NetHack's loader does, and show it.
     Layout(layout::LayoutArgs),
+    /// Check a Mazes of Menace session file (a recorded game with every
+    /// draw) against dgnkit's game start and init_dungeons(), draw for draw.
+    Session(session::SessionArgs),
     /// The seeds whose dungeon satisfies a query (`dgn explain find`).
     Find(find::FindArgs),
     /// Which levels can leave and load bones: for one seed's layout, or
@@ -274,6 +278,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Layout(args) => layout::run(args),
+        Command::Session(args) => session::run(args),
         Command::Find(args) => find::run(args),
         Command::Bones(args) => bones::run(args),
         Command::Stats(args) => stats::run(args),

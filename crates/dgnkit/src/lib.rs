@@ -10,8 +10,9 @@
 //! What is here is what needs a whole game: [`games`] assembles each game
 //! from every stage's record ([`options::Target`] names one; no lower crate
 //! does), [`frontend`] adds the layout-odds checks ([`odds`]) to the front
-//! end's, [`convert`] goes between source forms, and [`xlog`] answers each
-//! xlogfile line with its own game's release. The other modules re-export
+//! end's, [`convert`] goes between source forms, [`xlog`] answers each
+//! xlogfile line with its own game's release, and [`session`] checks a
+//! recorded game's draws against dgnkit's. The other modules re-export
 //! the stages under the paths they have always had.
 
 #![deny(clippy::unwrap_used)]
@@ -21,6 +22,7 @@ pub mod frontend;
 pub mod games;
 pub mod odds;
 pub mod options;
+pub mod session;
 pub mod xlog;
 
 pub use dgnkit_binary::decompile;
