@@ -44,6 +44,16 @@ pub enum LayoutFormat {
     Svg,
 }
 
+/// How `--trace` writes the draw log.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceForm {
+    /// dgnkit's own words for each draw (`rn2(5)=3 @ size of "The Dungeons
+    /// of Doom"`), and `rng_calls` in JSON.
+    Dgnkit,
+    /// A session file's entries, with the game's C callers.
+    Session,
+}
+
 /// `dgn layout [OPTIONS] [FILE]`
 #[derive(Args, Debug, Clone)]
 pub struct LayoutArgs {
@@ -69,8 +79,13 @@ pub struct LayoutArgs {
     #[arg(long, value_enum)]
     pub format: Option<LayoutFormat>,
     /// Log every draw: `rng_calls` in JSON, the log on stderr otherwise.
-    #[arg(long)]
-    pub trace: bool,
+    /// `--trace=session` writes the log on stderr in the entry form of a
+    /// Mazes of Menace session file, `rn2(5)=3 @
+    /// init_dungeon_dungeons(dungeon.c:1074)`, whatever the format, to diff
+    /// with a port's log; a draw whose C caller dgnkit does not know for
+    /// the game says so (`@ <C caller unknown> ...`).
+    #[arg(long, value_enum, value_name = "FORM", num_args = 0..=1, require_equals = true, default_missing_value = "dgnkit")]
+    pub trace: Option<TraceForm>,
     /// Threads that resolve `--seeds` (default: one per core); the lines
     /// come out in seed order whatever the number.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -213,6 +228,13 @@ pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term
         let _ = writeln!(err, "dgn layout: --seeds writes JSON lines; --format overview and svg show one seed (use --seed)");
         return EXIT_USAGE;
     }
+    if args.seeds.is_some() && args.trace == Some(TraceForm::Session) {
+        let _ = writeln!(
+            err,
+            "dgn layout: --trace=session logs one seed's draws (use --seed); with --seeds, --trace puts each seed's in its JSON line"
+        );
+        return EXIT_USAGE;
+    }
     let input = match read_script(args.file.as_ref(), &args.common, "layout", err, term.color) {
         Ok(i) => i,
         Err(code) => return code,
@@ -242,10 +264,22 @@ fn one(
     let mut buf = Resolved::default();
     let mut log = Vec::new();
     let result = resolver.resolve_traced(args.seed, rng, args.wizard, &mut buf, &mut log);
-    if args.trace && format != LayoutFormat::Json {
-        for d in &log {
-            let _ = writeln!(err, "{d} @ {}", resolver.describe_site(d.site));
+    match args.trace {
+        Some(TraceForm::Dgnkit) if format != LayoutFormat::Json => {
+            for d in &log {
+                let _ = writeln!(err, "{d} @ {}", resolver.describe_site(d.site));
+            }
         }
+        Some(TraceForm::Session) => {
+            let rng_log = target.game().rng_log;
+            let entries = dgnkit::session::entry::session_entries(&log, rng_log, |s| {
+                resolver.describe_site(s)
+            });
+            for e in entries {
+                let _ = writeln!(err, "{e}");
+            }
+        }
+        _ => {}
     }
     if let Err(e) = result {
         let _ = writeln!(err, "dgn layout: `{name}`, seed {}: {e}", args.seed);
@@ -256,7 +290,8 @@ fn one(
         }
         return EXIT_INPUT;
     }
-    let calls = (args.trace && format == LayoutFormat::Json).then(|| dgnkit::rng::rng_calls(&log));
+    let calls = (args.trace == Some(TraceForm::Dgnkit) && format == LayoutFormat::Json)
+        .then(|| dgnkit::rng::rng_calls(&log));
     let layout: Layout = buf.to_layout(resolver, calls);
     // The hero a game start made heads the overview, on standard error so
     // that standard output stays the game's own `#wizwhere` text, line
@@ -287,7 +322,7 @@ fn many(
     let mut progress = Progress::new(b - a, bar);
     let mut failed = false;
     let mut broken = false;
-    if args.trace {
+    if args.trace.is_some() {
         // The draw log is not free: only when asked.
         let (mut buf, mut log) = (Resolved::default(), Vec::new());
         for seed in a..b {
