@@ -153,7 +153,7 @@ fn character_from(session: &Session, from: CharacterFrom) -> String {
         CharacterFrom::Options => "its nethackrc".to_string(),
         CharacterFrom::Welcome(place) => format!("the game's welcome, {place}"),
         CharacterFrom::OptionsRole => {
-            "the role its options give; the rest was chosen in the game".to_string()
+            "its options; the character was chosen in the game, and no screen of the file shows the game's welcome".to_string()
         }
     }
 }

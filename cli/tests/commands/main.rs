@@ -16,4 +16,5 @@ mod lua_mutation;
 mod lua_sandbox;
 mod serve_api;
 mod serve_lsp;
+mod session_cli;
 mod variants_cli;

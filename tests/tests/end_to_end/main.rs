@@ -24,6 +24,7 @@ mod nethack37_parity;
 mod nethack50_parity;
 mod nle_parity;
 mod overview_expected;
+mod session_cli;
 mod stats_cli;
 mod stats_expected;
 mod test_scripts;

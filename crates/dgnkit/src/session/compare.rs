@@ -6,11 +6,11 @@
 //! and the loader. The session's log goes on (level creation, play); only
 //! as many of its draws as dgnkit makes are compared.
 //!
-//! When the file leaves the character to the game's interactive selection,
-//! the game draws for it (`pick_role` and its siblings, src/role.c) before
-//! the game start, and dgnkit does not make those draws: the game start
-//! is then taken to begin at the first step boundary where dgnkit's draws
-//! line up with the session's, after that many of the generator's outputs.
+//! When the character is chosen in the game, the game may draw for it
+//! (`pick_role` and its siblings, src/role.c) before the game start, and
+//! dgnkit does not make those draws: the game start is then taken to begin
+//! where dgnkit's draws line up with the session's, after that many of the
+//! generator's outputs.
 
 use super::character::{self, Character};
 use super::entry::{self, Entry};
@@ -48,6 +48,8 @@ pub enum Refusal {
     NoCharacter(String),
     /// A role the game does not have.
     UnknownRole { role: String, game: &'static str },
+    /// dgnkit does not make the game's draws before `init_dungeons()`.
+    NoGameStart(&'static str),
     /// The game's loader or game start is not reproduced, or does not
     /// take these inputs.
     Loader(LoadError),
@@ -75,6 +77,10 @@ impl fmt::Display for Refusal {
             Refusal::UnknownRole { role, game } => {
                 write!(f, "the session's role `{role}` is not one of {game}'s")
             }
+            Refusal::NoGameStart(game) => write!(
+                f,
+                "dgnkit does not make {game}'s draws before init_dungeons(), so it cannot follow a recorded game of it"
+            ),
             Refusal::Loader(e) => write!(f, "{e}"),
         }
     }
@@ -104,8 +110,8 @@ pub enum CharacterFrom {
     Options,
     /// The game's welcome on this step's screen.
     Welcome(StepPlace),
-    /// The options' role; the rest was chosen in the game, and no screen
-    /// shows its welcome.
+    /// The options' role: the character was chosen in the game, and no
+    /// screen of the file shows its welcome.
     OptionsRole,
 }
 
@@ -200,6 +206,10 @@ pub fn check(
     game_by: GameBy,
 ) -> Result<Report, Refusal> {
     let game = target.game();
+    game.check_loader().map_err(Refusal::Loader)?;
+    if game.inputs.game_start.is_none() {
+        return Err(Refusal::NoGameStart(game.title));
+    }
     let draws = session_draws(session);
     let (character, character_from, role) = character_of(session, game)?;
     let inputs = LoaderInputs {
@@ -210,20 +220,17 @@ pub fn check(
     };
     let resolver =
         Resolver::for_game(script, &game.loader_game(), &inputs).map_err(Refusal::Loader)?;
-    let offsets = match character_from {
-        CharacterFrom::Options => vec![0],
-        _ => selection_offsets(session, character_from),
-    };
-    let mut offsets = offsets.into_iter();
     let run = |skip| Attempt::run(&resolver, game.rng, session, skip, &draws);
-    let mut best = run(offsets.next().unwrap_or(0));
-    for skip in offsets {
-        if best.whole() {
-            break;
-        }
-        let attempt = run(skip);
-        if attempt.matched > best.matched {
-            best = attempt;
+    let mut best = run(0);
+    if !best.whole() {
+        for skip in starts(&best.log, &draws) {
+            let attempt = run(skip);
+            if attempt.matched > best.matched {
+                best = attempt;
+            }
+            if best.whole() {
+                break;
+            }
         }
     }
     Ok(best.report(
@@ -244,12 +251,22 @@ fn character_of(
 ) -> Result<(Character, CharacterFrom, &'static crate::games::Role), Refusal> {
     let role = |c: &Character| -> Result<&'static crate::games::Role, Refusal> {
         let name = c.role.as_deref().unwrap_or_default();
-        character::role_of(name, game.inputs.roles).ok_or_else(|| Refusal::UnknownRole {
+        let all: Vec<&str>;
+        let codes = if game.inputs.roles.is_empty() {
+            all = crate::games::ROLES.iter().map(|r| r.code).collect();
+            &all[..]
+        } else {
+            game.inputs.roles
+        };
+        character::role_of(name, codes).ok_or_else(|| Refusal::UnknownRole {
             role: name.to_string(),
             game: game.title,
         })
     };
-    if session.options.whole() {
+    // A session recorded choosing the character (`regen.mode` "chargen")
+    // may have chosen another than its options name.
+    let chosen_in_game = session.regen_mode.as_deref() == Some("chargen");
+    if session.options.whole() && !chosen_in_game {
         let r = role(&session.options)?;
         return Ok((session.options.clone(), CharacterFrom::Options, r));
     }
@@ -297,32 +314,35 @@ fn session_draws(session: &Session) -> Vec<(Pos, &str, &str)> {
         .collect()
 }
 
-/// Where the game start may begin when the character is chosen in the
-/// game: after the draws of each step up to the one whose screen shows the
-/// welcome (which comes after the game start), at most 256 of them.
-fn selection_offsets(session: &Session, from: CharacterFrom) -> Vec<usize> {
-    let last = match from {
-        CharacterFrom::Welcome(place) => session.steps.iter().position(|s| s.place == place),
-        _ => None,
+/// How many of dgnkit's first draws a place in the session's log must
+/// repeat, bounds alone, to be tried as the game start.
+const SIGNATURE: usize = 24;
+
+/// The places after the log's first where the game start may begin: where
+/// the session's draws have the bounds of dgnkit's first draws (`rn2(2)`,
+/// `rn2(2)`, `rn2(4)`, `rn2(11)`, ... for NetHack 3.7's `o_init`), whatever
+/// their values, which depend on where the generator stands. Draws before
+/// the game start are the game's character selection (`pick_role` and
+/// its siblings, src/role.c), which dgnkit does not make.
+fn starts(log: &[Draw], draws: &[(Pos, &str, &str)]) -> Vec<usize> {
+    let bound = |call: &str| call.split_once('=').map_or(call, |(f, _)| f).to_string();
+    let signature: Vec<String> = log
+        .iter()
+        .take(SIGNATURE)
+        .map(|d| bound(&d.to_string()))
+        .collect();
+    if signature.is_empty() {
+        return Vec::new();
     }
-    .unwrap_or(session.steps.len().saturating_sub(1));
-    let mut offsets = Vec::new();
-    let mut before = 0;
-    for step in session.steps.iter().take(last + 1) {
-        if offsets.last() != Some(&before) {
-            offsets.push(before);
-        }
-        before += step
-            .rng
-            .iter()
-            .filter(|e| matches!(entry::classify(e), Entry::Draw(_)))
-            .count();
-    }
-    if offsets.is_empty() {
-        offsets.push(0);
-    }
-    offsets.truncate(256);
-    offsets
+    (1..draws.len())
+        .filter(|&p| {
+            draws.len() - p >= signature.len()
+                && signature
+                    .iter()
+                    .zip(&draws[p..])
+                    .all(|(s, (_, call, _))| call.split_once('=').is_some_and(|(f, _)| f == s))
+        })
+        .collect()
 }
 
 /// dgnkit's draws after `skip` outputs of the generator, and how many
@@ -476,4 +496,46 @@ fn resolve<S: Source>(
         source.next_raw();
     }
     resolver.resolve_with(&mut source, log, session.wizard, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Site;
+
+    fn pos(index: usize) -> Pos {
+        Pos {
+            step: StepPlace::Step(0),
+            index,
+        }
+    }
+
+    #[test]
+    fn the_game_start_is_found_by_its_bounds_after_the_selections_draws() {
+        let bounds = [2, 2, 4, 11, 10, 9];
+        let log: Vec<Draw> = bounds
+            .iter()
+            .map(|&n| Draw {
+                n,
+                r: 0,
+                site: Site::ObjectInit,
+            })
+            .collect();
+        // Four draws of the character selection, then the game start's
+        // bounds with other values, then play.
+        let mut calls: Vec<String> = ["rn2(13)=5", "rn2(2)=1", "rn2(2)=0", "rn2(3)=2"]
+            .map(String::from)
+            .to_vec();
+        calls.extend(bounds.iter().map(|n| format!("rn2({n})=1")));
+        calls.extend(["rn2(2)=1", "rn2(2)=1", "rnd(4)=1"].map(String::from));
+        let draws: Vec<(Pos, &str, &str)> = calls
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (pos(i), c.as_str(), c.as_str()))
+            .collect();
+        assert_eq!(starts(&log, &draws), vec![4]);
+        // Too short a log left: no start there.
+        assert_eq!(starts(&log, &draws[..9]), Vec::<usize>::new());
+        assert_eq!(starts(&[], &draws), Vec::<usize>::new());
+    }
 }

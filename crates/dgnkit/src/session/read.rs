@@ -108,6 +108,9 @@ pub struct Session {
     pub nethack_c: Option<String>,
     /// `source`: who recorded it (`c` for the C game).
     pub source: Option<String>,
+    /// `regen.mode`: how it was recorded (`chargen`: the character was
+    /// chosen in the game, whatever the options say).
+    pub regen_mode: Option<String>,
     pub steps: Vec<Step>,
 }
 
@@ -209,6 +212,7 @@ pub fn from_json(value: &Value) -> Result<Session, SessionError> {
         wizard,
         nethack_c: text(top.get("recorded_with").and_then(|r| r.get("nethack_c"))),
         source: text(top.get("source")),
+        regen_mode: text(top.get("regen").and_then(|r| r.get("mode"))),
         steps: out,
     })
 }
