@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const TARGETS: [&str; 8] = [
+const TARGETS: [&str; 9] = [
     "parse_check",
     "lua_reader",
     "lua_program",
@@ -24,6 +24,7 @@ const TARGETS: [&str; 8] = [
     "loader",
     "lsp_messages",
     "xlog_reader",
+    "session_reader",
 ];
 
 /// xlogfile lines of every release `dgn xlog` knows, written as that game
@@ -68,7 +69,7 @@ fn xlog_seeds() -> Vec<Vec<u8>> {
                 format!("flags=0x{:x}", [0, 1, 2, 4, 0x24][i % 5]),
                 "role=Val".into(),
             ];
-            if let Some(m) = release.marker {
+            if let Some(m) = release.family().and_then(|f| f.marker()) {
                 fields.push(format!("{m}=1"));
             }
             if let Some((mode, _)) = release.modes.get(i % (release.modes.len() + 1)) {
@@ -206,6 +207,52 @@ fn session(text: &str, name: &str) -> Vec<u8> {
     out
 }
 
+/// The Mazes of Menace sessions of `SHARED/expected/menace-sessions`, cut
+/// to what `dgn session` reads of them (the first steps, their first 400
+/// entries, no checkpoints), as JSON and gzipped (mode bit 0: named `.gz`).
+fn session_seeds(shared: &Path) -> Vec<Vec<u8>> {
+    use std::io::{Read, Write};
+    let dir = shared.join("expected").join("menace-sessions");
+    let mut out = Vec::new();
+    for path in files_in(&dir, |p| p.to_string_lossy().ends_with(".json.gz")) {
+        let mut text = Vec::new();
+        let Ok(file) = std::fs::File::open(&path) else {
+            continue;
+        };
+        if flate2::read::GzDecoder::new(file).read_to_end(&mut text).is_err() {
+            continue;
+        }
+        let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(&text) else {
+            continue;
+        };
+        if let Some(top) = v.as_object_mut() {
+            top.remove("checkpoints");
+        }
+        if let Some(steps) = v["steps"].as_array_mut() {
+            steps.truncate(3);
+            for step in steps.iter_mut() {
+                if let Some(rng) = step["rng"].as_array_mut() {
+                    rng.truncate(400);
+                }
+            }
+        }
+        let json = v.to_string().into_bytes();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        if gz.write_all(&json).is_err() {
+            continue;
+        }
+        let Ok(gz) = gz.finish() else {
+            continue;
+        };
+        for (mode, bytes) in [(0u8, &json), (1, &gz)] {
+            let mut seed = vec![mode];
+            seed.extend_from_slice(bytes);
+            out.push(seed);
+        }
+    }
+    out
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [shared, out] = args.as_slice() else {
@@ -325,6 +372,9 @@ fn main() -> ExitCode {
     }
     for seed in xlog_seeds() {
         add("xlog_reader", seed);
+    }
+    for seed in session_seeds(shared) {
+        add("session_reader", seed);
     }
     // Each variant family's own dgn_comp output.
     for family in files_in(&shared.join("expected").join("variants"), |p| p.is_dir()) {
