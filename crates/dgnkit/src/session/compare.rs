@@ -223,7 +223,7 @@ pub fn check(
     let run = |skip| Attempt::run(&resolver, game.rng, session, skip, &draws);
     let mut best = run(0);
     if !best.whole() {
-        for skip in starts(&best.log, &draws) {
+        for skip in starts(&best.log, &draws).into_iter().take(MAX_STARTS) {
             let attempt = run(skip);
             if attempt.matched > best.matched {
                 best = attempt;
@@ -317,6 +317,11 @@ fn session_draws(session: &Session) -> Vec<(Pos, &str, &str)> {
 /// How many of dgnkit's first draws a place in the session's log must
 /// repeat, bounds alone, to be tried as the game start.
 const SIGNATURE: usize = 24;
+
+/// How many such places are tried at most: a real session has one, and a
+/// file that repeats the pattern without end costs no more than this many
+/// resolutions.
+const MAX_STARTS: usize = 64;
 
 /// The places after the log's first where the game start may begin: where
 /// the session's draws have the bounds of dgnkit's first draws (`rn2(2)`,
