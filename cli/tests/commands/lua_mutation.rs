@@ -153,7 +153,7 @@ const PIECES: &[&str] = &[
 ];
 
 #[derive(Clone, Debug)]
-enum Mutation {
+pub(crate) enum Mutation {
     /// Replace the byte at (position mod length).
     Set(usize, u8),
     /// Remove up to `n` bytes from the position.
@@ -164,7 +164,7 @@ enum Mutation {
     Truncate(usize),
 }
 
-fn apply(src: &[u8], mutations: &[Mutation]) -> Vec<u8> {
+pub(crate) fn apply(src: &[u8], mutations: &[Mutation]) -> Vec<u8> {
     let mut out = src.to_vec();
     for m in mutations {
         let at = |p: usize, len: usize| if len == 0 { 0 } else { p % (len + 1) };
@@ -194,7 +194,7 @@ fn apply(src: &[u8], mutations: &[Mutation]) -> Vec<u8> {
     out
 }
 
-fn mutation() -> impl Strategy<Value = Mutation> {
+pub(crate) fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (any::<usize>(), any::<u8>()).prop_map(|(p, b)| Mutation::Set(p, b)),
         (any::<usize>(), 1usize..40).prop_map(|(p, n)| Mutation::Cut(p, n)),

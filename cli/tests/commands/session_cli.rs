@@ -1,7 +1,7 @@
 //! `dgn session` on files that are not sessions it reads: each gets exit
 //! status 2 and a message naming what is wrong. dgnkit's own
-//! `--trace=session` log, read as a session, matches it; mutated (bytes
-//! changed, cut out, entries altered, gzipped and cut), it is read or
+//! `--trace=session` log, read as a session, matches it; mutated (the Lua
+//! reader's byte mutations, entries altered, gzipped and cut), it is read or
 //! refused, never a panic, and a report agrees with itself. The fuzz
 //! target `session_reader` runs the same properties coverage-guided; the
 //! real sessions are checked end to end in `tests/`, against `../shared`.
@@ -167,39 +167,20 @@ fn dgnkits_own_trace_read_as_a_session_matches_it() {
     assert!(out.contains(&format!("\n{draws} draws match: ")), "{out}");
 }
 
+/// A change to a session's text: one of the Lua reader's byte mutations
+/// (`lua_mutation`), or one character of a log entry, the JSON kept whole.
 #[derive(Clone, Debug)]
 enum Mutation {
-    /// Replace the byte at (position mod length).
-    Set(usize, u8),
-    /// Remove up to `n` bytes from the position.
-    Cut(usize, usize),
-    /// Keep only the first (position mod length) bytes.
-    Truncate(usize),
-    /// Change one character of the (index mod count)-th log entry, the
-    /// JSON kept whole.
+    Bytes(crate::lua_mutation::Mutation),
+    /// Change one character of the (index mod count)-th log entry.
     Entry(usize, usize, char),
 }
 
 fn apply(text: &str, mutations: &[Mutation]) -> Vec<u8> {
     let mut out = text.as_bytes().to_vec();
     for m in mutations {
-        let at = |p: usize, len: usize| if len == 0 { 0 } else { p % (len + 1) };
-        match *m {
-            Mutation::Set(p, b) => {
-                if !out.is_empty() {
-                    let i = p % out.len();
-                    out[i] = b;
-                }
-            }
-            Mutation::Cut(p, n) => {
-                let i = at(p, out.len());
-                let end = (i + n).min(out.len());
-                out.drain(i..end);
-            }
-            Mutation::Truncate(p) => {
-                let i = at(p, out.len());
-                out.truncate(i);
-            }
+        match m {
+            Mutation::Bytes(b) => out = crate::lua_mutation::apply(&out, std::slice::from_ref(b)),
             Mutation::Entry(e, p, c) => {
                 let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(&out) else {
                     continue;
@@ -214,7 +195,7 @@ fn apply(text: &str, mutations: &[Mutation]) -> Vec<u8> {
                 let mut chars: Vec<char> = rng[k].as_str().unwrap_or("").chars().collect();
                 if !chars.is_empty() {
                     let i = p % chars.len();
-                    chars[i] = c;
+                    chars[i] = *c;
                 }
                 rng[k] = serde_json::Value::String(chars.into_iter().collect());
                 out = v.to_string().into_bytes();
@@ -227,9 +208,7 @@ fn apply(text: &str, mutations: &[Mutation]) -> Vec<u8> {
 fn mutation() -> impl proptest::strategy::Strategy<Value = Mutation> {
     use proptest::prelude::*;
     prop_oneof![
-        (any::<usize>(), any::<u8>()).prop_map(|(p, b)| Mutation::Set(p, b)),
-        (any::<usize>(), 1usize..40).prop_map(|(p, n)| Mutation::Cut(p, n)),
-        any::<usize>().prop_map(Mutation::Truncate),
+        crate::lua_mutation::mutation().prop_map(Mutation::Bytes),
         (
             any::<usize>(),
             any::<usize>(),

@@ -373,39 +373,17 @@ impl Attempt {
         out.seed = session.seed;
         out.rng = rng;
         let seed = session.seed;
+        // One generic call per generator type.
+        macro_rules! from {
+            ($source:expr) => {
+                resolve(resolver, $source, skip, session, &mut out, &mut log)
+            };
+        }
         let result = match rng {
-            RngKind::Glibc => resolve(
-                resolver,
-                Glibc::new(seed),
-                skip,
-                session,
-                &mut out,
-                &mut log,
-            ),
-            RngKind::Isaac64 => resolve(
-                resolver,
-                Isaac64::new(seed),
-                skip,
-                session,
-                &mut out,
-                &mut log,
-            ),
-            RngKind::Isaac32 => resolve(
-                resolver,
-                Isaac32::new(seed),
-                skip,
-                session,
-                &mut out,
-                &mut log,
-            ),
-            RngKind::Mt19937Cokus => resolve(
-                resolver,
-                Mt19937Cokus::new(seed),
-                skip,
-                session,
-                &mut out,
-                &mut log,
-            ),
+            RngKind::Glibc => from!(Glibc::new(seed)),
+            RngKind::Isaac64 => from!(Isaac64::new(seed)),
+            RngKind::Isaac32 => from!(Isaac32::new(seed)),
+            RngKind::Mt19937Cokus => from!(Mt19937Cokus::new(seed)),
         };
         let matched = log
             .iter()
