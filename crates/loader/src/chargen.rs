@@ -96,6 +96,15 @@ pub struct Wanted {
     pub align: Pick,
 }
 
+impl Wanted {
+    /// Whether any facet is left to the game's random choice.
+    pub fn chooses(&self) -> bool {
+        [self.role, self.race, self.gender, self.align]
+            .iter()
+            .any(|p| !matches!(p, Pick::Given(_)))
+    }
+}
+
 /// The hero the game made: indices into the game's tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Character {

@@ -1287,6 +1287,15 @@ pub fn run<S: Source, T: Trace>(
     wizard: bool,
     out: &mut Resolved,
 ) -> Result<(), LoadError> {
+    // NetHack 3.6.0 and 3.6.1 (glibc's generator) chose a random hero's
+    // facets in another order (their rigid_role_checks picks only the
+    // role, 3.6.1 src/role.c; the tty selection then picks race, gender,
+    // alignment): dgnkit makes 3.6.2-3.6.7's choice only.
+    if out.rng == RngKind::Glibc && top.start.character.is_some_and(|c| c.wanted.chooses()) {
+        return Err(LoadError::Inputs {
+            message: "a random hero's choice is made as NetHack 3.6.2-3.6.7 make it (ISAAC-64); 3.6.0 and 3.6.1 (glibc) chose in another order, which dgnkit does not make: give --role, --race, --gender and --align".to_string(),
+        });
+    }
     let mut draw = Drawer { source, trace };
     let chosen = top.start.choose_character(&mut draw);
     let character = chosen.map(|(c, _)| c);

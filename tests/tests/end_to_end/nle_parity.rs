@@ -203,6 +203,22 @@ fn nethack_36_s_game_start_is_nle_s_without_lgen() {
         assert_eq!(nle.0, 0, "{}", nle.2);
         assert_eq!(nle, vanilla);
     }
+    // 3.6.0 and 3.6.1 (glibc) chose a random hero otherwise: refused.
+    let glibc = |hero: &[&str]| {
+        let args: Vec<String> = ["--target", "nethack-3.6", "--game-start", "--rng", "glibc"]
+            .iter()
+            .chain(hero)
+            .map(|s| s.to_string())
+            .collect();
+        run(&args)
+    };
+    let (code, _, err) = glibc(&["--role", "random"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("3.6.0 and 3.6.1"), "{err}");
+    let (code, _, err) = glibc(&[
+        "--role", "Sam", "--race", "hum", "--gender", "mal", "--align", "law",
+    ]);
+    assert_eq!(code, 0, "{err}");
     // The hero's facets are read by the game start only.
     let (code, _, err) = run(&["--gender".to_string(), "male".to_string()]);
     assert_eq!(code, 2);

@@ -17,7 +17,10 @@ use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
 
-pub(crate) static GAME: Game = Game {
+pub(crate) static GAME: Game = RECORD;
+
+/// The record, for the games that are NetHack 3.6 seeded otherwise (NLE).
+pub(super) const RECORD: Game = Game {
     target: Target::NetHack36,
     title: "NetHack 3.6",
     dialect: Dialect::Vanilla,

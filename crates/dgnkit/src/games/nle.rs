@@ -15,14 +15,10 @@
 //! `core` (`tty_player_selection`, `sys/unix/unixmain.c:333`).
 
 use super::{nethack36, Game, InputSpec, LoaderInputs, LoaderProof};
-use crate::binary::BinaryFormat;
-use crate::bones::BonesRules;
-use crate::dialect::Dialect;
 use crate::loader::chargen::{Asked, CharacterAsk};
-use crate::loader::{GameOption, GameStart, LoadError, Rules};
+use crate::loader::{GameOption, GameStart, LoadError};
 use crate::options::Target;
-use crate::rng::{Isaac64, RngKind, Source};
-use crate::views::OverviewStyle;
+use crate::rng::{Isaac64, Source};
 
 /// NLE's level-generator seed.
 const LGEN: GameOption = GameOption {
@@ -34,32 +30,21 @@ const LGEN: GameOption = GameOption {
 pub(crate) static GAME: Game = Game {
     target: Target::Nle,
     title: "NLE (NetHack 3.6.7)",
-    dialect: Dialect::Vanilla,
-    binary: Some(BinaryFormat::NetHack36),
-    rng: RngKind::Isaac64,
-    rules: Rules::nethack_36(),
-    bones: BonesRules::VANILLA,
-    overview: OverviewStyle::NetHack36,
     loader: LoaderProof::Proven(
         "nle_parity: every game start of expected/nle/ (NLE 1.3.0's own #wizwhere), line for line",
     ),
     inputs: InputSpec {
         role: Some("Monk"),
-        race: None,
-        roles: &[],
         options: &[LGEN],
         game_start: Some(true),
-        rules_hook: None,
         start_hook: Some(game_start),
-        character: nethack36::INPUTS.character,
+        ..nethack36::INPUTS
     },
-    undefined_flags: &[],
-    reads_lua: false,
     // NLE writes NetHack 3.6.7's xlogfile lines: `dgn xlog` answers them
     // as NetHack 3.6's.
     xlog: None,
     path_words: &["nle"],
-    rng_log: None,
+    ..nethack36::RECORD
 };
 
 /// NLE's default hero: `Nethack(playername="Agent-mon-hum-neu-mal")`
