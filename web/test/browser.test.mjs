@@ -144,7 +144,7 @@ test('dungeon: a seed shows its map, overview and bones, and the URL says so', a
 });
 
 test("dungeon: NLE's seeds and a random hero, as `dgn layout --target nle`", async () => {
-  const { p, errors } = await page('?view=dungeon&game=nle&seed=42&role=val&lgen=7&wizard=1');
+  const { p, errors } = await page('?view=dungeon&game=nle&seed=42&role=Val&lgen=7&wizard=1');
   // NLE's level-generator seed and the hero's facets are asked for NLE.
   assert.equal(await p.locator('input[name=lgen]').inputValue(), '7');
   assert.ok(await p.locator('select[name=gender]').isVisible());
