@@ -374,12 +374,7 @@ impl<S: Source, T: Trace> Selection<'_, '_, '_, S, T> {
 
     /// `ok_role` (role.c:1046-1088) without a role filter.
     fn ok_role(&self, role: i32, race: i32, gender: i32, align: i32) -> bool {
-        let fits = |allow: Allow| {
-            self.race_allow(race)
-                .is_none_or(|r| allow & r & RACE_MASK != 0)
-                && gender_allow(gender).is_none_or(|g| allow & g != 0)
-                && align_allow(align).is_none_or(|a| allow & a != 0)
-        };
+        let fits = |allow| fits_beside(allow, self.race_allow(race), gender, align);
         match self.role_allow(role) {
             Some(allow) => fits(allow),
             None => self.t.roles.iter().any(|r| fits(r.allow)),
@@ -388,12 +383,7 @@ impl<S: Source, T: Trace> Selection<'_, '_, '_, S, T> {
 
     /// `ok_race` (role.c:1118-1158).
     fn ok_race(&self, role: i32, race: i32, gender: i32, align: i32) -> bool {
-        let fits = |allow: Allow| {
-            self.role_allow(role)
-                .is_none_or(|r| allow & r & RACE_MASK != 0)
-                && gender_allow(gender).is_none_or(|g| allow & g != 0)
-                && align_allow(align).is_none_or(|a| allow & a != 0)
-        };
+        let fits = |allow| fits_beside(allow, self.role_allow(role), gender, align);
         match self.race_allow(race) {
             Some(allow) => fits(allow),
             None => self.t.races.iter().any(|r| fits(r.allow)),
@@ -590,6 +580,15 @@ fn nth_bit(mut set: u64, k: usize) -> i32 {
         set &= set - 1;
     }
     set.trailing_zeros() as i32
+}
+
+/// Whether a role's (or race's) `allow` fits the race (or role) chosen,
+/// if any, and the gender and alignment chosen, if any: the test
+/// `ok_role` and `ok_race` share (role.c:1046-1158).
+fn fits_beside(allow: Allow, other: Option<Allow>, gender: i32, align: i32) -> bool {
+    other.is_none_or(|o| allow & o & RACE_MASK != 0)
+        && gender_allow(gender).is_none_or(|g| allow & g != 0)
+        && align_allow(align).is_none_or(|a| allow & a != 0)
 }
 
 fn gender_allow(i: i32) -> Option<Allow> {
