@@ -15,6 +15,7 @@ use dgnkit::loader::{Resolved, Resolver};
 use dgnkit::options::Target;
 use dgnkit::rng::RngKind;
 use dgnkit::views;
+use dgnkit::views::jsonl::Seeds;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -72,9 +73,10 @@ pub struct LayoutArgs {
     /// The seed the generator is seeded with.
     #[arg(long, default_value_t = 0, conflicts_with = "seeds")]
     pub seed: u64,
-    /// Many seeds as JSON lines: `A..B` (B excluded) or `A..=B`.
-    #[arg(long, value_name = "A..B", value_parser = parse_seeds)]
-    pub seeds: Option<(u64, u64)>,
+    /// Many seeds as JSON lines: `A..B` (B excluded), `A..=B`, or a list
+    /// such as `7,42,3` (in that order).
+    #[arg(long, value_name = "A..B", value_parser = parse_seed_set)]
+    pub seeds: Option<Seeds>,
     /// Output format (default: overview for one seed, json for --seeds).
     #[arg(long, value_enum)]
     pub format: Option<LayoutFormat>,
@@ -130,6 +132,29 @@ pub fn parse_seeds(s: &str) -> Result<(u64, u64), String> {
         ));
     }
     Ok((a, end))
+}
+
+/// `--seeds` of `dgn layout`: a range as [`parse_seeds`] takes it, or a
+/// comma-separated list of seeds.
+pub fn parse_seed_set(s: &str) -> Result<Seeds, String> {
+    if !s.contains(',') {
+        if let Ok(seed) = s.trim().parse::<u64>() {
+            return Ok(Seeds::List(vec![seed]));
+        }
+        let (a, b) = parse_seeds(s)?;
+        return Ok(Seeds::Range(a..b));
+    }
+    s.split(',')
+        .map(|x| {
+            x.trim().parse::<u64>().map_err(|_| {
+                format!(
+                    "expected a list of seeds such as 7,42,3, found `{}` in it",
+                    x.trim()
+                )
+            })
+        })
+        .collect::<Result<_, _>>()
+        .map(Seeds::List)
 }
 
 /// A one-line progress bar on a terminal's stderr.
@@ -245,8 +270,8 @@ pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term
         Err(code) => return code,
     };
     let Input { name, target, .. } = input;
-    match args.seeds {
-        Some((a, b)) => many(&resolver, args, rng, a, b, out, term.progress),
+    match &args.seeds {
+        Some(seeds) => many(&resolver, args, rng, seeds, out, term.progress),
         None => one(&resolver, args, &name, target, rng, out, err),
     }
 }
@@ -314,18 +339,17 @@ fn many(
     resolver: &Resolver,
     args: &LayoutArgs,
     rng: RngKind,
-    a: u64,
-    b: u64,
+    seeds: &Seeds,
     out: &mut dyn Write,
     bar: bool,
 ) -> u8 {
-    let mut progress = Progress::new(b - a, bar);
+    let mut progress = Progress::new(seeds.len(), bar);
     let mut failed = false;
     let mut broken = false;
     if args.trace.is_some() {
         // The draw log is not free: only when asked.
         let (mut buf, mut log) = (Resolved::default(), Vec::new());
-        for seed in a..b {
+        for (done, seed) in seeds.iter().enumerate() {
             log.clear();
             let line = match resolver.resolve_traced(seed, rng, args.wizard, &mut buf, &mut log) {
                 Ok(()) => {
@@ -341,7 +365,7 @@ fn many(
                 broken = true;
                 break;
             }
-            progress.tick(seed - a + 1);
+            progress.tick(done as u64 + 1);
         }
     } else {
         let jobs = args.jobs.map_or_else(
@@ -349,7 +373,7 @@ fn many(
             usize::from,
         );
         let mut done = 0;
-        let _ = views::jsonl::resolve_lines(resolver, a..b, rng, args.wizard, jobs, |chunk| {
+        let _ = views::jsonl::resolve_lines(resolver, seeds, rng, args.wizard, jobs, |chunk| {
             failed |= chunk.failed > 0;
             if out.write_all(&chunk.text).is_err() {
                 broken = true;
@@ -385,6 +409,11 @@ mod tests {
         assert!(parse_seeds("x..2").is_err());
         assert!(parse_seeds("12").is_err());
         assert!(parse_seeds("0..=18446744073709551615").is_err());
+        assert_eq!(parse_seed_set("0..10"), Ok(Seeds::Range(0..10)));
+        assert_eq!(parse_seed_set("7, 42,3"), Ok(Seeds::List(vec![7, 42, 3])));
+        assert_eq!(parse_seed_set("42"), Ok(Seeds::List(vec![42])));
+        assert!(parse_seed_set("7,,3").is_err());
+        assert!(parse_seed_set("7,x").is_err());
     }
 
     #[test]

@@ -446,8 +446,8 @@ impl Resolved {
         }
     }
 
-    /// The hero the game start made, by name.
-    fn layout_character(&self, resolver: &Resolver) -> Option<LayoutCharacter> {
+    /// The hero the game start made, by name (the layout's `character`).
+    pub fn layout_character(&self, resolver: &Resolver) -> Option<LayoutCharacter> {
         let (c, start) = self.character.zip(resolver.start.character)?;
         let t = start.table;
         let [role, race, gender, alignment] = t.facets(c);

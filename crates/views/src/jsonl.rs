@@ -170,6 +170,12 @@ impl JsonLines {
             buf.extend_from_slice(br#","loader_inputs":"#);
             buf.extend_from_slice(inputs.as_bytes());
         }
+        if let Some(c) = r.layout_character(res) {
+            // One per layout of a game start (a random hero differs by
+            // seed); serialising cannot fail.
+            buf.extend_from_slice(br#","character":"#);
+            buf.extend_from_slice(serde_json::to_string(&c).unwrap_or_default().as_bytes());
+        }
         buf.push(b'}');
     }
 }
@@ -221,6 +227,37 @@ pub struct Chunk {
     pub failed: u64,
 }
 
+/// The seeds of a run of layouts: a range, or a list in the order given
+/// (a seed may come twice).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seeds {
+    Range(Range<u64>),
+    List(Vec<u64>),
+}
+
+impl Seeds {
+    /// How many layouts the run makes.
+    pub fn len(&self) -> u64 {
+        match self {
+            Seeds::Range(r) => r.end.saturating_sub(r.start),
+            Seeds::List(v) => v.len() as u64,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The seeds in order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        let (range, list) = match self {
+            Seeds::Range(r) => (r.clone(), &[][..]),
+            Seeds::List(v) => (0..0, v.as_slice()),
+        };
+        range.chain(list.iter().copied())
+    }
+}
+
 /// Resolves every seed of `seeds` and hands their JSON lines (layouts as
 /// [`JsonLines::write`], failures as [`error_line`]) to `sink`, chunk by
 /// chunk in seed order, until `sink` breaks. With `jobs > 1` that many
@@ -228,21 +265,21 @@ pub struct Chunk {
 /// chunks per thread wait for `sink`.
 pub fn resolve_lines(
     resolver: &Resolver,
-    seeds: Range<u64>,
+    seeds: &Seeds,
     rng: RngKind,
     wizard: bool,
     jobs: usize,
     mut sink: impl FnMut(&Chunk) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let json = JsonLines::new(resolver);
-    let chunks = (seeds.end.saturating_sub(seeds.start)).div_ceil(CHUNK_SEEDS);
+    let chunks = seeds.len().div_ceil(CHUNK_SEEDS);
     let fill = |k: u64, out: &mut Resolved, chunk: &mut Chunk| {
-        let start = seeds.start + k * CHUNK_SEEDS;
-        let end = start.saturating_add(CHUNK_SEEDS).min(seeds.end);
+        let start = k * CHUNK_SEEDS;
+        let end = start.saturating_add(CHUNK_SEEDS).min(seeds.len());
         chunk.text.clear();
         chunk.seeds = end - start;
         chunk.failed = 0;
-        let _ = resolver.resolve_seeds(start..end, rng, wizard, out, |seed, r, buf| {
+        let line = |seed: u64, r: Result<(), LoadError>, buf: &Resolved| {
             match r {
                 Ok(()) => json.write(resolver, buf, &mut chunk.text),
                 Err(e) => {
@@ -254,7 +291,19 @@ pub fn resolve_lines(
             }
             chunk.text.push(b'\n');
             ControlFlow::Continue(())
-        });
+        };
+        let _ = match seeds {
+            Seeds::Range(r) => {
+                resolver.resolve_seeds(r.start + start..r.start + end, rng, wizard, out, line)
+            }
+            Seeds::List(v) => resolver.resolve_seeds(
+                v[start as usize..end as usize].iter().copied(),
+                rng,
+                wizard,
+                out,
+                line,
+            ),
+        };
     };
     let jobs = jobs.clamp(1, chunks.max(1) as usize);
     if jobs == 1 {
@@ -404,28 +453,67 @@ mod tests {
         assert!(expected_failed > 0, "seeds that drop \"Side\" fail");
         for jobs in [1, 2, 3, 8] {
             let (mut text, mut failed, mut count) = (Vec::new(), 0, 0);
-            let flow = resolve_lines(&res, seeds.clone(), RngKind::Isaac64, false, jobs, |c| {
-                text.extend_from_slice(&c.text);
-                failed += c.failed;
-                count += c.seeds;
-                ControlFlow::Continue(())
-            });
+            let flow = resolve_lines(
+                &res,
+                &Seeds::Range(seeds.clone()),
+                RngKind::Isaac64,
+                false,
+                jobs,
+                |c| {
+                    text.extend_from_slice(&c.text);
+                    failed += c.failed;
+                    count += c.seeds;
+                    ControlFlow::Continue(())
+                },
+            );
             assert_eq!(flow, ControlFlow::Continue(()));
             assert!(text == expected, "{jobs} jobs");
             assert_eq!((failed, count), (expected_failed, seeds.end - seeds.start));
             let mut chunks = 0;
-            let flow = resolve_lines(&res, seeds.clone(), RngKind::Isaac64, false, jobs, |_| {
-                chunks += 1;
-                if chunks == 2 {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            });
+            let flow = resolve_lines(
+                &res,
+                &Seeds::Range(seeds.clone()),
+                RngKind::Isaac64,
+                false,
+                jobs,
+                |_| {
+                    chunks += 1;
+                    if chunks == 2 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                },
+            );
             assert_eq!((flow, chunks), (ControlFlow::Break(()), 2), "{jobs} jobs");
         }
-        let flow = resolve_lines(&res, 5..5, RngKind::Glibc, false, 4, |_| unreachable!());
+        let flow = resolve_lines(
+            &res,
+            &Seeds::Range(5..5),
+            RngKind::Glibc,
+            false,
+            4,
+            |_| unreachable!(),
+        );
         assert_eq!(flow, ControlFlow::Continue(()));
+        // A list: each seed's line in the list's order, a seed given twice
+        // twice, whatever the threads.
+        let lines: Vec<&[u8]> = expected.split_inclusive(|&b| b == b'\n').collect();
+        let list: Vec<u64> = seeds.clone().rev().chain([1000, 1000]).collect();
+        let want: Vec<u8> = list
+            .iter()
+            .flat_map(|&s| lines[(s - seeds.start) as usize].iter().copied())
+            .collect();
+        for jobs in [1, 3] {
+            let mut text = Vec::new();
+            let list = Seeds::List(list.clone());
+            assert_eq!(list.len(), seeds.end - seeds.start + 2);
+            let _ = resolve_lines(&res, &list, RngKind::Isaac64, false, jobs, |c| {
+                text.extend_from_slice(&c.text);
+                ControlFlow::Continue(())
+            });
+            assert!(text == want, "{jobs} jobs");
+        }
     }
 
     /// Names that need escaping, bytes that are not UTF-8, every flag, an

@@ -231,6 +231,40 @@ fn many_seeds_equal_each_seed_alone() {
     }
 }
 
+/// A game start's layouts carry the hero it made (`character`), in a list
+/// of seeds as for one seed alone, byte for byte: NLE's random default and
+/// NetHack 3.6's whole random hero, in a list's order.
+#[test]
+fn many_seeds_of_a_game_start_carry_the_hero() {
+    let games: [&[&str]; 3] = [
+        &["--target", "nle"],
+        &["--target", "nethack-3.6", "--game-start"],
+        &[
+            "--target",
+            "nethack-3.6",
+            "--game-start",
+            "--role",
+            "random",
+            "--wizard",
+        ],
+    ];
+    for game in games {
+        let mut args = game.to_vec();
+        args.extend(["--seeds", "9,2,5"]);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out.lines().count(), 3);
+        for (line, seed) in out.lines().zip(["9", "2", "5"]) {
+            let mut one = game.to_vec();
+            one.extend(["--seed", seed, "--format", "json"]);
+            let (code, alone, _) = run(&one);
+            assert_eq!(code, 0);
+            assert!(line.contains(r#""character":{"role":"#), "{line}");
+            assert_eq!(line, alone.trim_end(), "seed {seed}, {game:?}");
+        }
+    }
+}
+
 /// Threads resolve chunks of seeds; the output is the same bytes in the
 /// same order for any number of them.
 #[test]
