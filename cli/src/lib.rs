@@ -228,7 +228,7 @@ pub(crate) fn parse_dialect(s: &str) -> Result<dgnkit::dialect::Dialect, String>
     })
 }
 
-pub(crate) fn parse_target(s: &str) -> Result<dgnkit::options::Target, String> {
+pub fn parse_target(s: &str) -> Result<dgnkit::options::Target, String> {
     dgnkit::options::Target::parse(s).ok_or_else(|| {
         format!(
             "unknown target `{s}` (expected one of: {})",

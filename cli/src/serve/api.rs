@@ -17,26 +17,55 @@ use std::sync::Arc;
 /// pairs (a repeated key is an array).
 pub type Params = BTreeMap<String, Value>;
 
-/// What an endpoint may not be asked for: the bounds of `dgn serve`.
+/// What an endpoint may not be asked for: the bounds of `dgn serve`, or
+/// none for a caller that runs commands for itself (the Python package),
+/// which then gets each command's own defaults.
 #[derive(Clone, Debug)]
 pub struct Bounds {
-    /// Seeds one `find` may search (and the default range's size).
-    pub find_seeds: u64,
-    /// Matches one `find` may print.
-    pub find_limit: u64,
+    /// Seeds one `find` may search (and the default range's size); none:
+    /// any range, and `find`'s own default (every seed of the generator).
+    pub find_seeds: Option<u64>,
+    /// Matches one `find` may print; none: any, and no limit by default.
+    pub find_limit: Option<u64>,
     /// Seeds one `layout` with `seeds` may print.
-    pub layout_seeds: u64,
+    pub layout_seeds: Option<u64>,
     /// Seeds `stats --sample` may resolve.
-    pub samples: u64,
+    pub samples: Option<u64>,
+    /// Threads one command searches or lays out with: `Some(n)` is
+    /// `--jobs=n` whatever the request says (the server answers many
+    /// requests at once); none takes a `jobs` parameter, by default the
+    /// command's own (one thread per core).
+    pub jobs: Option<u16>,
+    /// Whether a text's name may be any path. The server takes plain file
+    /// names only; a caller that passes the bytes of its own files names
+    /// them as the user wrote them, so that messages do too. The bytes
+    /// come from the caller either way: no command reads the name.
+    pub any_name: bool,
 }
 
 impl Default for Bounds {
     fn default() -> Bounds {
         Bounds {
-            find_seeds: 1_000_000,
-            find_limit: 1_000,
-            layout_seeds: 1_000,
-            samples: 200_000,
+            find_seeds: Some(1_000_000),
+            find_limit: Some(1_000),
+            layout_seeds: Some(1_000),
+            samples: Some(200_000),
+            jobs: Some(1),
+            any_name: false,
+        }
+    }
+}
+
+impl Bounds {
+    /// No bound: each command's own defaults, as `dgn` itself.
+    pub fn none() -> Bounds {
+        Bounds {
+            find_seeds: None,
+            find_limit: None,
+            layout_seeds: None,
+            samples: None,
+            jobs: None,
+            any_name: true,
         }
     }
 }
@@ -68,6 +97,12 @@ pub enum Command {
 
 /// A file a command reads from memory: its name and its bytes.
 pub type MemoryFile = (String, Vec<u8>);
+
+/// The bytes of a request's texts by parameter (`text`, `old`, `new`,
+/// `description`, `given_overview`), for a caller whose texts are not all
+/// UTF-8 (a compiled file, an xlogfile in Latin-1): a text here takes the
+/// place of the parameter's string. The server has none.
+pub type Texts = BTreeMap<String, Vec<u8>>;
 
 /// A prepared call: the command, the in-memory files it reads (the
 /// request's texts, `--given-overview`'s included) and what the answer is.
@@ -103,33 +138,66 @@ const LOADER: &[&str] = &[
     "name",
 ];
 
+/// What a caller asks of an endpoint: its parameters, the bytes of its
+/// texts and the bounds it is held to.
+#[derive(Clone, Copy)]
+pub struct Request<'p> {
+    pub params: &'p Params,
+    pub texts: &'p Texts,
+    pub bounds: &'p Bounds,
+}
+
 /// Builds argv from parameters, each parameter taken once.
 struct Argv<'p> {
     endpoint: &'static str,
     params: &'p Params,
+    texts: &'p Texts,
+    bounds: &'p Bounds,
     known: Vec<&'static str>,
     argv: Vec<String>,
 }
 
+/// The endpoints that search or lay out many seeds on threads.
+const THREADED: &[&str] = &["layout", "find"];
+
 impl<'p> Argv<'p> {
     fn new(
         endpoint: &'static str,
-        params: &'p Params,
+        request: Request<'p>,
         known: &[&'static str],
     ) -> Result<Self, Refusal> {
-        let known: Vec<&'static str> = known.to_vec();
+        let Request {
+            params,
+            texts,
+            bounds,
+        } = request;
+        let mut known: Vec<&'static str> = known.to_vec();
+        let threaded = THREADED.contains(&endpoint);
+        if threaded && bounds.jobs.is_none() {
+            known.push("jobs");
+        }
         if let Some(k) = params.keys().find(|k| !known.contains(&k.as_str())) {
             return Err(refuse(format!(
                 "/api/{endpoint} takes no parameter `{k}` (it takes: {})",
                 known.join(", ")
             )));
         }
-        Ok(Argv {
+        let mut argv = Argv {
             endpoint,
             params,
+            texts,
+            bounds,
             known,
             argv: vec![endpoint.to_string()],
-        })
+        };
+        match bounds.jobs {
+            Some(n) if threaded => argv.argv.push(format!("--jobs={n}")),
+            None if threaded => {
+                argv.opt("jobs", "--jobs")?;
+            }
+            _ => {}
+        }
+        Ok(argv)
     }
 
     fn scalar(&self, key: &str) -> Result<Option<String>, Refusal> {
@@ -267,11 +335,24 @@ impl<'p> Argv<'p> {
         name_key: &str,
         default: &str,
     ) -> Result<Option<MemoryFile>, Refusal> {
-        let Some(text) = self.scalar(key)? else {
+        let Some(text) = self.bytes(key)? else {
             return Ok(None);
         };
         let name = self.scalar(name_key)?.unwrap_or_else(|| default.into());
-        Ok(Some((file_name(self.endpoint, &name)?, text.into_bytes())))
+        let name = if self.bounds.any_name && !name.is_empty() {
+            name
+        } else {
+            file_name(self.endpoint, &name)?
+        };
+        Ok(Some((name, text)))
+    }
+
+    /// A text's bytes: the caller's [`Texts`], else the parameter's string.
+    fn bytes(&self, key: &str) -> Result<Option<Vec<u8>>, Refusal> {
+        match self.texts.get(key) {
+            Some(b) => Ok(Some(b.clone())),
+            None => Ok(self.scalar(key)?.map(String::into_bytes)),
+        }
     }
 
     /// The request's text as the command's file argument, when it gave
@@ -322,7 +403,10 @@ fn clap_message(e: &clap::Error) -> String {
         .to_string()
 }
 
-fn seeds_span(endpoint: &str, range: &str, bound: u64) -> Result<(), Refusal> {
+fn seeds_span(endpoint: &str, range: &str, bound: Option<u64>) -> Result<(), Refusal> {
+    let Some(bound) = bound else {
+        return Ok(());
+    };
     let (a, b) = layout::parse_seeds(range).map_err(|e| refuse(format!("/api/{endpoint}: {e}")))?;
     if b - a > bound {
         return Err(refuse(format!(
@@ -333,8 +417,13 @@ fn seeds_span(endpoint: &str, range: &str, bound: u64) -> Result<(), Refusal> {
     Ok(())
 }
 
-fn bounded(endpoint: &str, key: &str, value: Option<String>, bound: u64) -> Result<(), Refusal> {
-    if let Some(v) = value {
+fn bounded(
+    endpoint: &str,
+    key: &str,
+    value: Option<String>,
+    bound: Option<u64>,
+) -> Result<(), Refusal> {
+    if let (Some(v), Some(bound)) = (value, bound) {
         let n: u64 = v
             .parse()
             .map_err(|_| refuse(format!("/api/{endpoint}: `{key}` is a number, not `{v}`")))?;
@@ -375,15 +464,28 @@ fn call(mut command: Command, files: Vec<MemoryFile>, content_type: &'static str
 
 /// The call an endpoint's request makes, or why it is refused.
 pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
+    let texts = Texts::new();
+    prepare_request(
+        endpoint,
+        Request {
+            params,
+            texts: &texts,
+            bounds,
+        },
+    )
+}
+
+/// [`prepare`] for a request whose texts may be bytes.
+pub fn prepare_request(endpoint: &str, r: Request<'_>) -> Result<Call, Refusal> {
     match endpoint {
-        "layout" => layout_call(params, bounds),
-        "find" => find_call(params, bounds),
-        "stats" => stats_call(params, bounds),
-        "bones" => bones_call(params),
-        "check" => check_call(params),
-        "convert" => convert_call(params),
-        "xlog" => xlog_call(params),
-        "diff" => diff_call(params),
+        "layout" => layout_call(r),
+        "find" => find_call(r),
+        "stats" => stats_call(r),
+        "bones" => bones_call(r),
+        "check" => check_call(r),
+        "convert" => convert_call(r),
+        "xlog" => xlog_call(r),
+        "diff" => diff_call(r),
         other => Err(refuse(format!(
             "no endpoint /api/{other} (endpoints: {}; the description: GET /api)",
             ENDPOINTS
@@ -395,18 +497,24 @@ pub fn prepare(endpoint: &str, params: &Params, bounds: &Bounds) -> Result<Call,
     }
 }
 
-fn layout_call(params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
+fn layout_call(r: Request<'_>) -> Result<Call, Refusal> {
     let mut known = LOADER.to_vec();
     known.extend(["seed", "seeds", "trace", "format"]);
-    let mut a = Argv::new("layout", params, &known)?;
+    let mut a = Argv::new("layout", r, &known)?;
     a.loader()?;
     a.opt("seed", "--seed")?;
-    if let Some(r) = a.opt("seeds", "--seeds")? {
-        seeds_span("layout", &r, bounds.layout_seeds)?;
-        a.argv.push("--jobs=1".into());
+    if let (Some(seeds), Some(bound)) = (a.opt("seeds", "--seeds")?, r.bounds.layout_seeds) {
+        let n = layout::parse_seed_set(&seeds)
+            .map_err(|e| refuse(format!("/api/layout: {e}")))?
+            .len();
+        if n > bound {
+            return Err(refuse(format!(
+                "/api/layout: `seeds` names {n} seeds; the server lays out at most {bound} in one request"
+            )));
+        }
     }
     a.flag("trace", "--trace")?;
-    let many = params.contains_key("seeds");
+    let many = r.params.contains_key("seeds");
     let json = if many { JSON_LINES } else { JSON };
     let ct = a.format(&[("json", json), ("svg", SVG), ("overview", TEXT)])?;
     let file = a.text("text", "name", "-")?;
@@ -419,27 +527,31 @@ fn layout_call(params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
     ))
 }
 
-fn find_call(params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
+fn find_call(r: Request<'_>) -> Result<Call, Refusal> {
     let mut known = LOADER.to_vec();
     known.extend(["query", "seeds", "limit", "count"]);
-    let mut a = Argv::new("find", params, &known)?;
+    let mut a = Argv::new("find", r, &known)?;
     a.loader()?;
-    let seeds = a
-        .scalar("seeds")?
-        .unwrap_or_else(|| format!("0..{}", bounds.find_seeds));
-    seeds_span("find", &seeds, bounds.find_seeds)?;
-    a.argv.push(format!("--seeds={seeds}"));
+    let bounds = r.bounds;
+    let seeds = match (a.scalar("seeds")?, bounds.find_seeds) {
+        (Some(s), _) => Some(s),
+        (None, Some(n)) => Some(format!("0..{n}")),
+        (None, None) => None,
+    };
+    if let Some(seeds) = seeds {
+        seeds_span("find", &seeds, bounds.find_seeds)?;
+        a.argv.push(format!("--seeds={seeds}"));
+    }
     // A count prints one line; a list stops at `limit` matches.
     let count = a.flag("count", "--count")?;
     let limit = a.scalar("limit")?;
     bounded("find", "limit", limit.clone(), bounds.find_limit)?;
-    match (limit, count) {
-        (Some(l), _) => a.argv.push(format!("--limit={l}")),
-        (None, false) => a.argv.push("--limit=100".into()),
-        (None, true) => {}
+    match (limit, count, bounds.find_limit) {
+        (Some(l), _, _) => a.argv.push(format!("--limit={l}")),
+        (None, false, Some(_)) => a.argv.push("--limit=100".into()),
+        _ => {}
     }
     a.argv.push("--format=json".into());
-    a.argv.push("--jobs=1".into());
     let Some(query) = a.scalar("query")? else {
         return Err(refuse(
             "/api/find: `query` is required (`dgn explain find`)",
@@ -466,20 +578,20 @@ const OVERVIEW_FILE: &str = "<given_overview>";
 /// `extra`), and the text as an in-memory file.
 fn over_every_layout<'p>(
     endpoint: &'static str,
-    params: &'p Params,
+    r: Request<'p>,
     extra: &[&'static str],
 ) -> Result<(Argv<'p>, Option<MemoryFile>), Refusal> {
     let mut known = LOADER.to_vec();
     known.extend(["portal_levels", "format"]);
     known.extend(extra);
-    let mut a = Argv::new(endpoint, params, &known)?;
+    let mut a = Argv::new(endpoint, r, &known)?;
     a.loader()?;
     a.opt("portal_levels", "--portal-levels")?;
     let file = a.text("text", "name", "-")?;
     Ok((a, file))
 }
 
-fn stats_call(params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
+fn stats_call(r: Request<'_>) -> Result<Call, Refusal> {
     let extra = [
         "given",
         "given_overview",
@@ -488,17 +600,17 @@ fn stats_call(params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
         "samples",
         "first_seed",
     ];
-    let (mut a, file) = over_every_layout("stats", params, &extra)?;
+    let (mut a, file) = over_every_layout("stats", r, &extra)?;
     let mut files: Vec<_> = file.iter().cloned().collect();
     a.opt("given", "--given")?;
     a.flag("sample", "--sample")?;
     a.flag("exact", "--exact")?;
     let samples = a.opt("samples", "--samples")?;
-    bounded("stats", "samples", samples, bounds.samples)?;
+    bounded("stats", "samples", samples, r.bounds.samples)?;
     a.opt("first_seed", "--first-seed")?;
-    if let Some(text) = a.scalar("given_overview")? {
+    if let Some(text) = a.bytes("given_overview")? {
         a.argv.push(format!("--given-overview={OVERVIEW_FILE}"));
-        files.push((OVERVIEW_FILE.to_string(), text.into_bytes()));
+        files.push((OVERVIEW_FILE.to_string(), text));
     }
     let ct = a.format(&[
         ("json", JSON),
@@ -511,8 +623,8 @@ fn stats_call(params: &Params, bounds: &Bounds) -> Result<Call, Refusal> {
     Ok(call(Command::Stats(Box::new(args)), files, ct))
 }
 
-fn bones_call(params: &Params) -> Result<Call, Refusal> {
-    let (mut a, file) = over_every_layout("bones", params, &["seed"])?;
+fn bones_call(r: Request<'_>) -> Result<Call, Refusal> {
+    let (mut a, file) = over_every_layout("bones", r, &["seed"])?;
     a.opt("seed", "--seed")?;
     let ct = a.format(&[("json", JSON), ("human", TEXT)])?;
     a.file(&file);
@@ -524,12 +636,12 @@ fn bones_call(params: &Params) -> Result<Call, Refusal> {
     ))
 }
 
-fn check_call(params: &Params) -> Result<Call, Refusal> {
+fn check_call(r: Request<'_>) -> Result<Call, Refusal> {
     let known = [
         "target", "game", "dialect", "define", "undefine", "text", "name", "allow", "warn", "deny",
         "format",
     ];
-    let mut a = Argv::new("check", params, &known)?;
+    let mut a = Argv::new("check", r, &known)?;
     a.common()?;
     a.opts("allow", "--allow")?;
     a.opts("warn", "--warn")?;
@@ -545,11 +657,11 @@ fn check_call(params: &Params) -> Result<Call, Refusal> {
     Ok(call(Command::Check(Box::new(args)), vec![(name, text)], ct))
 }
 
-fn convert_call(params: &Params) -> Result<Call, Refusal> {
+fn convert_call(r: Request<'_>) -> Result<Call, Refusal> {
     let known = [
         "target", "game", "dialect", "define", "undefine", "text", "name", "to", "format",
     ];
-    let mut a = Argv::new("convert", params, &known)?;
+    let mut a = Argv::new("convert", r, &known)?;
     a.common()?;
     if a.opt("to", "--to")?.is_none() {
         return Err(refuse("/api/convert: `to` (lua or def) is required"));
@@ -569,7 +681,7 @@ fn convert_call(params: &Params) -> Result<Call, Refusal> {
     ))
 }
 
-fn xlog_call(params: &Params) -> Result<Call, Refusal> {
+fn xlog_call(r: Request<'_>) -> Result<Call, Refusal> {
     let known = [
         "text",
         "target",
@@ -582,7 +694,7 @@ fn xlog_call(params: &Params) -> Result<Call, Refusal> {
         "define",
         "undefine",
     ];
-    let mut a = Argv::new("xlog", params, &known)?;
+    let mut a = Argv::new("xlog", r, &known)?;
     a.opt("target", "--target")?;
     a.opt("game", "--game")?;
     a.opt("dialect", "--dialect")?;
@@ -597,7 +709,7 @@ fn xlog_call(params: &Params) -> Result<Call, Refusal> {
         }
         a.argv.push(format!("--file={name}"));
     }
-    let Some(text) = a.scalar("text")? else {
+    let Some(text) = a.bytes("text")? else {
         return Err(refuse(
             "/api/xlog: `text` (the xlogfile's lines) is required",
         ));
@@ -605,13 +717,13 @@ fn xlog_call(params: &Params) -> Result<Call, Refusal> {
     a.argv.push("-".into());
     let args = a.parse(xlog::parse_args)?;
     Ok(call(
-        Command::Xlog(Box::new(args), text.into_bytes()),
+        Command::Xlog(Box::new(args), text),
         file.into_iter().collect(),
         ct,
     ))
 }
 
-fn diff_call(params: &Params) -> Result<Call, Refusal> {
+fn diff_call(r: Request<'_>) -> Result<Call, Refusal> {
     let known = [
         "target",
         "game",
@@ -636,7 +748,7 @@ fn diff_call(params: &Params) -> Result<Call, Refusal> {
         "all",
         "format",
     ];
-    let mut a = Argv::new("diff", params, &known)?;
+    let mut a = Argv::new("diff", r, &known)?;
     a.loader()?;
     a.opt("old_target", "--old-target")?;
     a.opt("new_target", "--new-target")?;
@@ -666,6 +778,13 @@ fn diff_call(params: &Params) -> Result<Call, Refusal> {
 /// stdout, stderr).
 pub fn run(call: &Call) -> (u8, Vec<u8>, Vec<u8>) {
     let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run_into(call, &mut out, &mut err);
+    (code, out, err)
+}
+
+/// [`run`] onto the caller's streams (a caller that takes the output as
+/// it comes); returns the exit status.
+pub fn run_into(call: &Call, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let files: Vec<(&str, &[u8])> = call
         .files
         .iter()
@@ -673,20 +792,14 @@ pub fn run(call: &Call) -> (u8, Vec<u8>, Vec<u8>) {
         .collect();
     let interrupted = call.interrupted.clone();
     let command = &call.command;
-    let code = crate::input::with_memory_files(&files, || {
-        let (out, err): (&mut dyn Write, &mut dyn Write) = (&mut out, &mut err);
-        match command {
-            Command::Layout(a) => layout::execute(a, out, err, layout::Terminal::default()),
-            Command::Find(a) => {
-                find::execute(a, out, err, layout::Terminal::default(), &interrupted)
-            }
-            Command::Stats(a) => stats::execute(a, out, err, false),
-            Command::Bones(a) => bones::execute(a, out, err, false),
-            Command::Check(a) => check::execute(a, out, err, false),
-            Command::Convert(a) => convert::execute(a, out, err, false),
-            Command::Xlog(a, text) => xlog::execute(a, text.as_slice(), out, err, false),
-            Command::Diff(a) => diff::execute(a, out, err, false),
-        }
-    });
-    (code, out, err)
+    crate::input::with_memory_files(&files, || match command {
+        Command::Layout(a) => layout::execute(a, out, err, layout::Terminal::default()),
+        Command::Find(a) => find::execute(a, out, err, layout::Terminal::default(), &interrupted),
+        Command::Stats(a) => stats::execute(a, out, err, false),
+        Command::Bones(a) => bones::execute(a, out, err, false),
+        Command::Check(a) => check::execute(a, out, err, false),
+        Command::Convert(a) => convert::execute(a, out, err, false),
+        Command::Xlog(a, text) => xlog::execute(a, text.as_slice(), out, err, false),
+        Command::Diff(a) => diff::execute(a, out, err, false),
+    })
 }
