@@ -11,19 +11,16 @@ Run by scripts/test-nle (a virtual environment with nle and pytest);
 DGN is the dgn binary.
 """
 
-import bz2
 import os
-import re
-import struct
 import subprocess
-import tempfile
 
 import pytest
 
-nh = pytest.importorskip("nle.nethack")
+pytest.importorskip("nle.nethack")
+
+from nlegame import nle_start  # noqa: E402
 
 DGN = os.environ.get("DGN", "dgn")
-ANSI = re.compile(rb"\x1b\[[0-9;]*[A-Za-z]")
 
 # (core, disp, lgen, character options): other cores and lgen seeds than
 # ../shared/expected/nle, every role, random heroes, and display seeds
@@ -52,64 +49,10 @@ CASES = [
 ]
 
 
-def ttyrec_output(path):
-    """The terminal output (channel 0) of an NLE ttyrec."""
-    raw = bz2.open(path).read()
-    out, i = bytearray(), 0
-    while i + 13 <= len(raw):
-        _sec, _usec, n = struct.unpack("<iii", raw[i : i + 12])
-        channel = raw[i + 12]
-        i += 13
-        if channel == 0:
-            out += raw[i : i + n]
-        i += n
-    return bytes(out)
-
-
-def nle_start(core, disp, lgen, options):
-    """The game's welcome and its #wizwhere lines."""
-    with tempfile.TemporaryDirectory() as d:
-        rec = os.path.join(d, "game.ttyrec.bz2")
-        env = nh.Nethack(
-            playername="Agent",
-            wizard=True,
-            ttyrec=rec,
-            options=list(nh.NETHACKOPTIONS) + options,
-        )
-        if lgen is None:
-            env.set_initial_seeds(core, disp, False)
-        else:
-            env.set_initial_seeds(core, disp, False, lgen)
-        obs = env.reset()
-        # A start can leave a message pending (--More--): dismiss it.
-        chars = list(nh.OBSERVATION_DESC).index("tty_chars")
-        for _ in range(10):
-            screen = bytes(obs[chars].ravel().tolist())
-            if b"--More--" not in screen:
-                break
-            obs, _done = env.step(ord("\r"))
-        for key in "#wizwhere\r":
-            env.step(ord(key))
-        for _ in range(8):
-            env.step(ord("\r"))
-        env.close()
-        out = ttyrec_output(rec)
-    # The welcome can wrap onto a second line.
-    plain = b" ".join(ANSI.sub(b" ", out).split())
-    welcome = re.search(rb"You are an? ([^.]*)\.", plain).group(1).decode()
-    start = out.index(b"The Dungeons of Doom")
-    end = out.rindex(b"Floating branches")
-    end = out.index(b"--More--", end)
-    lines = []
-    for piece in re.split(rb"\r\x1b\[B|--More--", out[start:end]):
-        text = ANSI.sub(b"", piece).decode().rstrip()
-        if text.strip():
-            lines.append(text)
-    return welcome, lines
-
-
-def dgn_layout(core, lgen, options):
+def dgn_layout(core, lgen, options, playername=None):
     args = [DGN, "layout", "--target", "nle", "--seed", str(core), "--wizard"]
+    if playername is not None:
+        args += ["--option", f"name={playername}"]
     if lgen is not None:
         args += ["--option", f"lgen={lgen}"]
     for o in options:
@@ -126,6 +69,30 @@ def test_dgn_prints_nle_s_own_overview(core, disp, lgen, options):
     said, got = dgn_layout(core, lgen, options)
     assert got == want
     assert f"you are a {welcome}." in said
+
+
+# (core, player name, character options) that leave facets to the game's
+# "Shall I pick ...?", which NLE answers `y`: wizard mode drops the name's
+# suffix (the name becomes `wizard`), so NLE's default hero and its `@`
+# are asked for there; and options naming only some facets.
+PROMPTED = [
+    (7, "Agent-mon-hum-neu-mal", []),
+    (9, "Agent-mon-hum-neu-mal", []),
+    (8, "Agent-@", ["race:random", "gender:random", "align:random"]),
+    (12, "Agent-@", ["race:random", "gender:random", "align:random"]),
+    (5, "Agent", ["role:val"]),
+    (6, "Agent", ["race:elf"]),
+    (31, "Agent", ["gender:fem", "align:cha"]),
+    (32, "Agent", ["role:pri", "align:random"]),
+]
+
+
+@pytest.mark.parametrize("core,playername,options", PROMPTED)
+def test_a_hero_the_game_asks_for_is_picked_as_nle_answers(core, playername, options):
+    welcome, want = nle_start(core, 0, None, options, playername)
+    said, got = dgn_layout(core, None, options, playername)
+    assert f"you are a {welcome}." in said
+    assert got == want
 
 
 def test_the_display_seed_does_not_move_the_dungeon():

@@ -94,6 +94,24 @@ pub struct Wanted {
     pub race: Pick,
     pub gender: Pick,
     pub align: Pick,
+    /// What the game does with an unset facet.
+    pub unset: Unset,
+}
+
+/// What becomes of the facets no option names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unset {
+    /// Random from the start, as `nethack -@` makes them
+    /// (`flags.randomall`, wintty.c:498-507): picked with the random ones
+    /// in `rigid_role_checks()`.
+    #[default]
+    RandomAll,
+    /// The game asks "Shall I pick ...? [ynaq]" and is answered `y`, as
+    /// NLE's `reset()` answers it (a space, which `tty_player_selection`
+    /// reads as `y`, wintty.c:530-534): `rigid_role_checks()` fills only
+    /// what one choice allows, and the rest is picked after, role, race,
+    /// gender, alignment in turn (wintty.c:555-905).
+    Prompted,
 }
 
 impl Wanted {
@@ -163,6 +181,43 @@ impl CharacterAsk {
     }
 }
 
+impl CharacterAsk {
+    /// The player's name's `-Role-Race-Gender-Alignment` suffix applied
+    /// over what the options asked, as NetHack's `plnamesuffix()` does
+    /// after reading the options (3.6.7 role.c:1709-1748): each token
+    /// after a `-` sets the first facet whose words it matches, tried in
+    /// the order role, race, gender, alignment (`str2role()` and friends,
+    /// role.c:816-960, `*`, `@` and prefixes of "random" as random for
+    /// the first); a token that matches nothing is ignored.
+    pub fn with_name_suffix(mut self, table: &Characters, name: &str) -> CharacterAsk {
+        let words = table.words();
+        for token in name.split('-').skip(1).filter(|t| !t.is_empty()) {
+            let random =
+                (token.len() == 1 && matches!(token, "*" | "@")) || Asked::random_word(token);
+            let facets = [
+                &mut self.role,
+                &mut self.race,
+                &mut self.gender,
+                &mut self.align,
+            ];
+            for (facet, entries) in facets.into_iter().zip(&words) {
+                if entries
+                    .iter()
+                    .any(|(names, code)| matches(token, names, code))
+                {
+                    *facet = Asked::Named(token.to_string());
+                    break;
+                }
+                if random {
+                    *facet = Asked::Random;
+                    break;
+                }
+            }
+        }
+        self
+    }
+}
+
 /// How a name matches a table entry: a prefix of its name (or female
 /// name), or its code exactly, without regard to case (role.c:829-841).
 fn matches(s: &str, names: &[&str], code: &str) -> bool {
@@ -199,23 +254,30 @@ impl Characters {
                 },
             }
         }
-        let roles: Vec<(Vec<&str>, &str)> = self
-            .roles
-            .iter()
-            .map(|r| (std::iter::once(r.name).chain(r.female).collect(), r.code))
-            .collect();
-        let races: Vec<(Vec<&str>, &str)> =
-            self.races.iter().map(|r| (vec![r.noun], r.code)).collect();
-        let genders: Vec<(Vec<&str>, &str)> = GENDERS.iter().map(|g| (vec![g.1], g.2)).collect();
-        let aligns: Vec<(Vec<&str>, &str)> = ALIGNS.iter().map(|a| (vec![a.1], a.2)).collect();
+        let [roles, races, genders, aligns] = self.words();
         let wanted = Wanted {
             role: pick(&ask.role, "role", &roles)?,
             race: pick(&ask.race, "race", &races)?,
             gender: pick(&ask.gender, "gender", &genders)?,
             align: pick(&ask.align, "alignment", &aligns)?,
+            unset: Unset::default(),
         };
         self.check_possible(&wanted)?;
         Ok(wanted)
+    }
+
+    /// Each facet's entries as the game's options name them: names (a
+    /// prefix matches) and a code (matched whole).
+    fn words(&self) -> [Vec<(Vec<&'static str>, &'static str)>; 4] {
+        [
+            self.roles
+                .iter()
+                .map(|r| (std::iter::once(r.name).chain(r.female).collect(), r.code))
+                .collect(),
+            self.races.iter().map(|r| (vec![r.noun], r.code)).collect(),
+            GENDERS.iter().map(|g| (vec![g.1], g.2)).collect(),
+            ALIGNS.iter().map(|a| (vec![a.1], a.2)).collect(),
+        ]
     }
 
     /// A run that names facets no hero can have together would make the
@@ -318,10 +380,10 @@ impl Characters {
             t: self,
             draw,
             made: 0,
-            role: facet(w.role),
-            race: facet(w.race),
-            gender: facet(w.gender),
-            align: facet(w.align),
+            role: facet(w.role, w.unset),
+            race: facet(w.race, w.unset),
+            gender: facet(w.gender, w.unset),
+            align: facet(w.align, w.unset),
         }
         .run()
     }
@@ -334,11 +396,14 @@ const RACE_MASK: Allow = HUMAN | ELF | DWARF | GNOME | ORC;
 const NONE: i32 = -1;
 const RANDOM: i32 = -2;
 
-/// `flags.randomall`: an unset facet becomes random (wintty.c:498-507).
-fn facet(p: Pick) -> i32 {
-    match p {
-        Pick::Unset | Pick::Random => RANDOM,
-        Pick::Given(i) => i32::from(i),
+/// A facet as `rigid_role_checks()` finds it: with `flags.randomall` an
+/// unset facet has become random (wintty.c:498-507); prompted, it is
+/// still `ROLE_NONE`.
+fn facet(p: Pick, unset: Unset) -> i32 {
+    match (p, unset) {
+        (Pick::Unset, Unset::Prompted) => NONE,
+        (Pick::Unset | Pick::Random, _) => RANDOM,
+        (Pick::Given(i), _) => i32::from(i),
     }
 }
 
@@ -495,6 +560,21 @@ impl<S: Source, T: Trace> Selection<'_, '_, '_, S, T> {
         nth_bit(set, k)
     }
 
+    /// The one of the `n` entries `ok` accepts, or `NONE` when there are
+    /// none or several (`PICK_RIGID`). The one is still drawn for, by
+    /// `rn2(1)`, as the `pick_*` functions do for any choice (role.c:1176,
+    /// 1244, 1313).
+    fn rigid(&mut self, n: usize, ok: impl Fn(&Self, i32) -> bool) -> i32 {
+        let mut found = (0..n as i32).filter(|&i| ok(self, i));
+        match (found.next(), found.next()) {
+            (Some(i), None) => {
+                self.rn2(1);
+                i
+            }
+            _ => NONE,
+        }
+    }
+
     /// `randrole_filtered` (role.c:803-816) without filters: any role.
     fn randrole(&mut self) -> i32 {
         self.rn2(self.t.roles.len()) as i32
@@ -528,6 +608,29 @@ impl<S: Source, T: Trace> Selection<'_, '_, '_, S, T> {
             let k = self.pick_gend();
             if k != NONE {
                 self.gender = k;
+            }
+        }
+        // With a role, a facet still unset takes the one value it can
+        // have, if only one (`PICK_RIGID`, role.c:1359-1369; no draw).
+        if self.role >= 0 {
+            if self.race == NONE {
+                self.race = self.rigid(self.t.races.len(), |s, i| {
+                    s.ok_race(s.role, i, s.gender, s.align)
+                });
+            }
+            if self.align == NONE {
+                self.align = self.rigid(ALIGNS.len(), |s, i| s.ok_align(s.role, s.race, i));
+            }
+            if self.gender == NONE {
+                self.gender = self.rigid(GENDERS.len(), |s, i| s.ok_gend(s.role, s.race, i));
+            }
+        }
+        // Prompted and answered `y`: a role still unset is picked first
+        // (wintty.c:555-563, `randrole(FALSE)` when none fits).
+        if self.role < 0 {
+            self.role = self.pick_role();
+            if self.role < 0 {
+                self.role = self.randrole();
             }
         }
         // tty_player_selection's picks for what is still unset or invalid

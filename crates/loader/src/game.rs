@@ -32,11 +32,15 @@ pub struct GameOption {
 impl GameOption {
     /// In `values`: any unsigned number (a seed).
     pub const NUMBER: &'static str = "<number>";
+    /// In `values`: any text (a name).
+    pub const TEXT: &'static str = "<text>";
 
     /// Whether the option takes `value`.
     pub fn takes(&self, value: &str) -> bool {
         self.values.iter().any(|v| {
-            v.eq_ignore_ascii_case(value) || (*v == Self::NUMBER && value.parse::<u64>().is_ok())
+            v.eq_ignore_ascii_case(value)
+                || (*v == Self::NUMBER && value.parse::<u64>().is_ok())
+                || *v == Self::TEXT
         })
     }
 
@@ -273,6 +277,13 @@ impl LoaderInputs {
     pub fn with_character(mut self, gender: Option<&str>, align: Option<&str>) -> LoaderInputs {
         self.character.gender = gender.map_or(Asked::Unset, Asked::parse);
         self.character.align = align.map_or(Asked::Unset, Asked::parse);
+        self
+    }
+
+    /// These inputs with option `name` set to `value` (a game's default
+    /// spelled out).
+    pub fn with_option(mut self, name: &str, value: &str) -> LoaderInputs {
+        self.options.push((name.to_string(), value.to_string()));
         self
     }
 

@@ -157,9 +157,26 @@ fn nle_s_default_hero_is_its_monk_and_facets_are_checked() {
             .map(|s| s.to_string())
             .collect()
     };
-    let (code, _, err) = run(&args(&[]));
+    // Outside wizard mode NLE's default name, Agent-mon-hum-neu-mal, names
+    // the hero; wizard mode drops the name's suffix, so the game asks and
+    // NLE's reset() answers `y` (tests/nle checks such starts live).
+    let (code, _, err) = run(&args(&[])[..4]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("you are a neutral male human Monk."), "{err}");
+    let (code, _, err) = run(&args(&[]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("seed 5: you are a ") && !err.contains("Monk"),
+        "{err}"
+    );
+    let named: Vec<String> = args(&[])[..4]
+        .iter()
+        .cloned()
+        .chain(["--option".into(), "name=Agent-val-dwa".into()])
+        .collect();
+    let (code, _, err) = run(&named);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("you are a lawful dwarven Valkyrie."), "{err}");
     let (code, _, err) = run(&args(&["--role", "Kni", "--align", "chaotic"]));
     assert_eq!(code, 2);
     assert!(err.contains("no hero is chaotic Knight"), "{err}");

@@ -299,10 +299,13 @@ mod tests {
             (want.name, want.title, want.rng, want.proof)
         );
         assert_eq!(format!("{:?}", got.rules), format!("{:?}", want.rules));
+        // What only the game start reads: its hook, the hero's table and
+        // the player's name.
         let without_start = |i: InputSpec| InputSpec {
             game_start: None,
             start_hook: None,
             character: None,
+            options: &[],
             ..i
         };
         assert_eq!(

@@ -12,7 +12,7 @@ use crate::loader::chargen::{
     Characters, RaceRow, RoleRow, CHAOTIC, DWARF, ELF, FEMALE, GNOME, HUMAN, LAWFUL, MALE, NEUTRAL,
     ORC,
 };
-use crate::loader::{CharacterStart, GameStart, LoadError, Rules};
+use crate::loader::{CharacterStart, GameOption, GameStart, LoadError, Rules};
 use crate::options::Target;
 use crate::rng::RngKind;
 use crate::views::OverviewStyle;
@@ -46,11 +46,18 @@ pub(super) const INPUTS: InputSpec = InputSpec {
     role: None,
     race: None,
     roles: &[],
-    options: &[],
+    options: &[NAME],
     game_start: Some(false),
     rules_hook: None,
     start_hook: Some(game_start),
     character: Some(&CHARACTERS),
+};
+
+/// The player's name (`OPTIONS=name:`), whose suffix can choose the hero.
+pub(super) const NAME: GameOption = GameOption {
+    name: "name",
+    values: &["", GameOption::TEXT],
+    doc: "the player's name (OPTIONS=name:); a -Role-Race-Gender-Align suffix chooses the hero as NetHack's plnamesuffix() does, over --role and the others; wizard mode ignores it (the name becomes `wizard`)",
 };
 
 /// `o_init`'s draws (src/o_init.c in 3.6.2-3.6.7): the gem colours
@@ -195,13 +202,33 @@ pub(super) static CHARACTERS: Characters = Characters {
 
 /// The draws of a 3.6 game start for the run's character.
 pub fn game_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
-    start_for(inputs.character.clone())
+    // As `nethack -@`: the facets not named are random.
+    start_for(asked(inputs), crate::loader::chargen::Unset::RandomAll)
 }
 
-/// A 3.6.7 game start for the character asked (the NLE's start too).
-pub(super) fn start_for(ask: crate::loader::chargen::CharacterAsk) -> Result<GameStart, LoadError> {
+/// The hero the run asks for: the role, race, gender and alignment
+/// options, then the name's suffix, which `plnamesuffix()` reads after
+/// them (3.6.7 sys/unix/unixmain.c:249). In wizard mode `set_playmode()`
+/// has made the name `wizard` first (src/options.c:6936), so no suffix is
+/// read.
+pub(super) fn asked(inputs: &LoaderInputs) -> crate::loader::chargen::CharacterAsk {
+    match inputs.option(NAME.name) {
+        Some(name) if !inputs.wizard => {
+            inputs.character.clone().with_name_suffix(&CHARACTERS, name)
+        }
+        _ => inputs.character.clone(),
+    }
+}
+
+/// A 3.6.7 game start for the character asked (the NLE's start too), the
+/// facets no option names made as `unset` says.
+pub(super) fn start_for(
+    ask: crate::loader::chargen::CharacterAsk,
+    unset: crate::loader::chargen::Unset,
+) -> Result<GameStart, LoadError> {
     let wanted = CHARACTERS
         .wanted(&ask)
+        .map(|w| crate::loader::chargen::Wanted { unset, ..w })
         .map_err(|message| LoadError::Inputs { message })?;
     Ok(GameStart {
         fixed: OBJECT_DRAWS,

@@ -15,7 +15,7 @@
 //! `core` (`tty_player_selection`, `sys/unix/unixmain.c:333`).
 
 use super::{nethack36, Game, InputSpec, LoaderInputs, LoaderProof};
-use crate::loader::chargen::{Asked, CharacterAsk};
+use crate::loader::chargen::Unset;
 use crate::loader::{GameOption, GameStart, LoadError};
 use crate::options::Target;
 use crate::rng::{Isaac64, Source};
@@ -35,7 +35,7 @@ pub(crate) static GAME: Game = Game {
     ),
     inputs: InputSpec {
         role: Some("Monk"),
-        options: &[LGEN],
+        options: &[LGEN, nethack36::NAME],
         game_start: Some(true),
         start_hook: Some(game_start),
         ..nethack36::INPUTS
@@ -47,17 +47,9 @@ pub(crate) static GAME: Game = Game {
     ..nethack36::RECORD
 };
 
-/// NLE's default hero: `Nethack(playername="Agent-mon-hum-neu-mal")`
-/// (NLE `nle/nethack/nethack.py:167`, `nle/env/base.py:176`).
-fn default_character() -> CharacterAsk {
-    let named = |s: &str| Asked::Named(s.to_string());
-    CharacterAsk {
-        role: named("Monk"),
-        race: named("human"),
-        gender: named("male"),
-        align: named("neutral"),
-    }
-}
+/// NLE's default player name, whose suffix is its default hero outside
+/// wizard mode (NLE `nle/nethack/nethack.py:167`, `nle/env/base.py:176`).
+const DEFAULT_NAME: &str = "Agent-mon-hum-neu-mal";
 
 /// The seed of dungeon 0's level generator for NLE's `lgen`: the first
 /// output of ISAAC-64 seeded with `lgen` (`nle_init_lgen_rng`,
@@ -69,12 +61,25 @@ pub fn level_seed(lgen: u64) -> u64 {
 /// An NLE game start: 3.6.7's, with NLE's default hero when none is asked
 /// and the level generator when `lgen` is given.
 pub fn game_start(inputs: &LoaderInputs) -> Result<GameStart, LoadError> {
-    let ask = if inputs.character.is_empty() {
-        default_character()
-    } else {
-        inputs.character.clone()
+    // Without `--option name=`, NLE's default player name stands for
+    // NLE's default hero when no facet is asked, and a run that asks for
+    // facets is `Nethack(playername="Agent")`'s, whose name says nothing
+    // (expected/nle was made so): --role and the others are not undone by
+    // a name the user did not give.
+    let ask = match inputs.option(nethack36::NAME.name) {
+        None if inputs.character.is_empty() => nethack36::asked(
+            &inputs
+                .clone()
+                .with_option(nethack36::NAME.name, DEFAULT_NAME),
+        ),
+        _ => nethack36::asked(inputs),
     };
-    let start = nethack36::start_for(ask)?;
+    // NLE's reset() answers the game's "Shall I pick ...?" with a space,
+    // `y` (and so does a space or Enter from the caller of a bare
+    // `Nethack`): the facets not named are picked after the others. In
+    // wizard mode that is every facet no option names, since the name's
+    // suffix is dropped.
+    let start = nethack36::start_for(ask, Unset::Prompted)?;
     let lgen = match inputs.option(LGEN.name) {
         None => None,
         Some(v) if v.eq_ignore_ascii_case("none") => None,
