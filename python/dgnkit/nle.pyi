@@ -1,0 +1,7 @@
+from typing import Any, Optional, Union
+import os
+
+from . import Json
+
+def arguments(env: Any) -> dict[str, Any]: ...
+def layout(env: Any, description: Union[str, bytes, os.PathLike[str], None] = None) -> Json: ...

@@ -1,0 +1,263 @@
+//! A command on a thread of its own, and the Python thread that waits for
+//! it: without the GIL, looking at Python's signals between waits.
+
+use crate::json;
+use dgnkit_cli::serve::api::{self, Call};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use std::io::{self, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The exit status of a command that panicked, as a panicking `dgn`'s: a
+/// bug in dgnkit, which the package reports as an error, never a crash.
+pub const EXIT_PANIC: u8 = 101;
+
+/// How long the waiting thread sleeps between looks at Python's signals:
+/// short enough that Ctrl-C feels immediate.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Output handed over at a time by a stream (the command writes many
+/// small pieces).
+const HAND_OVER: usize = 1 << 16;
+
+fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+    let what = p
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into());
+    format!("dgnkit: internal error (please report it): {what}")
+}
+
+/// Starts `work` on a new thread, its answer (or its panic's message) sent
+/// on the returned channel.
+fn spawn<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<Receiver<Result<T, String>>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("dgnkit".into())
+        .spawn(move || {
+            let r = catch_unwind(AssertUnwindSafe(work)).map_err(panic_message);
+            let _ = tx.send(r);
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("dgnkit: cannot start a thread: {e}")))?;
+    Ok(rx)
+}
+
+/// The next message of `rx`, waited for without the GIL. A signal's
+/// exception (KeyboardInterrupt) raised meanwhile sets `interrupted`,
+/// which stops a search or the statistics within milliseconds, and is
+/// raised here at once.
+fn wait<T: Send>(py: Python<'_>, rx: &mut Receiver<T>, interrupted: &AtomicBool) -> PyResult<T> {
+    loop {
+        // A `&mut` crosses to the thread without the GIL; a `&` would need
+        // the receiver to be `Sync`.
+        let r: &mut Receiver<T> = &mut *rx;
+        match py.detach(move || r.recv_timeout(SIGNAL_POLL)) {
+            Ok(v) => return Ok(v),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    interrupted.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "dgnkit: the command's thread ended without an answer",
+                ))
+            }
+        }
+    }
+}
+
+/// Runs `call` to the end: `(status, stdout, stderr)`.
+pub fn run(py: Python<'_>, call: Call) -> PyResult<(u8, Vec<u8>, String)> {
+    let interrupted = call.interrupted.clone();
+    run_with(py, &interrupted, move || api::run(&call))
+}
+
+/// [`run`] for any work that answers as a command does.
+pub fn run_fn(
+    py: Python<'_>,
+    work: impl FnOnce() -> (u8, Vec<u8>, Vec<u8>) + Send + 'static,
+) -> PyResult<(u8, Vec<u8>, String)> {
+    run_with(py, &AtomicBool::new(false), work)
+}
+
+fn run_with(
+    py: Python<'_>,
+    interrupted: &AtomicBool,
+    work: impl FnOnce() -> (u8, Vec<u8>, Vec<u8>) + Send + 'static,
+) -> PyResult<(u8, Vec<u8>, String)> {
+    let mut rx = spawn(work)?;
+    Ok(match wait(py, &mut rx, interrupted)? {
+        Ok((status, out, err)) => (status, out, String::from_utf8_lossy(&err).into_owned()),
+        Err(message) => (EXIT_PANIC, Vec::new(), message),
+    })
+}
+
+enum Message {
+    Out(Vec<u8>),
+    Done(u8, String),
+}
+
+/// A command's standard output as messages: at line-independent points,
+/// a buffer at a time. A closed stream makes every write fail, which ends
+/// the command as a closed pipe ends `dgn`.
+struct Sender {
+    tx: SyncSender<Message>,
+    buf: Vec<u8>,
+}
+
+impl Write for Sender {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.buf.extend_from_slice(b);
+        if self.buf.len() >= HAND_OVER {
+            self.flush()?;
+        }
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let out = std::mem::replace(&mut self.buf, Vec::with_capacity(HAND_OVER));
+        self.tx
+            .send(Message::Out(out))
+            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
+    }
+}
+
+/// A command whose JSON lines come as it prints them (`dgn layout --seeds`,
+/// `dgn xlog`): each `next()` is a list of the values of the lines printed
+/// since, and `status` is `(exit status, stderr)` once it has ended.
+#[pyclass(module = "dgnkit._native")]
+pub struct Stream {
+    rx: Option<Mutex<Receiver<Message>>>,
+    interrupted: Arc<AtomicBool>,
+    /// Output after the last complete line.
+    pending: Vec<u8>,
+    strings: json::Strings,
+    status: Option<(u8, String)>,
+}
+
+impl Stream {
+    pub fn start(call: Call) -> Stream {
+        let interrupted = call.interrupted.clone();
+        // Two buffers in flight: the command keeps a core busy while Python
+        // turns the previous one into objects.
+        let (tx, rx) = mpsc::sync_channel(2);
+        let done = tx.clone();
+        let started = std::thread::Builder::new()
+            .name("dgnkit".into())
+            .spawn(move || {
+                let mut out = Sender {
+                    tx,
+                    buf: Vec::with_capacity(HAND_OVER),
+                };
+                let mut err = Vec::new();
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    let status = api::run_into(&call, &mut out, &mut err);
+                    let flushed = out.flush();
+                    (status, flushed)
+                }));
+                let end = match r {
+                    Ok((status, Ok(()))) => {
+                        Message::Done(status, String::from_utf8_lossy(&err).into())
+                    }
+                    // Nobody reads any more.
+                    Ok((_, Err(_))) => return,
+                    Err(p) => Message::Done(EXIT_PANIC, panic_message(p)),
+                };
+                let _ = done.send(end);
+            });
+        match started {
+            Ok(_) => Stream {
+                rx: Some(Mutex::new(rx)),
+                interrupted,
+                pending: Vec::new(),
+                strings: json::Strings::default(),
+                status: None,
+            },
+            Err(e) => Stream::refused(EXIT_PANIC, format!("dgnkit: cannot start a thread: {e}")),
+        }
+    }
+
+    /// A stream that ended before it began: `status` is its answer.
+    pub fn refused(status: u8, message: String) -> Stream {
+        Stream {
+            rx: None,
+            interrupted: Arc::new(AtomicBool::new(false)),
+            pending: Vec::new(),
+            strings: json::Strings::default(),
+            status: Some((status, message)),
+        }
+    }
+}
+
+#[pymethods]
+impl Stream {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        loop {
+            let Some(rx) = self.rx.as_mut() else {
+                if self.pending.is_empty() {
+                    return Ok(None);
+                }
+                let rest = std::mem::take(&mut self.pending);
+                let values = json::lines(py, &rest, &mut self.strings)?;
+                return Ok(Some(PyList::new(py, values)?));
+            };
+            let rx = rx
+                .get_mut()
+                .map_err(|_| PyRuntimeError::new_err("dgnkit: the stream is broken"))?;
+            match wait(py, rx, &self.interrupted)? {
+                Message::Out(bytes) => {
+                    self.pending.extend_from_slice(&bytes);
+                    let Some(end) = self.pending.iter().rposition(|&b| b == b'\n') else {
+                        continue;
+                    };
+                    let rest = self.pending.split_off(end + 1);
+                    let complete = std::mem::replace(&mut self.pending, rest);
+                    let values = json::lines(py, &complete, &mut self.strings)?;
+                    if !values.is_empty() {
+                        return Ok(Some(PyList::new(py, values)?));
+                    }
+                }
+                Message::Done(status, err) => {
+                    self.status = Some((status, err));
+                    self.rx = None;
+                }
+            }
+        }
+    }
+
+    /// `(exit status, stderr)` once the command has ended, else `None`.
+    #[getter]
+    fn status(&self) -> Option<(u8, String)> {
+        self.status.clone()
+    }
+
+    /// Stops the command (as dropping the stream does).
+    fn close(&mut self) {
+        self.interrupted.store(true, Ordering::Relaxed);
+        self.rx = None;
+        self.pending.clear();
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        self.interrupted.store(true, Ordering::Relaxed);
+    }
+}
