@@ -13,6 +13,7 @@
 #![deny(clippy::unwrap_used)]
 
 mod json;
+mod tape;
 mod worker;
 
 use dgnkit_cli::serve::api::{self, Bounds, Params, Request, Texts};
@@ -79,8 +80,7 @@ fn stream(endpoint: &str, params: &str, texts: BTreeMap<String, Vec<u8>>) -> wor
 /// JSON.
 #[pyfunction]
 fn loads_lines<'py>(py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyAny>> {
-    let mut strings = json::Strings::default();
-    let values = json::lines(py, text, &mut strings)?;
+    let values = json::lines(py, text)?;
     Ok(pyo3::types::PyList::new(py, values)?.into_any())
 }
 

@@ -2,8 +2,9 @@
 //! it: without the GIL, looking at Python's signals between waits.
 
 use crate::json;
+use crate::tape::{self, Tape};
 use dgnkit_cli::serve::api::{self, Call};
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::io::{self, Write};
@@ -103,35 +104,62 @@ fn run_with(
 }
 
 enum Message {
-    Out(Vec<u8>),
+    /// The next complete lines, read.
+    Out(Tape),
+    /// Output that is not JSON lines (a bug: the commands write JSON).
+    Fault(String),
     Done(u8, String),
 }
 
-/// A command's standard output as messages: at line-independent points,
-/// a buffer at a time. A closed stream makes every write fail, which ends
-/// the command as a closed pipe ends `dgn`.
+/// A command's standard output as messages: complete lines read onto a
+/// tape, a buffer at a time, on the command's thread (the reading needs no
+/// GIL; Python builds the previous tape meanwhile). A closed stream makes
+/// every write fail, which ends the command as a closed pipe ends `dgn`.
 struct Sender {
     tx: SyncSender<Message>,
     buf: Vec<u8>,
+    names: tape::Names,
+}
+
+impl Sender {
+    /// Reads and sends the complete lines (all of it when `last`).
+    fn hand_over(&mut self, last: bool) -> io::Result<()> {
+        let end = if last {
+            self.buf.len()
+        } else {
+            match self.buf.iter().rposition(|&b| b == b'\n') {
+                Some(i) => i + 1,
+                None => return Ok(()),
+            }
+        };
+        if end == 0 {
+            return Ok(());
+        }
+        let message = match tape::read(&self.buf[..end], &mut self.names) {
+            Ok(t) => Message::Out(t),
+            Err(f) => Message::Fault(format!(
+                "dgnkit: the command printed what is not JSON: {}",
+                f.message(&self.buf[..end])
+            )),
+        };
+        self.buf.drain(..end);
+        self.tx
+            .send(message)
+            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
+    }
 }
 
 impl Write for Sender {
     fn write(&mut self, b: &[u8]) -> io::Result<usize> {
         self.buf.extend_from_slice(b);
         if self.buf.len() >= HAND_OVER {
-            self.flush()?;
+            self.hand_over(false)?;
         }
         Ok(b.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        if self.buf.is_empty() {
-            return Ok(());
-        }
-        let out = std::mem::replace(&mut self.buf, Vec::with_capacity(HAND_OVER));
-        self.tx
-            .send(Message::Out(out))
-            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
+        Ok(())
     }
 }
 
@@ -142,17 +170,15 @@ impl Write for Sender {
 pub struct Stream {
     rx: Option<Mutex<Receiver<Message>>>,
     interrupted: Arc<AtomicBool>,
-    /// Output after the last complete line.
-    pending: Vec<u8>,
-    strings: json::Strings,
+    builder: json::Builder,
     status: Option<(u8, String)>,
 }
 
 impl Stream {
     pub fn start(call: Call) -> Stream {
         let interrupted = call.interrupted.clone();
-        // Two buffers in flight: the command keeps a core busy while Python
-        // turns the previous one into objects.
+        // Two tapes in flight: the command keeps a core busy while Python
+        // builds the previous one.
         let (tx, rx) = mpsc::sync_channel(2);
         let done = tx.clone();
         let started = std::thread::Builder::new()
@@ -161,12 +187,13 @@ impl Stream {
                 let mut out = Sender {
                     tx,
                     buf: Vec::with_capacity(HAND_OVER),
+                    names: tape::Names::default(),
                 };
                 let mut err = Vec::new();
                 let r = catch_unwind(AssertUnwindSafe(|| {
                     let status = api::run_into(&call, &mut out, &mut err);
-                    let flushed = out.flush();
-                    (status, flushed)
+                    let handed = out.hand_over(true);
+                    (status, handed)
                 }));
                 let end = match r {
                     Ok((status, Ok(()))) => {
@@ -182,8 +209,7 @@ impl Stream {
             Ok(_) => Stream {
                 rx: Some(Mutex::new(rx)),
                 interrupted,
-                pending: Vec::new(),
-                strings: json::Strings::default(),
+                builder: json::Builder::default(),
                 status: None,
             },
             Err(e) => Stream::refused(EXIT_PANIC, format!("dgnkit: cannot start a thread: {e}")),
@@ -195,8 +221,7 @@ impl Stream {
         Stream {
             rx: None,
             interrupted: Arc::new(AtomicBool::new(false)),
-            pending: Vec::new(),
-            strings: json::Strings::default(),
+            builder: json::Builder::default(),
             status: Some((status, message)),
         }
     }
@@ -211,28 +236,21 @@ impl Stream {
     fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
         loop {
             let Some(rx) = self.rx.as_mut() else {
-                if self.pending.is_empty() {
-                    return Ok(None);
-                }
-                let rest = std::mem::take(&mut self.pending);
-                let values = json::lines(py, &rest, &mut self.strings)?;
-                return Ok(Some(PyList::new(py, values)?));
+                return Ok(None);
             };
             let rx = rx
                 .get_mut()
                 .map_err(|_| PyRuntimeError::new_err("dgnkit: the stream is broken"))?;
             match wait(py, rx, &self.interrupted)? {
-                Message::Out(bytes) => {
-                    self.pending.extend_from_slice(&bytes);
-                    let Some(end) = self.pending.iter().rposition(|&b| b == b'\n') else {
-                        continue;
-                    };
-                    let rest = self.pending.split_off(end + 1);
-                    let complete = std::mem::replace(&mut self.pending, rest);
-                    let values = json::lines(py, &complete, &mut self.strings)?;
+                Message::Out(tape) => {
+                    let values = self.builder.build(py, &tape)?;
                     if !values.is_empty() {
                         return Ok(Some(PyList::new(py, values)?));
                     }
+                }
+                Message::Fault(message) => {
+                    self.close();
+                    return Err(PyValueError::new_err(message));
                 }
                 Message::Done(status, err) => {
                     self.status = Some((status, err));
@@ -252,7 +270,6 @@ impl Stream {
     fn close(&mut self) {
         self.interrupted.store(true, Ordering::Relaxed);
         self.rx = None;
-        self.pending.clear();
     }
 }
 
