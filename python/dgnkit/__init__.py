@@ -177,8 +177,10 @@ class _Call:
             raise self.error(status, err, out)
         return out
 
-    def stream(self):
-        return _native.stream(self.endpoint, self._params(), self.texts)
+    def stream(self, input=None):
+        """The command's JSON lines as it prints them; `input` is a file it
+        reads as it goes (an xlogfile) instead of the `text` parameter."""
+        return _native.stream(self.endpoint, self._params(), self.texts, input)
 
     def error(self, status: int, message: str, out: bytes = b"") -> DgnError:
         message = message.strip()
@@ -316,12 +318,12 @@ def layouts(
     return _lines(c)
 
 
-def _lines(c: _Call):
+def _lines(c: _Call, input=None):
     """The values of a command's JSON lines as it prints them. Exit status
     1 with lines printed is an answer (the lines say what failed: a seed's
     `error`, an xlogfile's bad line); without any, or any other failure, it
     is an error."""
-    stream = c.stream()
+    stream = c.stream(input)
     printed = False
     try:
         for values in stream:
@@ -571,8 +573,11 @@ def xlog(
         if "description_name" not in c.params:
             c.params["description_name"] = "dungeon.def"
     if _is_path(path_or_lines):
-        c.texts["text"] = _read(path_or_lines, "xlog")
-    elif isinstance(path_or_lines, (bytes, bytearray, memoryview)):
+        # Read by the command as it goes, in bounded memory: a server's
+        # xlogfile can be gigabytes.
+        c.params["text"] = ""
+        return _lines(c, _os.fspath(path_or_lines))
+    if isinstance(path_or_lines, (bytes, bytearray, memoryview)):
         c.texts["text"] = bytes(path_or_lines)
     else:
         lines = [path_or_lines] if isinstance(path_or_lines, str) else path_or_lines

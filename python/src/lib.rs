@@ -66,11 +66,19 @@ fn call<'py>(
 /// Like [`call`], but the output comes as it is printed: an iterator of
 /// lists, each the JSON values of the next complete lines. The command
 /// stops when the stream is dropped.
+///
+/// `input` names a file the command reads as it goes instead of the `text`
+/// parameter (an xlogfile of any size).
 #[pyfunction]
-#[pyo3(signature = (endpoint, params, texts = BTreeMap::new()))]
-fn stream(endpoint: &str, params: &str, texts: BTreeMap<String, Vec<u8>>) -> worker::Stream {
+#[pyo3(signature = (endpoint, params, texts = BTreeMap::new(), input = None))]
+fn stream(
+    endpoint: &str,
+    params: &str,
+    texts: BTreeMap<String, Vec<u8>>,
+    input: Option<std::path::PathBuf>,
+) -> worker::Stream {
     match prepare(endpoint, params, &texts) {
-        Ok(call) => worker::Stream::start(call),
+        Ok(call) => worker::Stream::start(call, input),
         Err(message) => worker::Stream::refused(EXIT_USAGE, message),
     }
 }

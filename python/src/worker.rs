@@ -18,6 +18,9 @@ use std::time::Duration;
 /// bug in dgnkit, which the package reports as an error, never a crash.
 pub const EXIT_PANIC: u8 = 101;
 
+/// A command line `dgn` refuses.
+const EXIT_USAGE: u8 = 2;
+
 /// How long the waiting thread sleeps between looks at Python's signals:
 /// short enough that Ctrl-C feels immediate.
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
@@ -175,7 +178,7 @@ pub struct Stream {
 }
 
 impl Stream {
-    pub fn start(call: Call) -> Stream {
+    pub fn start(call: Call, input: Option<std::path::PathBuf>) -> Stream {
         let interrupted = call.interrupted.clone();
         // Two tapes in flight: the command keeps a core busy while Python
         // builds the previous one.
@@ -191,7 +194,24 @@ impl Stream {
                 };
                 let mut err = Vec::new();
                 let r = catch_unwind(AssertUnwindSafe(|| {
-                    let status = api::run_into(&call, &mut out, &mut err);
+                    let status = match &input {
+                        None => api::run_into(&call, &mut out, &mut err),
+                        Some(path) => match std::fs::File::open(path) {
+                            Ok(file) => {
+                                let mut file = io::BufReader::with_capacity(1 << 16, file);
+                                api::run_reading(&call, Some(&mut file), &mut out, &mut err)
+                            }
+                            Err(e) => {
+                                let _ = writeln!(
+                                    err,
+                                    "dgn {}: cannot read `{}`: {e}",
+                                    call.command.name(),
+                                    path.display()
+                                );
+                                EXIT_USAGE
+                            }
+                        },
+                    };
                     let handed = out.hand_over(true);
                     (status, handed)
                 }));

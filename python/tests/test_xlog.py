@@ -54,6 +54,15 @@ def test_one_game_and_a_description(dgn_json, xlog_path):
     assert list(dgnkit.xlog(xlog_path, game="nethack-3.6", description=desc)) == want
 
 
+def test_a_missing_file_is_the_command_s_error(dgn, tmp_path):
+    missing = tmp_path / "no-such-xlogfile"
+    with pytest.raises(dgnkit.DgnError) as e:
+        list(dgnkit.xlog(missing))
+    status, _, err = dgn("xlog", missing)
+    assert e.value.status == status == 2
+    assert "cannot read" in e.value.message and str(missing) in e.value.message
+
+
 def test_a_bad_filter_is_an_error(dgn, xlog_path):
     with pytest.raises(dgnkit.DgnError) as e:
         list(dgnkit.xlog(xlog_path, where="depth >"))

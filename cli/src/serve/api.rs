@@ -95,6 +95,22 @@ pub enum Command {
     Diff(Box<diff::DiffArgs>),
 }
 
+impl Command {
+    /// The command's name, as `dgn` takes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Layout(_) => "layout",
+            Command::Find(_) => "find",
+            Command::Stats(_) => "stats",
+            Command::Bones(_) => "bones",
+            Command::Check(_) => "check",
+            Command::Convert(_) => "convert",
+            Command::Xlog(..) => "xlog",
+            Command::Diff(_) => "diff",
+        }
+    }
+}
+
 /// A file a command reads from memory: its name and its bytes.
 pub type MemoryFile = (String, Vec<u8>);
 
@@ -785,6 +801,18 @@ pub fn run(call: &Call) -> (u8, Vec<u8>, Vec<u8>) {
 /// [`run`] onto the caller's streams (a caller that takes the output as
 /// it comes); returns the exit status.
 pub fn run_into(call: &Call, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    run_reading(call, None, out, err)
+}
+
+/// [`run_into`], an xlogfile read from `input` as it goes instead of the
+/// request's text (a caller's own file, however large: the server never
+/// gives one).
+pub fn run_reading(
+    call: &Call,
+    input: Option<&mut dyn std::io::Read>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     let files: Vec<(&str, &[u8])> = call
         .files
         .iter()
@@ -799,7 +827,10 @@ pub fn run_into(call: &Call, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Command::Bones(a) => bones::execute(a, out, err, false),
         Command::Check(a) => check::execute(a, out, err, false),
         Command::Convert(a) => convert::execute(a, out, err, false),
-        Command::Xlog(a, text) => xlog::execute(a, text.as_slice(), out, err, false),
+        Command::Xlog(a, text) => match input {
+            Some(input) => xlog::execute(a, input, out, err, false),
+            None => xlog::execute(a, text.as_slice(), out, err, false),
+        },
         Command::Diff(a) => diff::execute(a, out, err, false),
     })
 }
