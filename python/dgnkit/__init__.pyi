@@ -5,11 +5,24 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 from . import nle as nle
 
 __version__: str
+__all__ = [
+    "DgnError",
+    "Layout",
+    "bones",
+    "check",
+    "diff",
+    "find",
+    "layout",
+    "layouts",
+    "overview",
+    "stats",
+    "xlog",
+]
 
-Description = Union[str, bytes, os.PathLike[str], None]
-Options = Union[Mapping[str, Union[str, int]], Sequence[str], str, None]
-Names = Union[str, Sequence[str], None]
-Json = dict[str, Any]
+_Description = Union[str, bytes, os.PathLike[str], None]
+_Options = Union[Mapping[str, Union[str, int]], Sequence[str], str, None]
+_Names = Union[str, Sequence[str], None]
+_Json = dict[str, Any]
 
 class Layout(dict[str, Any]):
     game: Optional[str]
@@ -18,13 +31,13 @@ class DgnError(ValueError):
     message: str
     code: str
     status: int
-    diagnostics: list[Json]
+    diagnostics: list[_Json]
     def __init__(
-        self, message: str, *, code: str, status: int, diagnostics: Iterable[Json] = ...
+        self, message: str, *, code: str, status: int, diagnostics: Iterable[_Json] = ...
     ) -> None: ...
 
 def layout(
-    description: Description = None,
+    description: _Description = None,
     *,
     game: Optional[str] = None,
     seed: int = 0,
@@ -32,39 +45,39 @@ def layout(
     race: Optional[str] = None,
     gender: Optional[str] = None,
     align: Optional[str] = None,
-    options: Options = None,
+    options: _Options = None,
     game_start: bool = False,
     wizard: bool = False,
     rng: Optional[str] = None,
     trace: bool = False,
     dialect: Optional[str] = None,
-    define: Names = None,
-    undefine: Names = None,
+    define: _Names = None,
+    undefine: _Names = None,
     name: Optional[str] = None,
 ) -> Layout: ...
 def layouts(
     seeds: Union[range, Iterable[int]],
-    description: Description = None,
+    description: _Description = None,
     *,
     game: Optional[str] = None,
     role: Optional[str] = None,
     race: Optional[str] = None,
     gender: Optional[str] = None,
     align: Optional[str] = None,
-    options: Options = None,
+    options: _Options = None,
     game_start: bool = False,
     wizard: bool = False,
     rng: Optional[str] = None,
     dialect: Optional[str] = None,
-    define: Names = None,
-    undefine: Names = None,
+    define: _Names = None,
+    undefine: _Names = None,
     name: Optional[str] = None,
     jobs: Optional[int] = 1,
-) -> Iterator[Json]: ...
-def overview(layout: Union[Json, str], *, game: Optional[str] = None) -> str: ...
+) -> Iterator[_Json]: ...
+def overview(layout: Union[_Json, str], *, game: Optional[str] = None) -> str: ...
 def find(
     query: str,
-    description: Description = None,
+    description: _Description = None,
     *,
     seeds: Optional[range] = None,
     limit: Optional[int] = None,
@@ -74,22 +87,22 @@ def find(
     race: Optional[str] = None,
     gender: Optional[str] = None,
     align: Optional[str] = None,
-    options: Options = None,
+    options: _Options = None,
     game_start: bool = False,
     wizard: bool = False,
     rng: Optional[str] = None,
     dialect: Optional[str] = None,
-    define: Names = None,
-    undefine: Names = None,
+    define: _Names = None,
+    undefine: _Names = None,
     name: Optional[str] = None,
     jobs: Optional[int] = 1,
 ) -> Any: ...
 def stats(
-    description: Description = None,
+    description: _Description = None,
     *,
     game: Optional[str] = None,
     given: Optional[str] = None,
-    given_overview: Description = None,
+    given_overview: _Description = None,
     sample: bool = False,
     exact: bool = False,
     samples: Optional[int] = None,
@@ -99,17 +112,17 @@ def stats(
     race: Optional[str] = None,
     gender: Optional[str] = None,
     align: Optional[str] = None,
-    options: Options = None,
+    options: _Options = None,
     game_start: bool = False,
     wizard: bool = False,
     rng: Optional[str] = None,
     dialect: Optional[str] = None,
-    define: Names = None,
-    undefine: Names = None,
+    define: _Names = None,
+    undefine: _Names = None,
     name: Optional[str] = None,
-) -> Json: ...
+) -> _Json: ...
 def bones(
-    description: Description = None,
+    description: _Description = None,
     *,
     game: Optional[str] = None,
     seed: Optional[int] = None,
@@ -118,18 +131,18 @@ def bones(
     race: Optional[str] = None,
     gender: Optional[str] = None,
     align: Optional[str] = None,
-    options: Options = None,
+    options: _Options = None,
     game_start: bool = False,
     wizard: bool = False,
     rng: Optional[str] = None,
     dialect: Optional[str] = None,
-    define: Names = None,
-    undefine: Names = None,
+    define: _Names = None,
+    undefine: _Names = None,
     name: Optional[str] = None,
-) -> Json: ...
+) -> _Json: ...
 def diff(
-    old: Description,
-    new: Description,
+    old: _Description,
+    new: _Description,
     *,
     game: Optional[str] = None,
     old_game: Optional[str] = None,
@@ -140,36 +153,36 @@ def diff(
     race: Optional[str] = None,
     gender: Optional[str] = None,
     align: Optional[str] = None,
-    options: Options = None,
+    options: _Options = None,
     game_start: bool = False,
     wizard: bool = False,
     rng: Optional[str] = None,
     dialect: Optional[str] = None,
-    define: Names = None,
-    undefine: Names = None,
+    define: _Names = None,
+    undefine: _Names = None,
     old_name: Optional[str] = None,
     new_name: Optional[str] = None,
-) -> Json: ...
+) -> _Json: ...
 def check(
-    text: Description,
+    text: _Description,
     name: Optional[str] = None,
     *,
     game: Optional[str] = None,
     dialect: Optional[str] = None,
-    define: Names = None,
-    undefine: Names = None,
-    allow: Names = None,
-    warn: Names = None,
-    deny: Names = None,
-) -> list[Json]: ...
+    define: _Names = None,
+    undefine: _Names = None,
+    allow: _Names = None,
+    warn: _Names = None,
+    deny: _Names = None,
+) -> list[_Json]: ...
 def xlog(
     path_or_lines: Union[str, bytes, os.PathLike[str], Iterable[Union[str, bytes]]],
     *,
     where: Optional[str] = None,
     game: Optional[str] = None,
-    description: Description = None,
+    description: _Description = None,
     description_name: Optional[str] = None,
     dialect: Optional[str] = None,
-    define: Names = None,
-    undefine: Names = None,
-) -> Iterator[Json]: ...
+    define: _Names = None,
+    undefine: _Names = None,
+) -> Iterator[_Json]: ...
