@@ -1,7 +1,7 @@
 //! The loader: a script resolved for every target's rules, two seeds, both
 //! vanilla generators and the game's own, wizard mode off and on, with the
-//! loader inputs (`--role`, `--race`, each game option's value,
-//! `--game-start`) picked from the input. Resolution must end with a layout or
+//! loader inputs (`--role`, `--race`, each game option's value, the hero's
+//! facets, `--game-start`) picked from the input. Resolution must end with a layout or
 //! an error (a placement that NetHack would search for a very long time is
 //! cut off by the draw budget); resolving into a reused buffer, resolving
 //! afresh and resolving with a trace must agree. Layouts are rendered by
@@ -19,7 +19,8 @@ use dgnkit::binary::{self, crc32};
 use dgnkit::frontend::analyze;
 use dgnkit::games::roles::{RACES, ROLES};
 use dgnkit::games::LoaderInputs;
-use dgnkit::loader::{Resolved, Resolver};
+use dgnkit::loader::chargen::{Asked, CharacterAsk};
+use dgnkit::loader::{GameOption, Resolved, Resolver};
 use dgnkit::options::Target;
 use dgnkit::rng::RngKind;
 use dgnkit::script::Script;
@@ -66,8 +67,13 @@ fn inputs(target: Target, pick: u8, salt: u32) -> LoaderInputs {
             .iter()
             .enumerate()
             .map(|(i, o)| {
-                let v = o.values[at(o.values.len(), i as u32 + 3)];
-                (o.name.to_string(), v.to_string())
+                let v = match o.values[at(o.values.len(), i as u32 + 3)] {
+                    // A seed, or a player's name with a hero's suffix.
+                    GameOption::NUMBER => salt.to_string(),
+                    GameOption::TEXT => NAMES[at(NAMES.len(), i as u32)].to_string(),
+                    v => v.to_string(),
+                };
+                (o.name.to_string(), v)
             })
             .collect(),
         game_start: game
@@ -76,6 +82,32 @@ fn inputs(target: Target, pick: u8, salt: u32) -> LoaderInputs {
             .filter(|_| pick & 4 != 0)
             .map(|default| !default),
         wizard: false,
+        // The hero, for a game whose start chooses one: each facet unset,
+        // random or named (a name the game may refuse).
+        character: CharacterAsk {
+            role: asked(pick >> 3, "val"),
+            race: asked(pick >> 4, "elf"),
+            gender: asked(pick >> 5, "fem"),
+            align: asked(pick >> 6, "cha"),
+        },
+    }
+}
+
+/// Player names whose suffixes choose facets as NetHack reads them.
+const NAMES: &[&str] = &[
+    "Agent",
+    "Agent-@",
+    "Agent-mon-hum-neu-mal",
+    "x-val-dwa",
+    "x-random-elf",
+    "x--",
+];
+
+fn asked(bits: u8, name: &str) -> Asked {
+    match bits & 3 {
+        0 => Asked::Unset,
+        1 => Asked::Random,
+        _ => Asked::Named(name.to_string()),
     }
 }
 
@@ -90,7 +122,8 @@ fuzz_target!(|data: &[u8]| {
     let mut reused = Resolved::default();
     for target in Target::ALL {
         let inputs = inputs(target, *pick, crc32(rest));
-        let Ok(mut resolver) = Resolver::for_game(&script, &target.game().loader_game(), &inputs) else {
+        let Ok(mut resolver) = Resolver::for_game(&script, &target.game().loader_game(), &inputs)
+        else {
             continue;
         };
         resolver.set_placement_budget(BUDGET);
