@@ -243,13 +243,16 @@ pub fn execute(
         filter,
     });
     let mut stream = LineStream::new(input);
-    let mut buf = String::with_capacity(4096);
+    // Lines are gathered and written some 64 KiB at a time.
+    const FLUSH: usize = 1 << 16;
+    let mut buf: Vec<u8> = Vec::with_capacity(FLUSH + 4096);
     let json = args.format == XlogFormat::Json;
     loop {
         let item = match stream.next_item() {
             Ok(Some(item)) => item,
             Ok(None) => break,
             Err(e) => {
+                let _ = out.write_all(&buf);
                 let _ = writeln!(
                     err,
                     "dgn xlog: read error after line {}: {e}",
@@ -262,34 +265,45 @@ pub fn execute(
             Item::Line(l) => x.read(l.number, l.bytes),
             Item::TooLong { number } => Err(x.too_long(number)),
         };
-        buf.clear();
         match result {
             Ok(Some(g)) => {
                 if json {
                     x.json(&g, &mut buf);
-                    buf.push('\n');
+                    buf.push(b'\n');
                 } else if args.games {
-                    buf.push_str(&x.human(&g));
-                    buf.push('\n');
+                    buf.extend_from_slice(x.human(&g).as_bytes());
+                    buf.push(b'\n');
                 }
             }
             Ok(None) => {}
             Err(bad) => {
                 if json {
-                    buf.push_str("{\"line\":");
-                    buf.push_str(&bad.line.to_string());
-                    buf.push_str(",\"error\":");
-                    dgnkit::xlog::json::string(&mut buf, bad.error.as_bytes());
-                    buf.push_str("}\n");
+                    buf.extend_from_slice(b"{\"line\":");
+                    buf.extend_from_slice(bad.line.to_string().as_bytes());
+                    buf.extend_from_slice(b",\"error\":");
+                    dgnkit::xlog::json::string_bytes(&mut buf, bad.error.as_bytes());
+                    buf.extend_from_slice(b"}\n");
                 } else {
+                    // In order with the games already gathered.
+                    if out.write_all(&buf).is_err() {
+                        return EXIT_OK;
+                    }
+                    buf.clear();
+                    let _ = out.flush();
                     let _ = writeln!(err, "dgn xlog: line {}: {}", bad.line, bad.error);
                 }
             }
         }
-        if !buf.is_empty() && out.write_all(buf.as_bytes()).is_err() {
-            // A closed pipe: nothing more to say.
-            return EXIT_OK;
+        if buf.len() >= FLUSH {
+            if out.write_all(&buf).is_err() {
+                // A closed pipe: nothing more to say.
+                return EXIT_OK;
+            }
+            buf.clear();
         }
+    }
+    if out.write_all(&buf).is_err() {
+        return EXIT_OK;
     }
     let summary = x.summary();
     let _ = match args.format {

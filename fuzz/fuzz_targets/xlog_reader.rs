@@ -66,7 +66,7 @@ fn run(x: &mut Xlog, data: &[u8]) {
         let before = x.summary();
         let mut stream = LineStream::new(data);
         let (mut games, mut bad) = (0u64, 0u64);
-        let mut out = String::new();
+        let mut out = Vec::new();
         while let Some(item) = stream.next_item().expect("reading bytes cannot fail") {
             let result = match item {
                 Item::Line(l) => x.read(l.number, l.bytes),
@@ -78,7 +78,7 @@ fn run(x: &mut Xlog, data: &[u8]) {
                     out.clear();
                     x.json(&g, &mut out);
                     let v: serde_json::Value =
-                        serde_json::from_str(&out).expect("a game is one JSON object");
+                        serde_json::from_slice(&out).expect("a game is one JSON object");
                     assert_eq!(v["line"], g.line);
                     let p = v["bones_p"].as_f64().expect("bones_p is a number");
                     assert!((0.0..=1.0).contains(&p), "bones_p {p}");

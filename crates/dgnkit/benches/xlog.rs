@@ -72,7 +72,7 @@ fn xlogfile(games: usize) -> Vec<u8> {
     out.into_bytes()
 }
 
-fn read_all(x: &mut Xlog, data: &[u8], json: Option<&mut String>) -> u64 {
+fn read_all(x: &mut Xlog, data: &[u8], json: Option<&mut Vec<u8>>) -> u64 {
     let mut stream = LineStream::new(data);
     let mut games = 0;
     let mut json = json;
@@ -102,7 +102,7 @@ fn xlog(c: &mut Criterion) {
     g.bench_function("summary (parse and look up)", |b| {
         b.iter(|| read_all(&mut x, black_box(&data), None))
     });
-    let mut buf = String::new();
+    let mut buf = Vec::new();
     g.bench_function("JSON line per game", |b| {
         b.iter(|| read_all(&mut x, black_box(&data), Some(&mut buf)))
     });

@@ -118,7 +118,22 @@ pub struct Xlog {
     /// games it was given to.
     notes: Vec<(String, u64)>,
     pub(crate) totals: summary::Totals,
+    /// The fields of the line read last, and where that line is (its
+    /// address and length): [`Xlog::json`] of that game splits it again
+    /// only if the game is another line's.
+    split: reader::Split,
+    split_of: (usize, usize),
+    /// [`release::answer`] per `version` value and [`identify::Seen`]:
+    /// a file holds a few distinct ones and a line costs a look here.
+    answered: Vec<(Vec<u8>, identify::Seen, Answer)>,
 }
+
+/// The release answering a line and the index of its note, or why none.
+type Answer = Result<(&'static Release, Option<u32>), String>;
+
+/// More distinct (version, fields seen) pairs than this are answered
+/// without keeping them.
+const ANSWERED_KEPT: usize = 64;
 
 const ENDS: usize = 7;
 const MODES: usize = Mode::ALL.len();
@@ -154,6 +169,9 @@ impl Xlog {
             ruled_out_json,
             notes: Vec::new(),
             totals: summary::Totals::default(),
+            split: reader::Split::default(),
+            split_of: (0, 0),
+            answered: Vec::new(),
         }
     }
 
@@ -282,12 +300,15 @@ impl Xlog {
         let mut flags = None;
         let mut mode = None;
         let mut seen = identify::Seen::default();
-        if raw.contains(&b'\t') {
+        self.split.fill(raw);
+        self.split_of = (raw.as_ptr() as usize, raw.len());
+        if reader::separator(raw) == b'\t' {
             seen.note_tab();
         }
         // Dispatched on the key's first byte and length first: a line has
         // some 26 fields and these six are all that is read here.
-        for (k, v) in reader::fields(raw) {
+        for span in self.split.spans() {
+            let (k, v) = (span.key(raw), span.value(raw));
             seen.note(k);
             let slot = match (k.first(), k.len()) {
                 (Some(b'v'), 7) => &mut version,
@@ -314,8 +335,7 @@ impl Xlog {
             format!("missing field `{what}` (a truncated line, or not an xlogfile line)")
         };
         let version = version.ok_or_else(|| missing("version"))?;
-        let answered = release::answer(version, seen, self.opts.target, self.opts.game)?;
-        let release = answered.release;
+        let (release, note) = self.answer(version, seen)?;
         let number = |what: &str, v: Option<&[u8]>| -> Result<i64, String> {
             let v = v.ok_or_else(|| missing(what))?;
             let n = reader::parse_int(v).ok_or_else(|| {
@@ -349,7 +369,6 @@ impl Xlog {
                 )
             });
         };
-        let note = answered.note.map(|n| self.note(n));
         Ok(Game {
             line,
             raw,
@@ -363,6 +382,23 @@ impl Xlog {
             end,
             mode,
         })
+    }
+
+    /// Which release answers a line, and the index of its note.
+    fn answer(&mut self, version: &[u8], seen: identify::Seen) -> Answer {
+        if let Some((_, _, a)) = self
+            .answered
+            .iter()
+            .find(|(v, s, _)| *s == seen && v == version)
+        {
+            return a.clone();
+        }
+        let a = release::answer(version, seen, self.opts.target, self.opts.game)
+            .map(|a| (a.release, a.note.map(|n| self.note(n))));
+        if self.answered.len() < ANSWERED_KEPT {
+            self.answered.push((version.to_vec(), seen, a.clone()));
+        }
+        a
     }
 
     /// The index of a note, kept once.
@@ -431,40 +467,47 @@ impl Xlog {
     /// `--format json`: what depends only on the place, the release and
     /// the ending is written once per table, the rest straight from the
     /// line.
-    pub fn json(&self, g: &Game<'_>, out: &mut String) {
+    pub fn json(&self, g: &Game<'_>, out: &mut Vec<u8>) {
         let a = self.place(g);
         let mut num = itoa::Buffer::new();
-        out.push_str("{\"line\":");
-        out.push_str(num.format(g.line));
-        out.push_str(",\"version\":");
-        json::string(out, g.version);
-        out.push_str(",\"release\":\"");
-        out.push_str(g.release.name);
-        out.push('"');
+        out.extend_from_slice(b"{\"line\":");
+        out.extend_from_slice(num.format(g.line).as_bytes());
+        out.extend_from_slice(b",\"version\":");
+        json::string_bytes(out, g.version);
+        out.extend_from_slice(b",\"release\":\"");
+        out.extend_from_slice(g.release.name.as_bytes());
+        out.push(b'"');
         if let Some(note) = self.note_of(g) {
-            out.push_str(",\"note\":");
-            json::string(out, note.as_bytes());
+            out.extend_from_slice(b",\"note\":");
+            json::string_bytes(out, note.as_bytes());
         }
-        out.push_str(",\"target\":\"");
-        out.push_str(self.target(g).name());
-        out.push_str("\",\"how\":\"");
-        out.push_str(g.end.name());
-        out.push_str("\",\"mode\":\"");
-        out.push_str(g.mode.name());
-        out.push_str("\",\"dnum\":");
-        out.push_str(num.format(g.dnum));
-        out.push_str(",\"depth\":");
-        out.push_str(num.format(g.depth));
-        out.push(',');
-        out.push_str(&a.json);
-        match &self.ruled_out_json[ruled_out_index(g.release, g.end, g.mode)] {
-            Some(j) => out.push_str(j),
-            None if g.mode == Mode::Unrecorded => out.push_str(&a.bones_json_unrecorded),
-            None => out.push_str(&a.bones_json),
+        out.extend_from_slice(b",\"target\":\"");
+        out.extend_from_slice(self.target(g).name().as_bytes());
+        out.extend_from_slice(b"\",\"how\":\"");
+        out.extend_from_slice(g.end.name().as_bytes());
+        out.extend_from_slice(b"\",\"mode\":\"");
+        out.extend_from_slice(g.mode.name().as_bytes());
+        out.extend_from_slice(b"\",\"dnum\":");
+        out.extend_from_slice(num.format(g.dnum).as_bytes());
+        out.extend_from_slice(b",\"depth\":");
+        out.extend_from_slice(num.format(g.depth).as_bytes());
+        out.push(b',');
+        out.extend_from_slice(a.json.as_bytes());
+        let bones = match &self.ruled_out_json[ruled_out_index(g.release, g.end, g.mode)] {
+            Some(j) => j,
+            None if g.mode == Mode::Unrecorded => &a.bones_json_unrecorded,
+            None => &a.bones_json,
+        };
+        out.extend_from_slice(bones.as_bytes());
+        out.extend_from_slice(b",\"fields\":{");
+        if self.split_of == (g.raw.as_ptr() as usize, g.raw.len()) {
+            // A game's line is borrowed as long as the game lives, so
+            // these bytes are still the ones split.
+            json::fields_split(out, &self.split);
+        } else {
+            json::fields(out, g.raw);
         }
-        out.push_str(",\"fields\":{");
-        json::fields(out, g.raw);
-        out.push_str("}}");
+        out.extend_from_slice(b"}}");
     }
 
     /// The game in one line of text.

@@ -336,9 +336,9 @@ fn json_lines_and_summary() {
     let mut sum = 0.0;
     for (i, l) in lines.iter().enumerate() {
         let g = x.read(i as u64 + 1, l.as_bytes()).unwrap().unwrap();
-        let mut out = String::new();
+        let mut out = Vec::new();
         x.json(&g, &mut out);
-        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(v["line"], i as u64 + 1);
         assert!(v["special"].is_array());
         assert!(v["bones_why"].is_string());
@@ -808,8 +808,9 @@ fn dynahack_0_5_5_and_0_6_0_lines_are_answered_as_dynahack() {
         "{note}"
     );
     assert!(x.human(&g).contains(note));
-    let mut j = String::new();
+    let mut j = Vec::new();
     x.json(&g, &mut j);
+    let j = String::from_utf8(j).unwrap();
     assert!(
         j.contains("\"note\":") && j.contains("\"release\":\"dynahack-0.6.0\""),
         "{j}"
