@@ -200,3 +200,34 @@ fn a_floating_level_on_its_dungeons_bottom_entry_matches_the_loader() {
         check_bones(&script, Rules::native(), wizard, &bones);
     }
 }
+
+#[test]
+fn a_floating_level_at_its_dungeons_entry_matches_the_loader_in_wizard_mode() {
+    // Issue #27's closing note: a `knox` that never exists outside wizard
+    // mode (chance 0, which wizard mode does not roll) at the entry of a
+    // dungeon whose bottom level `a` holds a level chained below it. The
+    // enumeration said `knox` could hold dNetHack's bones; the loader's
+    // layouts said it could not. Kept as found, both modes.
+    let mut top = dungeon("D0", b'a', 4, 1);
+    top.branches.push(branch("D1", 1, 0));
+    top.branches.push(branch("D2", 1, 0));
+    let mut d1 = dungeon("D1", b'b', 3, 3);
+    d1.flags = 2;
+    d1.levels.push(level("a", b'A', -4, 0));
+    let mut dummy = level("dummy", b'B', 1, 3);
+    dummy.chain = 0;
+    d1.levels.push(dummy);
+    let mut knox = level("knox", b'K', 1, 0);
+    knox.chance = 0;
+    d1.levels.push(knox);
+    let mut d2 = dungeon("D2", b'c', 5, 2);
+    d2.entry = 1;
+    let script = Script {
+        prelude: None,
+        dungeons: vec![top, d1, d2],
+    };
+    let bones = dgnkit::options::Target::DNetHack.game().bones_options();
+    for wizard in [false, true] {
+        check_bones(&script, Rules::native(), wizard, &bones);
+    }
+}
