@@ -1,6 +1,6 @@
 // Builds the page `dgn serve` serves into dist/ (checked in: `cargo build`
 // embeds it and needs no Node.js).
-//   node scripts/build.mjs          write dist/index.html, dist/app.js, dist/app.css
+//   node scripts/build.mjs          write dist/index.html, dist/app.js, dist/app.css, dist/favicon.ico
 //   node scripts/build.mjs --check  fail unless dist/ is what the sources build to
 import * as esbuild from 'esbuild';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -35,6 +35,7 @@ const outputs = {
   'dist/app.js': js.outputFiles[0].contents,
   'dist/app.css': css.outputFiles[0].contents,
   'dist/index.html': readFileSync(path.join(root, 'src/index.html')),
+  'dist/favicon.ico': readFileSync(path.join(root, 'src/favicon.ico')),
 };
 
 let stale = [];

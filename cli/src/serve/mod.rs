@@ -12,6 +12,7 @@
 //! no request reads or writes a path of its choosing or runs a process.
 //! The language server's own limits are in `lsp_ws.rs`.
 
+pub mod access_log;
 pub mod api;
 pub mod assets;
 pub mod lsp_ws;
@@ -49,6 +50,10 @@ pub struct ServeArgs {
     /// Commands computed at once (default: one per core).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+    /// Write a line per request to FILE (`-`: standard error), in the
+    /// Common Log Format with the seconds taken at the end.
+    #[arg(long, value_name = "FILE")]
+    pub access_log: Option<std::path::PathBuf>,
 }
 
 /// Parses `serve`'s arguments (`argv[0]` is the command name).
@@ -117,6 +122,7 @@ pub fn router(limits: Limits) -> Router {
         .route("/", get(assets::index))
         .route("/app.js", get(assets::app_js))
         .route("/app.css", get(assets::app_css))
+        .route("/favicon.ico", get(assets::favicon))
         .route("/api", get(assets::openapi))
         .route("/api/", get(assets::openapi))
         .route("/api/{endpoint}", get(api_get).post(api_post))
@@ -135,9 +141,28 @@ pub async fn serve(
     limits: Limits,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(limits))
-        .with_graceful_shutdown(shutdown)
-        .await
+    serve_logged(listener, limits, None, shutdown).await
+}
+
+/// [`serve`], writing a line per request to `log` when there is one.
+pub async fn serve_logged(
+    listener: tokio::net::TcpListener,
+    limits: Limits,
+    log: Option<Arc<access_log::AccessLog>>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let mut app = router(limits);
+    if let Some(log) = log {
+        app = app.layer(axum::middleware::from_fn(move |info, req, next| {
+            access_log::record(log.clone(), info, req, next)
+        }));
+    }
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
 }
 
 pub fn run(args: ServeArgs) -> ExitCode {
@@ -148,6 +173,14 @@ pub fn run(args: ServeArgs) -> ExitCode {
     if let Some(j) = args.jobs {
         limits.workers = usize::from(j);
     }
+    let log = match args.access_log.as_deref().map(access_log::AccessLog::open) {
+        None => None,
+        Some(Ok(log)) => Some(Arc::new(log)),
+        Some(Err(e)) => {
+            eprintln!("dgn serve: --access-log: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -185,7 +218,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        match serve(listener, limits, shutdown).await {
+        match serve_logged(listener, limits, log, shutdown).await {
             Ok(()) => ExitCode::from(crate::EXIT_OK),
             Err(e) => {
                 eprintln!("dgn serve: {e}");

@@ -43,10 +43,15 @@ impl Answer {
 /// One HTTP/1.1 request on its own connection (a client of a few lines:
 /// the answers all carry a Content-Length).
 fn request(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> Answer {
+    request_with(addr, method, path, body, "")
+}
+
+/// [`request`] with more header lines (each ending in `\r\n`).
+fn request_with(addr: SocketAddr, method: &str, path: &str, body: &[u8], more: &str) -> Answer {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{more}Connection: close\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).unwrap();
@@ -415,6 +420,92 @@ fn the_page_and_the_api_description_are_served() {
     assert!(js.contains("LuaGame"), "the page reads its games from /api");
     assert_eq!(request(server.addr, "GET", "/nope", b"").status, 404);
     assert_eq!(request(server.addr, "GET", "/api/nope", b"").status, 404);
+}
+
+/// The page's text comes gzipped to a browser that takes it, and a
+/// favicon is served (the browser asks for one on every load).
+#[test]
+fn assets_are_gzipped_and_the_favicon_answers() {
+    let server = Server::start(Limits::default());
+    for path in ["/", "/app.js", "/app.css", "/api"] {
+        let plain = request(server.addr, "GET", path, b"");
+        assert_eq!(plain.header("content-encoding"), None, "{path}");
+        let zipped = request_with(
+            server.addr,
+            "GET",
+            path,
+            b"",
+            "Accept-Encoding: br;q=1.0, gzip;q=0.8\r\n",
+        );
+        assert_eq!(zipped.status, 200, "{path}");
+        assert_eq!(zipped.header("content-encoding"), Some("gzip"), "{path}");
+        assert_eq!(zipped.header("vary"), Some("accept-encoding"), "{path}");
+        let mut back = Vec::new();
+        flate2::read::GzDecoder::new(&zipped.body[..])
+            .read_to_end(&mut back)
+            .unwrap();
+        assert_eq!(back, plain.body, "{path}");
+        if path == "/app.js" {
+            assert!(
+                zipped.body.len() * 3 < plain.body.len(),
+                "{path} compresses"
+            );
+        }
+        let refused = request_with(
+            server.addr,
+            "GET",
+            path,
+            b"",
+            "Accept-Encoding: gzip;q=0\r\n",
+        );
+        assert_eq!(refused.header("content-encoding"), None, "{path}");
+    }
+    let icon = request(server.addr, "GET", "/favicon.ico", b"");
+    assert_eq!(icon.status, 200);
+    assert_eq!(
+        icon.header("content-type"),
+        Some("image/vnd.microsoft.icon")
+    );
+    assert_eq!(&icon.body[..4], &[0, 0, 1, 0], "an ICO file");
+    let page = request(server.addr, "GET", "/", b"").text();
+    assert!(page.contains(r#"<link rel="icon" href="/favicon.ico">"#));
+}
+
+/// `dgn serve --access-log`: a Common Log Format line per request, with
+/// the status, the size and the seconds taken.
+#[test]
+fn the_access_log_has_a_line_per_request() {
+    #[derive(Clone, Default)]
+    struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let lines = Shared::default();
+    let log = serve::access_log::AccessLog::to(Box::new(lines.clone()));
+    let server = Server::start_logged(Limits::default(), Some(std::sync::Arc::new(log)));
+    let page = request(server.addr, "GET", "/", b"");
+    let missing = request(server.addr, "GET", "/nope?x=1", b"");
+    drop(server);
+    let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+    let got: Vec<&str> = text.lines().collect();
+    assert_eq!(got.len(), 2, "{text}");
+    let shape = |line: &str, request: &str, status: u16, size: usize| {
+        assert!(line.starts_with("127.0.0.1 - - ["), "{line}");
+        assert!(line.contains(" +0000] "), "{line}");
+        let rest = line.split_once("] ").unwrap().1;
+        let want = format!("\"{request}\" {status} {size} ");
+        assert!(rest.starts_with(&want), "{line} (wanted {want})");
+        let secs: f64 = rest[want.len()..].parse().unwrap();
+        assert!((0.0..60.0).contains(&secs), "{line}");
+    };
+    shape(got[0], "GET / HTTP/1.1", 200, page.body.len());
+    shape(got[1], "GET /nope?x=1 HTTP/1.1", 404, missing.body.len());
 }
 
 /// `/api` names the games once, as their records do: `components.schemas.Game`

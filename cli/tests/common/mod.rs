@@ -20,6 +20,14 @@ pub struct Server {
 
 impl Server {
     pub fn start(limits: Limits) -> Server {
+        Server::start_logged(limits, None)
+    }
+
+    /// A server writing its access log to `log`.
+    pub fn start_logged(
+        limits: Limits,
+        log: Option<std::sync::Arc<serve::access_log::AccessLog>>,
+    ) -> Server {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -31,7 +39,7 @@ impl Server {
             rt.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 addr_tx.send(listener.local_addr().unwrap()).unwrap();
-                serve::serve(listener, limits, async {
+                serve::serve_logged(listener, limits, log, async {
                     let _ = stopped.await;
                 })
                 .await
