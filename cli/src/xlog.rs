@@ -306,6 +306,12 @@ pub fn execute(
         return EXIT_OK;
     }
     let summary = x.summary();
+    if args.format == XlogFormat::Json {
+        // The human summary says it in its text.
+        for u in &summary.unknown_fields {
+            let _ = writeln!(err, "dgn xlog: warning: {}", u.message());
+        }
+    }
     let _ = match args.format {
         XlogFormat::Json => {
             let s = serde_json::json!({ "summary": summary });

@@ -89,6 +89,11 @@ test('the page loads quickly and fetches nothing but its own three files and /ap
   for (const u of urls) assert.ok(u.startsWith(base) || u.startsWith('blob:'), `fetched ${u}`);
   assert.ok(urls.includes(base + 'api'), 'the games come from /api');
   await p.close();
+  const icon = await fetch(base + 'favicon.ico');
+  assert.equal(icon.status, 200, '/favicon.ico answers');
+  assert.equal(icon.headers.get('content-type'), 'image/vnd.microsoft.icon');
+  const js = await fetch(base + 'app.js', { headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(js.headers.get('content-encoding'), 'gzip', 'app.js comes gzipped');
 });
 
 test('the game menus offer the games /api lists, in its order', async () => {
@@ -368,6 +373,28 @@ test('xlogfile: pasted lines become the table of games and the summary', async (
     () => document.querySelector('table.games')?.textContent.includes('gamma'),
     null,
     { timeout: 20000 },
+  );
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
+test('xlogfile: a filter field no line has is named, with the likely one', async () => {
+  const { p, errors } = await page('?view=xlog');
+  await p.fill(
+    '#xlog-text',
+    'version=3.6.6:points=4321:deathdnum=0:deathlev=5:maxlvl=5:hp=-3:maxhp=40:deaths=1:role=Val:race=Hum:gender=Fem:align=Neu:name=alpha:death=killed by a soldier ant:flags=0x0\n',
+  );
+  await p.fill('#view-xlog input[name=where]', 'rolee == Val');
+  await p.click('#view-xlog button[type=submit]');
+  const warning = p.locator('#xlog-results p.warning');
+  await warning.waitFor({ timeout: 20000 });
+  const text = await warning.textContent();
+  assert.match(text, /“rolee”, a field no line has/);
+  assert.match(text, /did you mean “role”/);
+  assert.match(
+    await p.locator('table.summary').first().textContent(),
+    /0.*1/s,
+    'one game left out',
   );
   assert.deepEqual(errors, []);
   await p.close();

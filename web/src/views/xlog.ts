@@ -22,6 +22,8 @@ interface Summary {
   games: number;
   deaths: number;
   bad_lines: number;
+  filtered_out?: number;
+  unknown_fields?: { field: string; did_you_mean?: string }[];
   expected_bones?: number;
   dungeons?: { name: string; deaths: number; bones: number }[];
 }
@@ -115,15 +117,28 @@ function results(a: Answer): HTMLElement[] {
 
 /** The summary, and the deaths by dungeon when there are some. */
 function summaryTables(summary: Summary): HTMLElement[] {
+  // A misspelt field in the filter leaves out every game: said first.
+  const warnings = (summary.unknown_fields ?? []).map((u) =>
+    el('p', {
+      class: 'warning',
+      role: 'alert',
+      text:
+        `The filter compares “${u.field}”, a field no line has, so that comparison is false on every line` +
+        (u.did_you_mean ? ` (did you mean “${u.did_you_mean}”?)` : '') +
+        '.',
+    }),
+  );
   const shown: HTMLElement[] = [
+    ...warnings,
     el('h2', { text: 'Summary' }),
     table(
-      ['games', 'deaths', 'bad lines', 'expected bones files'],
+      ['games', 'deaths', 'bad lines', 'left out by the filter', 'expected bones files'],
       [
         [
           summary.games,
           summary.deaths,
           summary.bad_lines,
+          summary.filtered_out ?? 0,
           (summary.expected_bones ?? 0).toFixed(2),
         ],
       ],

@@ -257,7 +257,33 @@ impl Parser {
     }
 }
 
+/// The fields `dgn xlog` computes for a game, beside the line's own.
+pub const OWN_FIELDS: [&str; 8] = [
+    "line", "target", "dungeon", "level", "special", "how", "mode", "bones_p",
+];
+
 impl Filter {
+    /// The fields the expression compares, each once, in order.
+    pub fn fields(&self) -> Vec<&str> {
+        fn walk<'a>(n: &'a Node, out: &mut Vec<&'a str>) {
+            match n {
+                Node::Cmp { field, .. } => {
+                    if !out.contains(&field.as_str()) {
+                        out.push(field);
+                    }
+                }
+                Node::Not(x) => walk(x, out),
+                Node::And(a, b) | Node::Or(a, b) => {
+                    walk(a, out);
+                    walk(b, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.root, &mut out);
+        out
+    }
+
     pub fn parse(src: &str) -> Result<Filter, FilterError> {
         let toks = lex(src)?;
         let mut p = Parser {

@@ -123,6 +123,11 @@ pub struct Xlog {
     /// only if the game is another line's.
     split: reader::Split,
     split_of: (usize, usize),
+    /// The line fields `--where` compares, and whether a game's line had
+    /// each: one that none had is most likely misspelt.
+    filter_fields: Vec<(String, bool)>,
+    /// The keys of the first game's line, to suggest a misspelt field.
+    first_keys: Vec<String>,
     /// [`release::answer`] per `version` value and [`identify::Seen`]:
     /// a file holds a few distinct ones and a line costs a look here.
     answered: Vec<(Vec<u8>, identify::Seen, Answer)>,
@@ -163,6 +168,7 @@ impl Xlog {
             .map(|why| why.as_ref().map(|w| answers::bones_json(0.0, w)))
             .collect();
         Xlog {
+            filter_fields: filter_fields(opts.filter.as_ref()),
             opts,
             tables: (0..=RELEASES.len()).map(|_| None).collect(),
             ruled_out,
@@ -171,6 +177,7 @@ impl Xlog {
             totals: summary::Totals::default(),
             split: reader::Split::default(),
             split_of: (0, 0),
+            first_keys: Vec::new(),
             answered: Vec::new(),
         }
     }
@@ -179,6 +186,7 @@ impl Xlog {
     /// answers tables, computed once, are kept).
     pub fn set_filter(&mut self, filter: Option<Filter>) {
         self.opts.filter = filter;
+        self.filter_fields = filter_fields(self.opts.filter.as_ref());
     }
 
     /// The table for lines of `release`, computed on first use.
@@ -276,6 +284,7 @@ impl Xlog {
         }
         match self.parse(line, raw) {
             Ok(g) => {
+                self.note_fields(raw);
                 if let Some(f) = &self.opts.filter {
                     if !f.matches(&|k| self.get(&g, k)) {
                         self.totals.filtered += 1;
@@ -399,6 +408,53 @@ impl Xlog {
             self.answered.push((version.to_vec(), seen, a.clone()));
         }
         a
+    }
+
+    /// Which of `--where`'s fields this game's line has, and the first
+    /// line's keys. Once every field was found, nothing.
+    fn note_fields(&mut self, raw: &[u8]) {
+        if self.first_keys.is_empty() {
+            self.first_keys = self
+                .split
+                .spans()
+                .iter()
+                .map(|s| String::from_utf8_lossy(s.key(raw)).into_owned())
+                .filter(|k| !k.is_empty())
+                .collect();
+        }
+        for (name, found) in &mut self.filter_fields {
+            if !*found {
+                *found = self
+                    .split
+                    .spans()
+                    .iter()
+                    .any(|s| s.key(raw) == name.as_bytes());
+            }
+        }
+    }
+
+    /// `--where`'s fields that no game's line had (after at least one
+    /// game), each with the likeliest field meant.
+    pub fn unknown_fields(&self) -> Vec<summary::UnknownField> {
+        if self.first_keys.is_empty() {
+            return Vec::new();
+        }
+        self.filter_fields
+            .iter()
+            .filter(|(_, found)| !found)
+            .map(|(name, _)| summary::UnknownField {
+                field: name.clone(),
+                did_you_mean: crate::check::closest(
+                    name.as_bytes(),
+                    self.first_keys
+                        .iter()
+                        .map(String::as_str)
+                        .chain(filter::OWN_FIELDS)
+                        .map(str::as_bytes),
+                )
+                .map(|c| String::from_utf8_lossy(c).into_owned()),
+            })
+            .collect()
     }
 
     /// The index of a note, kept once.
@@ -573,6 +629,18 @@ impl Xlog {
 /// field cost more than the comparison).
 fn key_is(k: &[u8], want: &[u8]) -> bool {
     k.len() == want.len() && k.iter().zip(want).all(|(a, b)| a == b)
+}
+
+/// The line fields `filter` compares (not [`filter::OWN_FIELDS`]), none
+/// found yet.
+fn filter_fields(filter: Option<&Filter>) -> Vec<(String, bool)> {
+    filter.map_or_else(Vec::new, |f| {
+        f.fields()
+            .into_iter()
+            .filter(|name| !filter::OWN_FIELDS.contains(name))
+            .map(|name| (name.to_string(), false))
+            .collect()
+    })
 }
 
 /// The built-in description of a release as a script; an error when

@@ -72,6 +72,33 @@ pub struct Summary {
     pub depths: BTreeMap<i32, u64>,
     /// The ten depths with the most deaths, most first.
     pub deadliest: Vec<(i32, u64)>,
+    /// `--where`'s fields that no game's line had: a comparison with one
+    /// is false on every line, so a misspelt name leaves out every game.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unknown_fields: Vec<UnknownField>,
+}
+
+/// A field `--where` names that no line has.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnknownField {
+    pub field: String,
+    /// The closest field a line has (or `dgn xlog` computes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub did_you_mean: Option<String>,
+}
+
+impl UnknownField {
+    /// The warning, in words.
+    pub fn message(&self) -> String {
+        let mut m = format!(
+            "--where compares `{}`, a field no line has, so that comparison is false on every line",
+            self.field
+        );
+        if let Some(d) = &self.did_you_mean {
+            let _ = write!(m, " (did you mean `{d}`?)");
+        }
+        m
+    }
 }
 
 fn add(map: &mut BTreeMap<String, (f64, f64)>, name: &str, deaths: f64, bones: f64) {
@@ -179,6 +206,7 @@ impl Summary {
             expected_bones: expected,
             depths: t.depths.clone(),
             deadliest,
+            unknown_fields: x.unknown_fields(),
         }
     }
 
@@ -197,6 +225,9 @@ impl Summary {
                 String::new()
             }
         );
+        for u in &self.unknown_fields {
+            let _ = writeln!(s, "warning: {}", u.message());
+        }
         let list = |m: &BTreeMap<String, u64>| {
             m.iter()
                 .map(|(k, v)| format!("{k} {v}"))

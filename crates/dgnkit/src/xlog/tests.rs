@@ -384,6 +384,42 @@ fn where_filters_games() {
     assert_eq!((s.games, s.filtered_out), (2, 1));
 }
 
+/// A `--where` field that no line has is said, with the closest field a
+/// line has; one that a later line has, or that dgn xlog computes, is not.
+#[test]
+fn where_fields_no_line_has_are_named() {
+    let mut x = Xlog::new(Options {
+        filter: Some(
+            filter::Filter::parse("rolee = Val or tournament = yes or how = quit or level > 90")
+                .unwrap(),
+        ),
+        ..Default::default()
+    });
+    assert!(x.summary().unknown_fields.is_empty(), "no line read yet");
+    let a = line("3.6.6", 0, 12, "killed by a soldier ant", Some("0x4"));
+    assert!(x.read(1, a.as_bytes()).unwrap().is_none());
+    let b = format!(
+        "{}\ttournament=no",
+        line("3.6.6", 0, 3, "quit", Some("0x4"))
+    );
+    assert!(x.read(2, b.as_bytes()).unwrap().is_some());
+    let s = x.summary();
+    assert_eq!(
+        s.unknown_fields,
+        vec![summary::UnknownField {
+            field: "rolee".into(),
+            did_you_mean: Some("role".into()),
+        }]
+    );
+    assert!(
+        s.human().contains("warning: --where compares `rolee`"),
+        "{}",
+        s.human()
+    );
+    let json = serde_json::to_value(&s).unwrap();
+    assert_eq!(json["unknown_fields"][0]["did_you_mean"], "role");
+}
+
 /// Arbitrary bytes never panic and every line is a game, a bad line or
 /// blank.
 #[test]
