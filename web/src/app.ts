@@ -4,7 +4,7 @@
 // or, in the Edit view, what dgnkit's language server answers (`lsp.ts`);
 // the games it offers are those `/api` lists.
 import { loadGames, type Games } from './api';
-import { el, errorBox } from './dom';
+import { el, errorBox, notices } from './dom';
 import { query, setView } from './url';
 import type { View } from './views/common';
 import { diffView } from './views/diff';
@@ -38,7 +38,12 @@ function start(main: HTMLElement, games: Games): void {
     main.replaceChildren();
     const root = el('div', { class: `view view-${current}`, id: `view-${current}` });
     main.append(root);
+    notices.length = 0;
     leaveView = VIEWS[current](root, games);
+    if (notices.length)
+      root.prepend(
+        ...notices.map((text) => el('p', { class: 'warning url-notice', role: 'status', text })),
+      );
   };
   for (const a of tabs()) {
     a.addEventListener('click', (e) => {

@@ -19,11 +19,40 @@ export function field(label: string, input: HTMLElement): HTMLLabelElement {
   return el('label', {}, el('span', { text: label }), input);
 }
 
-export function select(name: string, options: string[], value: string): HTMLSelectElement {
+/**
+ * What the page could not take from its URL (a game or a role it does not
+ * offer), said above the view instead of being replaced in silence.
+ */
+export const notices: string[] = [];
+
+export function select(
+  name: string,
+  options: string[],
+  value: string,
+  fallback = options[0],
+): HTMLSelectElement {
   const s = el('select', { name });
   for (const o of options) s.append(el('option', { value: o, text: o || '(default)' }));
-  s.value = options.includes(value) ? value : options[0];
+  const chosen = choice(options, value);
+  s.value = chosen ?? fallback;
+  if (value && chosen === undefined)
+    notices.push(
+      `The link's ${name} “${value}” is not one of the choices, so ${fallback ? `“${fallback}”` : 'the default'} is shown instead.`,
+    );
   return s;
+}
+
+/**
+ * The option `value` names: itself, the same in other case, or the option
+ * it begins with (NetHack's full role names: `Wizard` is `Wiz`).
+ */
+function choice(options: string[], value: string): string | undefined {
+  const v = value.toLowerCase();
+  return (
+    options.find((o) => o === value) ??
+    options.find((o) => o.toLowerCase() === v) ??
+    options.find((o) => o.length >= 3 && v.startsWith(o.toLowerCase()))
+  );
 }
 
 export function input(

@@ -11,8 +11,13 @@ import {
   type Transport,
 } from '@codemirror/lsp-client';
 
-/** A connection that is open, or the reason there is none. */
-export type Connection = { transport: Transport; socket: WebSocket } | { failed: string };
+/**
+ * A connection that is open, or the reason there is none. `leave` closes
+ * it on purpose: what the client still sends (its `didClose` as the
+ * editor goes) is then dropped, not thrown.
+ */
+export type Connection =
+  { transport: Transport; socket: WebSocket; leave: () => void } | { failed: string };
 
 /** Opens `/lsp`; gives up after `timeoutMs` (the page then checks through the API). */
 export function connect(timeoutMs: number): Promise<Connection> {
@@ -24,11 +29,13 @@ export function connect(timeoutMs: number): Promise<Connection> {
     return Promise.resolve({ failed: String(e) });
   }
   let handlers: ((value: string) => void)[] = [];
+  let left = false;
   socket.onmessage = (e) => {
     if (typeof e.data === 'string') for (const h of handlers) h(e.data);
   };
   const transport: Transport = {
     send(message) {
+      if (left) return;
       // The client takes a throw for a broken connection.
       if (socket.readyState !== WebSocket.OPEN)
         throw new Error('the language server connection is closed');
@@ -48,7 +55,11 @@ export function connect(timeoutMs: number): Promise<Connection> {
     }, timeoutMs);
     socket.onopen = () => {
       clearTimeout(timer);
-      resolve({ transport, socket });
+      const leave = () => {
+        left = true;
+        socket.close();
+      };
+      resolve({ transport, socket, leave });
     };
     socket.onerror = () => {
       clearTimeout(timer);

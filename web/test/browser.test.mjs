@@ -332,6 +332,29 @@ test('edit: without the language server, dgn check through the API gives the dia
   await p.close();
 });
 
+test('edit: undo keeps the file kind, and leaving the view throws nothing', async () => {
+  const { p, errors } = await page('?view=edit');
+  await p.waitForFunction(
+    () => {
+      const s = document.querySelector('#edit-status');
+      return s?.dataset.source === 'lsp' && s.dataset.errors === '0';
+    },
+    null,
+    { timeout: 30000 },
+  );
+  await p.selectOption('#view-edit select[name=kind]', 'dungeon.lua');
+  const doc = () => p.evaluate(() => window.dgnEditor.state.doc.toString());
+  await p.waitForFunction(() => !window.dgnEditor.state.doc.toString().includes('DUNGEON:'));
+  await p.locator('.cm-content').click();
+  await p.keyboard.press('Control+z');
+  assert.ok(!(await doc()).includes('DUNGEON:'), 'undo did not bring the .def sample back');
+  assert.equal(await p.locator('#view-edit select[name=kind]').inputValue(), 'dungeon.lua');
+  await p.click('#tabs a[data-view=dungeon]');
+  await mapShown(p);
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
 test('odds: the tables, and the same given what was seen', async () => {
   const { p, errors } = await page('?view=odds');
   await p.locator('table.odds').first().waitFor({ timeout: 30000 });
@@ -396,6 +419,21 @@ test('xlogfile: a filter field no line has is named, with the likely one', async
     /0.*1/s,
     'one game left out',
   );
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
+test('a game or a role the page does not offer is said, and a full role name is taken', async () => {
+  const { p, errors } = await page('?view=dungeon&game=bogus&role=Wizard&seed=3');
+  const notice = p.locator('p.url-notice');
+  await notice.first().waitFor({ timeout: 20000 });
+  assert.equal(await notice.count(), 1);
+  assert.match(
+    await notice.textContent(),
+    /game “bogus” is not one of the choices, so “nethack-3.6” is shown/,
+  );
+  assert.equal(await p.locator('#view-dungeon select[name=role]').inputValue(), 'Wiz');
+  assert.equal(await p.locator('#view-dungeon select[name=game]').inputValue(), 'nethack-3.6');
   assert.deepEqual(errors, []);
   await p.close();
 });

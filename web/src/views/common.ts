@@ -39,7 +39,7 @@ const ALIGNS = ['', 'random', 'lawful', 'neutral', 'chaotic'];
 
 /** The game menu, set from the URL. */
 export function gameSelect(games: Games, value = query.get('game')): HTMLSelectElement {
-  return select('game', games.all, value ?? DEFAULT_GAME);
+  return select('game', games.all, value ?? DEFAULT_GAME, DEFAULT_GAME);
 }
 
 /** The role menu, set from the URL. */

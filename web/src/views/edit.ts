@@ -1,7 +1,7 @@
 // The Edit view: a dungeon.def or NetHack 3.7 dungeon.lua in CodeMirror,
 // checked by dgnkit's language server (`lsp.ts`), or by `dgn check` through
 // the API without it, with the file's layout for the seed beside it.
-import { Compartment, EditorState, type Extension } from '@codemirror/state';
+import { Compartment, EditorState, Transaction, type Extension } from '@codemirror/state';
 import {
   EditorView,
   keymap,
@@ -69,8 +69,10 @@ export function editView(root: HTMLElement, games: Games): () => void {
   c.f.form.addEventListener('change', again);
   onSubmit(c.f.form, again);
   return () => {
-    diagnostics.leave();
+    // The editor first: its language server plugin says `didClose` on the
+    // way out, which needs the connection still open.
     view.destroy();
+    diagnostics.leave();
   };
 }
 
@@ -152,7 +154,7 @@ function editor(
  */
 class Diagnostics {
   private server: LSPClient | null = null;
-  private socket: WebSocket | null = null;
+  private leaveServer: (() => void) | null = null;
   /** The document the server checks: one per kind of file. */
   private uri = '';
   private readonly checkSource: Extension;
@@ -168,7 +170,7 @@ class Diagnostics {
   start(): void {
     void connect(5000).then((conn) => {
       if (!this.view.dom.isConnected) {
-        if (!('failed' in conn)) conn.socket.close();
+        if (!('failed' in conn)) conn.leave();
         return;
       }
       if ('failed' in conn) this.useApi(conn.failed);
@@ -188,11 +190,11 @@ class Diagnostics {
 
   leave(): void {
     this.server = null;
-    this.socket?.close();
+    this.leaveServer?.();
   }
 
   private serve(conn: Exclude<Connection, { failed: string }>): void {
-    this.socket = conn.socket;
+    this.leaveServer = conn.leave;
     const s = client(conn.transport, this.c.f.target.value, (u, diags) => {
       if (u === this.uri)
         showCounts(
@@ -322,8 +324,11 @@ function switchKind(c: Controls, view: EditorView, games: Games): void {
   const text = view.state.doc.toString();
   const lua = c.kind.value === 'dungeon.lua';
   if (text === SAMPLE_DEF || text === SAMPLE_LUA) {
+    // Not an edit of the file: undo must not bring one kind's sample back
+    // under the other's name.
     view.dispatch({
       changes: { from: 0, to: view.state.doc.length, insert: lua ? SAMPLE_LUA : SAMPLE_DEF },
+      annotations: Transaction.addToHistory.of(false),
     });
   }
   if (lua && !games.lua.includes(c.f.target.value)) c.f.target.value = LUA_GAME;

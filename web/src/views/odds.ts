@@ -107,7 +107,11 @@ function results(json: Answer, chart: Answer): HTMLElement[] {
   const shown: HTMLElement[] = [
     el('p', {
       class: 'method',
-      text: `${s.method.kind === 'exact' ? 'Exact' : 'Sampled'}; the loader fails in ${pct(s.failure)} of games.`,
+      text: `${s.method.kind === 'exact' ? 'Exact' : 'Sampled'}; ${
+        s.failure > 0
+          ? `the loader fails in ${pct(s.failure)} of games.`
+          : 'the loader never fails.'
+      }`,
     }),
   ];
   if (chart.ok)
