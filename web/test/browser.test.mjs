@@ -370,6 +370,37 @@ test('odds: the tables, and the same given what was seen', async () => {
   await p.close();
 });
 
+test('odds: a pasted overview is shown as read, and the link keeps it', async () => {
+  const { p, errors } = await page('?view=odds');
+  await p.locator('table.odds').first().waitFor({ timeout: 30000 });
+  await p.click('#view-odds details summary');
+  await p.fill(
+    'textarea[name=given_overview]',
+    [
+      'The Dungeons of Doom: levels 1 to 9',
+      '   Level 3:',
+      '      Stairs down to The Gnomish Mines.',
+      '   Level 8:',
+      '      Stairs up to Sokoban, level 7.',
+    ].join('\n'),
+  );
+  await p.click('#view-odds button[type=submit]');
+  const given = p.locator('#odds-given');
+  await given.waitFor({ timeout: 30000 });
+  const read = await given.textContent();
+  assert.match(read, /of games look like this/);
+  assert.match(read, /branch\("The Gnomish Mines"\)\.depth == 3/);
+  assert.match(read, /branch\("Sokoban"\)\.depth == 8/);
+  assert.match(p.url(), /given_overview=The\+Dungeons/);
+  // The link alone gives the same condition.
+  await p.goto(p.url());
+  await p.locator('#odds-given').waitFor({ timeout: 30000 });
+  assert.match(await p.locator('#odds-given').textContent(), /Sokoban/);
+  assert.match(await p.inputValue('textarea[name=given_overview]'), /Stairs up to Sokoban/);
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
 test('xlogfile: pasted lines become the table of games and the summary', async () => {
   const { p, errors } = await page('?view=xlog');
   await p.fill(

@@ -29,6 +29,8 @@ interface Stats {
     bones: Bones | null;
   }[];
   branches: { from: string; to: string; exists: number; depth: Record<string, number> }[];
+  /** What the statistics were conditioned on, as dgnkit read it. */
+  given?: { describe: string; p_evidence: number };
 }
 
 /** What the form asks `dgn stats` for. */
@@ -53,7 +55,14 @@ export function oddsView(root: HTMLElement, games: Games): void {
   );
   const go = async () => {
     const p = f.params();
-    setQuery({ game: p.target, role: p.role, wizard: p.wizard, given: p.given });
+    // The pasted overview too: a shared link keeps the condition.
+    setQuery({
+      game: p.target,
+      role: p.role,
+      wizard: p.wizard,
+      given: p.given,
+      given_overview: p.given_overview ?? '',
+    });
     out.replaceChildren(el('p', { class: 'busy', text: 'Computing…' }));
     const [json, chart] = await Promise.all([
       api('stats', { ...p, format: 'json' }),
@@ -80,6 +89,7 @@ function oddsForm(games: Games): { form: HTMLFormElement; params: () => Asked } 
     cols: '60',
     placeholder: "Paste NetHack's #overview (Ctrl-O) or a dumplog's overview",
   });
+  overview.value = query.get('given_overview') ?? '';
   const form = el(
     'form',
     { class: 'controls' },
@@ -88,7 +98,12 @@ function oddsForm(games: Games): { form: HTMLFormElement; params: () => Asked } 
     field('Wizard mode', wizard),
     field('What I have seen (a dgn find query)', given),
     el('button', { type: 'submit', text: 'Compute' }),
-    el('details', {}, el('summary', { text: 'or paste an overview' }), overview),
+    el(
+      'details',
+      overview.value ? { open: '' } : {},
+      el('summary', { text: 'or paste an overview' }),
+      overview,
+    ),
   );
   const params = () => ({
     target: target.value,
@@ -114,12 +129,28 @@ function results(json: Answer, chart: Answer): HTMLElement[] {
       }`,
     }),
   ];
+  if (s.given) shown.push(givenLine(s.given));
   if (chart.ok)
     shown.push(
       el('h2', { text: 'Depths of the special levels' }),
       svgImage(chart.text, 'the depth chart'),
     );
   return shown.concat(tables(s));
+}
+
+/** What the odds are conditioned on, as read, and how often it happens. */
+function givenLine(g: { describe: string; p_evidence: number }): HTMLElement {
+  return el(
+    'div',
+    { class: 'given', id: 'odds-given' },
+    el('p', {
+      text:
+        g.p_evidence > 0
+          ? `Given what you have seen (${pct(g.p_evidence)} of games look like this):`
+          : 'No game looks like what you have seen:',
+    }),
+    el('pre', { text: g.describe }),
+  );
 }
 
 /** The statistics' three tables, each under its heading. */
