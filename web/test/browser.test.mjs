@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -146,6 +146,31 @@ test('dungeon: a seed shows its map, overview and bones, and the URL says so', a
   assert.deepEqual(errors.concat(threeSeven.errors), []);
   await p.close();
   await threeSeven.p.close();
+});
+
+test("dungeon: a variant's map opens at full size, in a tab, and downloads", async () => {
+  const { p, errors } = await page('?view=dungeon&game=xnethack&seed=42');
+  await mapShown(p);
+  const img = p.locator('#dungeon-map img.map');
+  const size = () => img.evaluate((i) => ({ shown: i.clientWidth, natural: i.naturalWidth }));
+  const fitted = await size();
+  assert.ok(
+    fitted.shown < fitted.natural,
+    `the map is shrunk to the column (${JSON.stringify(fitted)})`,
+  );
+  await p.click('#map-full');
+  const full = await size();
+  assert.ok(Math.abs(full.shown - full.natural) < 1, `full size (${JSON.stringify(full)})`);
+  assert.match(await p.getAttribute('#map-open', 'href'), /^blob:/);
+  assert.equal(await p.getAttribute('#map-svg', 'download'), 'dungeon-xnethack-42.svg');
+  const [svg] = await Promise.all([p.waitForEvent('download'), p.click('#map-svg')]);
+  assert.equal(svg.suggestedFilename(), 'dungeon-xnethack-42.svg');
+  const [png] = await Promise.all([p.waitForEvent('download'), p.click('#map-png')]);
+  assert.equal(png.suggestedFilename(), 'dungeon-xnethack-42.png');
+  const bytes = readFileSync(await png.path());
+  assert.deepEqual([...bytes.subarray(1, 4)], [0x50, 0x4e, 0x47], 'a PNG');
+  assert.deepEqual(errors, []);
+  await p.close();
 });
 
 test("dungeon: NLE's seeds and a random hero, as `dgn layout --target nle`", async () => {

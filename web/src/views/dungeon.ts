@@ -55,11 +55,13 @@ export function dungeonView(root: HTMLElement, games: Games): void {
       out.append(errorBox(svg));
       return;
     }
+    const img = svgImage(svg.text, `the dungeon of seed ${p.seed}`);
     const map = el(
       'section',
-      { class: 'map-box' },
+      { class: 'map-box', id: 'dungeon-map' },
       el('h2', { text: 'Map' }),
-      svgImage(svg.text, `the dungeon of seed ${p.seed}`),
+      mapTools(img, svg.text, `dungeon-${p.target}-${p.seed}`),
+      el('div', { class: 'map-frame' }, img),
     );
     // The hero a game start made (NetHack 3.6's, NLE's), as the game's
     // welcome says it.
@@ -72,6 +74,61 @@ export function dungeonView(root: HTMLElement, games: Games): void {
   };
   onSubmit(f.form, () => void go());
   void go();
+}
+
+/**
+ * A big variant's map is unreadable shrunk to the column: full size (to
+ * scroll), a tab of its own, and the SVG or a PNG to keep.
+ */
+function mapTools(img: HTMLImageElement, svg: string, name: string): HTMLElement {
+  if (mapUrl) URL.revokeObjectURL(mapUrl);
+  mapUrl = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  const full = el('button', { type: 'button', id: 'map-full', text: 'Full size' });
+  full.addEventListener('click', () => {
+    const on = img.classList.toggle('full');
+    full.textContent = on ? 'Fit to the column' : 'Full size';
+  });
+  const png = el('button', { type: 'button', id: 'map-png', text: 'Download PNG' });
+  png.addEventListener('click', () => void downloadPng(img, `${name}.png`));
+  return el(
+    'p',
+    { class: 'map-tools' },
+    full,
+    ' ',
+    el('a', {
+      href: mapUrl,
+      target: '_blank',
+      rel: 'noopener',
+      id: 'map-open',
+      text: 'Open in a tab',
+    }),
+    ' · ',
+    el('a', { href: mapUrl, download: `${name}.svg`, id: 'map-svg', text: 'Download SVG' }),
+    ' ',
+    png,
+  );
+}
+
+/** The Blob URL of the map shown (one at a time). */
+let mapUrl: string | undefined;
+
+/** The map drawn at twice its size into a PNG, downloaded. */
+async function downloadPng(img: HTMLImageElement, name: string): Promise<void> {
+  const scale = 2;
+  const canvas = el('canvas', {
+    width: String(img.naturalWidth * scale),
+    height: String(img.naturalHeight * scale),
+  });
+  const g = canvas.getContext('2d');
+  if (!g) return;
+  g.fillStyle = '#fff';
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  g.drawImage(img, 0, 0, canvas.width, canvas.height);
+  const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, 'image/png'));
+  if (!blob) return;
+  const a = el('a', { href: URL.createObjectURL(blob), download: name });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
 /** Beside the map: the overview, the bones table and the draw log. */
