@@ -79,9 +79,16 @@ struct Shape {
     kept: Vec<Option<(u64, u32)>>,
     /// The number of outcomes of the kept levels' atoms (1 without any).
     outcomes: u32,
-    memo: FxHashMap<(u8, Vec<u8>), u32>,
+    memo: FxHashMap<Key, u32>,
     nodes: Vec<TNode>,
+    /// Once entries are moved from this shape ([`Shape::give`]): each
+    /// entry's key, until moved, and its number where it went.
+    given: Vec<(Option<Key>, u32)>,
 }
+
+/// A sub-search's memo key: the level of the run it starts from, and the
+/// levels taken per atom.
+type Key = (u8, Vec<u8>);
 
 /// A step that places no level: a mixed level that does not exist.
 const ABSENT: u8 = u8::MAX;
@@ -169,6 +176,20 @@ pub struct KeptOutcome {
 pub struct Tails {
     shapes: FxHashMap<Vec<TailLevel>, u32>,
     all: Vec<Shape>,
+    /// While recording ([`Tails::record`]): each shape's entries when it
+    /// began.
+    recording: Option<Vec<usize>>,
+}
+
+/// The entries a memo made while recording, to be moved to another memo
+/// ([`Tails::replay`]).
+#[derive(Default)]
+pub struct Asked {
+    /// How many.
+    pub made: usize,
+    /// Per shape that made some: its run, its number on the memo and the
+    /// numbers of the entries made.
+    made_in: Vec<(Vec<TailLevel>, u32, std::ops::Range<u32>)>,
 }
 
 /// At most this many atoms (the bit sets above are `u64`); a run with
@@ -206,58 +227,104 @@ pub fn atoms(run: &[TailLevel]) -> Vec<(u64, u64)> {
 
 impl Tails {
     /// Memo entries held, over every run.
+    #[cfg(test)]
     pub fn entries(&self) -> usize {
         self.all.iter().map(|s| s.nodes.len()).sum()
     }
 
-    /// Takes in the entries of `other`, a memo filled on its own, that
-    /// this one lacks; returns how many. A memo that had been shared would
-    /// hold the same entries (an entry's sub-searches come before it in
-    /// both) and give the same chances ([`Shape::by_kept`] does not read
-    /// entries' numbers), so placements searched apart and absorbed in
-    /// order count what they would have added one after another.
-    pub fn absorb(&mut self, other: Tails) -> usize {
-        let mut theirs: Vec<Option<Shape>> = other.all.into_iter().map(Some).collect();
-        let mut runs: Vec<(Vec<TailLevel>, u32)> = other.shapes.into_iter().collect();
+    /// From now on, notes the entries made ([`Tails::recorded`]).
+    pub fn record(&mut self) {
+        self.recording = Some(self.all.iter().map(|s| s.nodes.len()).collect());
+    }
+
+    /// The entries made since [`Tails::record`], which ends the notes.
+    pub fn recorded(&mut self) -> Asked {
+        let Some(before) = self.recording.take() else {
+            return Asked::default();
+        };
+        let mut asked = Asked::default();
+        let mut runs: Vec<(&Vec<TailLevel>, u32)> =
+            self.shapes.iter().map(|(run, &id)| (run, id)).collect();
         runs.sort_unstable_by_key(|&(_, id)| id);
-        let mut added = 0;
         for (run, id) in runs {
-            let Some(shape) = theirs.get_mut(id as usize).and_then(Option::take) else {
-                continue;
-            };
-            match self.shapes.get(&run) {
-                Some(&mine) => added += self.all[mine as usize].absorb(shape),
-                None => {
-                    added += shape.nodes.len();
-                    self.shapes.insert(run, self.all.len() as u32);
-                    self.all.push(shape);
-                }
+            let from = before.get(id as usize).copied().unwrap_or(0);
+            let to = self.all[id as usize].nodes.len();
+            if to > from {
+                asked.made += to - from;
+                asked
+                    .made_in
+                    .push((run.clone(), id, from as u32..to as u32));
             }
         }
+        asked
+    }
+
+    /// Moves to this memo the entries `asked` says `from` made that this
+    /// one lacks, in order; returns how many. The placements searched on
+    /// `from` (a thread's memo, searched on in the order they are replayed)
+    /// reach, besides the entries they made there, only entries an earlier
+    /// placement made there, replayed before them. So this memo ends as it
+    /// would have had the placements been searched on it, entry for entry
+    /// in the same order, and the count is what they would have added:
+    /// placements searched on other memos and replayed in order count the
+    /// work of one memo. `from` is left unfit for solving.
+    pub fn replay(&mut self, asked: &Asked, from: &mut Tails) -> usize {
+        let mut added = 0;
+        for (run, theirs, made) in &asked.made_in {
+            let Some(other) = from.all.get_mut(*theirs as usize) else {
+                continue;
+            };
+            let whole = made.start == 0 && made.end as usize == other.nodes.len();
+            if whole && !self.shapes.contains_key(run) {
+                // A run new here whose entries one placement made, the
+                // most common case: the shape itself, rather than a copy
+                // beside what `from` holds until it is dropped.
+                let Some(emptied) = Shape::new(run) else {
+                    continue;
+                };
+                let shape = std::mem::replace(other, emptied);
+                added += shape.nodes.len();
+                self.shapes.insert(run.clone(), self.all.len() as u32);
+                self.all.push(shape);
+                continue;
+            }
+            let Some(id) = self.shape_id(run) else {
+                continue;
+            };
+            added += self.all[id as usize].give(other, made.clone());
+        }
         added
+    }
+
+    /// The number of `run`'s shape, made when new; `None` when it has too
+    /// many atoms or kept levels.
+    fn shape_id(&mut self, run: &[TailLevel]) -> Option<u32> {
+        if let Some(&id) = self.shapes.get(run) {
+            return Some(id);
+        }
+        let shape = Shape::new(run)?;
+        let id = self.all.len() as u32;
+        self.all.push(shape);
+        self.shapes.insert(run.to_vec(), id);
+        Some(id)
+    }
+
+    /// The shape of `run` and the node of its start from `taken`, with the
+    /// entries that made; `None` when it has too many atoms or kept levels.
+    fn root(&mut self, run: &[TailLevel], taken: u64) -> Option<(u32, u32, usize)> {
+        let id = self.shape_id(run)?;
+        let shape = &mut self.all[id as usize];
+        let before = shape.nodes.len();
+        let counts = shape.counts(taken);
+        let root = shape.node(0, counts);
+        Some((id, root, shape.nodes.len() - before))
     }
 
     /// Solves the run of levels `run` (at most 63) from the levels `taken`
     /// before it; `None` when it has too many atoms or kept levels.
     pub fn solve(&mut self, run: &[TailLevel], taken: u64) -> Option<Solved> {
-        let id = match self.shapes.get(run) {
-            Some(&id) => id,
-            None => {
-                let shape = Shape::new(run)?;
-                let id = self.all.len() as u32;
-                self.all.push(shape);
-                self.shapes.insert(run.to_vec(), id);
-                id
-            }
-        };
-        let shape = &mut self.all[id as usize];
-        let before = shape.nodes.len();
-        let counts: Vec<u8> = shape
-            .atoms
-            .iter()
-            .map(|&a| (a & taken).count_ones() as u8)
-            .collect();
-        let root = shape.node(0, counts);
+        let (id, root, made) = self.root(run, taken)?;
+        let shape = &self.all[id as usize];
         let status = shape.nodes[root as usize].status;
         let mut kept = Vec::new();
         let mut at = Vec::new();
@@ -285,42 +352,12 @@ impl Tails {
             status,
             kept,
             at,
-            nodes: shape.nodes.len() - before,
+            nodes: made,
         })
     }
 }
 
 impl Shape {
-    /// [`Tails::absorb`] for one run's entries: `other`'s numbered anew
-    /// after this one's, in their order (sub-searches first).
-    fn absorb(&mut self, other: Shape) -> usize {
-        let mut keys: Vec<Option<(u8, Vec<u8>)>> = vec![None; other.nodes.len()];
-        for (key, id) in other.memo {
-            keys[id as usize] = Some(key);
-        }
-        let mut renumber: Vec<u32> = Vec::with_capacity(other.nodes.len());
-        let mut added = 0;
-        for (mut node, key) in other.nodes.into_iter().zip(keys) {
-            let Some(key) = key else {
-                renumber.push(u32::MAX);
-                continue;
-            };
-            if let Some(&id) = self.memo.get(&key) {
-                renumber.push(id);
-                continue;
-            }
-            for step in &mut node.next {
-                step.2 = renumber[step.2 as usize];
-            }
-            let id = self.nodes.len() as u32;
-            self.nodes.push(node);
-            self.memo.insert(key, id);
-            renumber.push(id);
-            added += 1;
-        }
-        added
-    }
-
     fn new(run: &[TailLevel]) -> Option<Shape> {
         if run.len() > 63 || kept_outcomes(run) > MAX_KEPT_OUTCOMES {
             return None;
@@ -355,7 +392,77 @@ impl Shape {
             outcomes: stride,
             memo: FxHashMap::default(),
             nodes: Vec::new(),
+            given: Vec::new(),
         })
+    }
+
+    /// The levels `taken` holds in each atom.
+    fn counts(&self, taken: u64) -> Vec<u8> {
+        self.atoms
+            .iter()
+            .map(|&a| (a & taken).count_ones() as u8)
+            .collect()
+    }
+
+    /// [`Tails::replay`] for the entries `made` of `other` (the same run's
+    /// shape), whose sub-searches are in `made` or were given before;
+    /// returns how many this shape lacked.
+    fn give(&mut self, other: &mut Shape, made: std::ops::Range<u32>) -> usize {
+        if other.given.len() < other.nodes.len() {
+            other.given.resize(other.nodes.len(), (None, u32::MAX));
+            // Freed now rather than with the memo: the table is most of
+            // what the entries leave behind once moved.
+            for (key, id) in std::mem::take(&mut other.memo) {
+                if let Some(slot) = other.given.get_mut(id as usize) {
+                    slot.0 = Some(key);
+                }
+            }
+        }
+        // Most runs' entries come from one placement's search: room for
+        // them at once, not by doubling, which would leave up to half of
+        // each new shape's memo unused.
+        if self.nodes.is_empty() {
+            self.nodes.reserve_exact(made.len());
+            self.memo.reserve(made.len());
+        }
+        let mut added = 0;
+        for id in made {
+            let Some(key) = other.given.get_mut(id as usize).and_then(|g| g.0.take()) else {
+                continue;
+            };
+            let mine = match self.memo.get(&key) {
+                Some(&mine) => mine,
+                None => {
+                    let slot = &mut other.nodes[id as usize];
+                    let mut node = TNode {
+                        i: slot.i,
+                        status: slot.status,
+                        not_full: slot.not_full,
+                        marg: std::mem::take(&mut slot.marg),
+                        next: std::mem::take(&mut slot.next),
+                    };
+                    for step in &mut node.next {
+                        step.2 = other.given.get(step.2 as usize).map_or(u32::MAX, |g| g.1);
+                    }
+                    added += 1;
+                    if node.next.iter().any(|step| step.2 == u32::MAX) {
+                        // A sub-search not given: made here instead, to the
+                        // same entries.
+                        let before = self.nodes.len();
+                        let mine = self.node(usize::from(key.0), key.1);
+                        added += self.nodes.len() - before - 1;
+                        other.given[id as usize].1 = mine;
+                        continue;
+                    }
+                    let mine = self.nodes.len() as u32;
+                    self.nodes.push(node);
+                    self.memo.insert(key, mine);
+                    mine
+                }
+            };
+            other.given[id as usize].1 = mine;
+        }
+        added
     }
 
     fn has_kept(&self) -> bool {

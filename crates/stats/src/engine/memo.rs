@@ -9,10 +9,11 @@ use super::{Engine, TooLarge};
 use crate::fxhash::FxHashMap;
 use crate::halves::{self, each_of};
 use crate::place::{self, PLevel, Placement};
-use crate::tail::Tails;
+use crate::tail::{Asked, Tails};
 use crate::weight::W;
 use crate::STOPPED;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::{self, ThreadId};
 
 /// A placement [`Engine::prefetch_placements`] has yet to make.
 pub(super) const NOT_YET: u32 = u32::MAX;
@@ -400,12 +401,17 @@ impl<'a> Engine<'a> {
     /// Before a layer of a few states: the placements its states will ask
     /// for, searched two at a time (the Dungeons of Doom's sizes on
     /// dNetHack's files, a large part of the enumeration, which would
-    /// otherwise leave the other core idle). Each search fills a memo of its own, absorbed into the
-    /// shared one in the order the states would have asked; what each
-    /// counts is then what it would have added to the shared memo, so the
-    /// statistics and the reported work are the same as searched one after
-    /// another, which is what happens from the first search that fails,
-    /// or would have run out of budget, on.
+    /// otherwise leave the other core idle). Each thread keeps one memo of
+    /// tails for the layer's searches: a memo per search would solve a
+    /// tail of thousands of entries again for every placement, and hold
+    /// them all until the layer's placements are taken (SlashTHEM's
+    /// Dungeons of Doom, with eight optional levels mixed into its tail,
+    /// made some 40 times the entries it keeps). The entries each search
+    /// made are then moved to the shared memo in the order the states
+    /// would have asked ([`Tails::replay`]); what each counts is what it
+    /// would have added, so the statistics and the reported work are the
+    /// same as searched one after another, which is what happens from the
+    /// first search that fails, or would have run out of budget, on.
     pub(super) fn prefetch_placements(&mut self, states: &[State], rec: usize) {
         if states.len() > PREFETCH_UP_TO || halves::is_alone() {
             return;
@@ -432,26 +438,50 @@ impl<'a> Engine<'a> {
             })
             .collect();
         let budget = self.placement_nodes_left();
-        let mut found: Vec<Option<(Placement, Tails)>> = (0..jobs.len()).map(|_| None).collect();
+        let mut found: Vec<Option<(Placement, usize, Asked)>> =
+            (0..jobs.len()).map(|_| None).collect();
         let stop = &self.stop;
+        // One per thread, which takes its searches in order, as replaying
+        // needs. Dropped with the layer: kept, they would hold the shared
+        // memo's entries twice more to the end of the enumeration.
+        let memos: Mutex<Vec<(ThreadId, Tails)>> = Mutex::new(Vec::new());
+        let lock = || memos.lock().unwrap_or_else(PoisonError::into_inner);
         each_of(&mut found, 2, |k, slot| {
             let (key, levels) = &jobs[k];
-            let mut tails = Tails::default();
-            if let Ok(p) = place::place(&key.input(levels), budget, stop, &mut tails) {
-                *slot = Some((p, tails));
+            let me = thread::current().id();
+            let (memo, mut tails) = {
+                let mut memos = lock();
+                match memos.iter().position(|&(thread, _)| thread == me) {
+                    Some(memo) => (memo, std::mem::take(&mut memos[memo].1)),
+                    None => {
+                        memos.push((me, Tails::default()));
+                        (memos.len() - 1, Tails::default())
+                    }
+                }
+            };
+            tails.record();
+            let placed = place::place(&key.input(levels), budget, stop, &mut tails);
+            let asked = tails.recorded();
+            lock()[memo].1 = tails;
+            if let Ok(p) = placed {
+                *slot = Some((p, memo, asked));
             }
         });
+        let mut memos = memos.into_inner().unwrap_or_else(PoisonError::into_inner);
         for ((key, _), slot) in jobs.into_iter().zip(found) {
-            let Some((mut result, tails)) = slot else {
+            let Some((mut result, memo, asked)) = slot else {
                 break;
             };
-            let searched = result.nodes - tails.entries();
+            let Some((_, from)) = memos.get_mut(memo) else {
+                break;
+            };
+            let searched = result.nodes - asked.made;
             // Within what the search would have had left, it would have
             // ended as it did.
             if searched > self.placement_nodes_left() {
                 break;
             }
-            result.nodes = searched + self.memo.tails.absorb(tails);
+            result.nodes = searched + self.memo.tails.replay(&asked, from);
             self.keep_placement(key, result);
         }
     }

@@ -397,48 +397,53 @@ fn kept_levels_of_wide_ranges_split_the_tail_by_their_levels() {
     }
 }
 
-/// Placements searched each on a memo of its own, the memos absorbed in
-/// order (as the engine searches a layer's ahead, two at a time), give
-/// what they give one after another on one memo, bit for bit, and
-/// count the same work: what each adds to the memo. The memo absorbed
-/// into is then the shared one: a search after costs the same on both.
+/// Placements searched on two memos in turn, each search on a memo the
+/// earlier ones on it filled (as the engine's two threads search a
+/// layer's placements ahead), then replayed in order on another memo,
+/// give what they give one after another on one memo, bit for bit, and
+/// count the same work: what each adds to the memo. The memo replayed on
+/// is then the shared one: a search after costs the same on both.
 #[test]
-fn placements_searched_apart_and_absorbed_are_those_searched_on_one_memo() {
+fn placements_searched_apart_and_replayed_are_those_searched_on_one_memo() {
     let levels = doom_in_small();
     let stop = Stop::default();
-    let (mut shared, mut absorbed) = (Tails::default(), Tails::default());
-    let mut added = 0;
-    for n in (10..=13).rev() {
-        let input = Input {
-            n,
-            start: 3,
-            levels: &levels,
-            external: &[],
-        };
-        let one = place(&input, 1_000_000, &stop, &mut shared).unwrap();
-        let mut own = Tails::default();
-        let mut apart = place(&input, 1_000_000, &stop, &mut own).unwrap();
-        assert!(own.entries() > 0 && apart.nodes > own.entries());
-        apart.nodes = apart.nodes - own.entries() + absorbed.absorb(own);
-        assert_eq!(format!("{apart:?}"), format!("{one:?}"), "n {n}");
-        added += apart.nodes;
+    let input = |n| Input {
+        n,
+        start: 3,
+        levels: &levels,
+        external: &[],
+    };
+    let (mut shared, mut replayed) = (Tails::default(), Tails::default());
+    let mut apart = [Tails::default(), Tails::default()];
+    // A size again, on the other memo: its entries are then given to the
+    // shared memo entry by entry, which already holds them.
+    let sizes = [12, 13, 13, 12, 11, 10];
+    let mut searched = Vec::new();
+    for (k, &n) in sizes.iter().enumerate() {
+        let memo = &mut apart[k % 2];
+        memo.record();
+        let placed = place(&input(n), 1_000_000, &stop, memo).unwrap();
+        searched.push((placed, memo.recorded()));
     }
-    assert_eq!(absorbed.entries(), shared.entries());
+    let mut added = 0;
+    for (k, (&n, (mut placed, asked))) in sizes.iter().zip(searched).enumerate() {
+        let one = place(&input(n), 1_000_000, &stop, &mut shared).unwrap();
+        assert!(placed.nodes > asked.made);
+        placed.nodes = placed.nodes - asked.made + replayed.replay(&asked, &mut apart[k % 2]);
+        assert_eq!(format!("{placed:?}"), format!("{one:?}"), "n {n}");
+        added += placed.nodes;
+    }
+    assert!(shared.entries() > 0);
+    assert_eq!(replayed.entries(), shared.entries());
     assert!(
         added > shared.entries(),
         "the searches' own nodes count too"
     );
     for n in [9, 14] {
-        let input = Input {
-            n,
-            start: 3,
-            levels: &levels,
-            external: &[],
-        };
-        let on_shared = place(&input, 1_000_000, &stop, &mut shared).unwrap();
-        let on_absorbed = place(&input, 1_000_000, &stop, &mut absorbed).unwrap();
+        let on_shared = place(&input(n), 1_000_000, &stop, &mut shared).unwrap();
+        let on_replayed = place(&input(n), 1_000_000, &stop, &mut replayed).unwrap();
         assert_eq!(
-            format!("{on_absorbed:?}"),
+            format!("{on_replayed:?}"),
             format!("{on_shared:?}"),
             "n {n}"
         );
