@@ -191,14 +191,7 @@ fn a_floating_level_on_its_dungeons_bottom_entry_matches_the_loader() {
     let mut x = level("x", b'A', 2, 1);
     x.chance = 0;
     d2.levels.push(x);
-    let script = Script {
-        prelude: None,
-        dungeons: vec![top, d1, d2],
-    };
-    let bones = dgnkit::options::Target::DNetHack.game().bones_options();
-    for wizard in [false, true] {
-        check_bones(&script, Rules::native(), wizard, &bones);
-    }
+    check_dnethack_bones_both_modes(vec![top, d1, d2]);
 }
 
 #[test]
@@ -222,9 +215,15 @@ fn a_floating_level_at_its_dungeons_entry_matches_the_loader_in_wizard_mode() {
     d1.levels.push(knox);
     let mut d2 = dungeon("D2", b'c', 5, 2);
     d2.entry = 1;
+    check_dnethack_bones_both_modes(vec![top, d1, d2]);
+}
+
+/// `dungeons` under native rules and dNetHack's bones rules, normal and
+/// wizard mode, against the loader's layouts.
+fn check_dnethack_bones_both_modes(dungeons: Vec<Dungeon>) {
     let script = Script {
         prelude: None,
-        dungeons: vec![top, d1, d2],
+        dungeons,
     };
     let bones = dgnkit::options::Target::DNetHack.game().bones_options();
     for wizard in [false, true] {
