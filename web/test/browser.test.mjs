@@ -329,6 +329,134 @@ test("edit: diagnostics as you type, a level's hover with its depths and bones, 
   await p.close();
 });
 
+/** The Edit view's text. */
+const editText = (p) => p.evaluate(() => window.dgnEditor.state.doc.toString());
+
+/** Types `text` at the end of the Edit view's text. */
+const appendEdit = (p, text) =>
+  p.evaluate((t) => {
+    const v = window.dgnEditor;
+    v.dispatch({ changes: { from: v.state.doc.length, insert: t } });
+  }, text);
+
+/** Waits for the Edit view's notice to say that an edit (`edit`) or the sample (`sample`) is shown. */
+const editShows = (p, what) =>
+  p.waitForFunction((w) => document.querySelector('#edit-kept')?.dataset.shown === w, what, {
+    timeout: 20000,
+  });
+
+const SAMPLE_DEF = readFileSync(path.join(root, 'corpus', 'nethack-3.6.def'), 'utf8');
+const SAMPLE_LUA = readFileSync(path.join(root, 'corpus', 'nethack-3.7.lua'), 'utf8');
+
+test('edit: an edit is kept per game and kind of file across leaving the view, reload and Back', async () => {
+  const { p, errors } = await page('?view=edit&game=nethack-3.6');
+  await editShows(p, 'sample');
+  assert.equal(await editText(p), SAMPLE_DEF);
+  assert.match(await p.locator('#edit-kept').textContent(), /built-in sample is shown/);
+  await appendEdit(p, '\n# my change\n');
+  await editShows(p, 'edit');
+  assert.match(
+    await p.locator('#edit-kept').textContent(),
+    /Your edit of dungeon\.def for nethack-3\.6 is shown, not the built-in sample/,
+  );
+  // Another view and back.
+  await p.click('#tabs a[data-view=dungeon]');
+  await mapShown(p);
+  await p.click('#tabs a[data-view=edit]');
+  await editShows(p, 'edit');
+  assert.equal(await editText(p), SAMPLE_DEF + '\n# my change\n');
+  // A reload.
+  await p.reload();
+  await editShows(p, 'edit');
+  assert.equal(await editText(p), SAMPLE_DEF + '\n# my change\n');
+  // Back, from another view.
+  await p.click('#tabs a[data-view=odds]');
+  await p.locator('#view-odds').waitFor();
+  await p.goBack();
+  await editShows(p, 'edit');
+  assert.equal(await editText(p), SAMPLE_DEF + '\n# my change\n');
+  // The other kind of file has its own text.
+  await p.selectOption('#view-edit select[name=kind]', 'dungeon.lua');
+  await editShows(p, 'sample');
+  assert.equal(await editText(p), SAMPLE_LUA);
+  await appendEdit(p, '\n-- lua change\n');
+  await editShows(p, 'edit');
+  await p.selectOption('#view-edit select[name=kind]', 'dungeon.def');
+  await editShows(p, 'edit');
+  assert.equal(await editText(p), SAMPLE_DEF + '\n# my change\n');
+  await p.reload();
+  await p.selectOption('#view-edit select[name=kind]', 'dungeon.lua');
+  await p.waitForFunction(() => window.dgnEditor.state.doc.toString().endsWith('-- lua change\n'));
+  // Another game has its own text too.
+  await p.goto(base + '?view=edit&game=dnethack');
+  await editShows(p, 'sample');
+  await appendEdit(p, '\n# dnethack change\n');
+  await editShows(p, 'edit');
+  await p.selectOption('#view-edit select[name=game]', 'nethack-3.6');
+  await p.waitForFunction(() => window.dgnEditor.state.doc.toString().endsWith('# my change\n'));
+  await p.selectOption('#view-edit select[name=game]', 'dnethack');
+  await p.waitForFunction(() =>
+    window.dgnEditor.state.doc.toString().endsWith('# dnethack change\n'),
+  );
+  // An edit follows a game that has none of its own.
+  await p.selectOption('#view-edit select[name=game]', 'slashem');
+  await editShows(p, 'edit');
+  assert.match(await editText(p), /# dnethack change\n$/);
+  assert.match(await p.locator('#edit-kept').textContent(), /for slashem/);
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
+test('edit: Download saves the text, Open loads a file, and the sample comes back and goes', async () => {
+  const { p, errors } = await page('?view=edit');
+  await editShows(p, 'sample');
+  await appendEdit(p, '\n# kept\n');
+  await editShows(p, 'edit');
+  assert.equal(await p.locator('#edit-download').textContent(), 'Download dungeon.def');
+  const [saved] = await Promise.all([p.waitForEvent('download'), p.click('#edit-download')]);
+  assert.equal(saved.suggestedFilename(), 'dungeon.def');
+  assert.equal(readFileSync(await saved.path(), 'utf8'), SAMPLE_DEF + '\n# kept\n');
+  // Back to the sample: the edit is put aside, and comes back.
+  await p.click('#edit-to-sample');
+  await editShows(p, 'sample');
+  assert.equal(await editText(p), SAMPLE_DEF);
+  await p.reload();
+  await editShows(p, 'sample');
+  await p.click('#edit-restore');
+  await editShows(p, 'edit');
+  assert.equal(await editText(p), SAMPLE_DEF + '\n# kept\n');
+  assert.equal(await p.locator('#edit-restore').count(), 0);
+  // A file opened from disk: a .lua name makes it a dungeon.lua.
+  const mine = SAMPLE_LUA.replace('"oracle"', '"oracle" --[[ mine ]]');
+  await p.setInputFiles('#edit-file', {
+    name: 'mine.lua',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(mine),
+  });
+  await p.waitForFunction((t) => window.dgnEditor.state.doc.toString() === t, mine);
+  assert.equal(await p.locator('#view-edit select[name=kind]').inputValue(), 'dungeon.lua');
+  assert.equal(await p.locator('#view-edit select[name=game]').inputValue(), 'nethack-3.7');
+  assert.match(await p.locator('#edit-kept').textContent(), /Opened “mine\.lua”/);
+  assert.equal(await p.locator('#edit-download').textContent(), 'Download dungeon.lua');
+  await p.waitForURL(/name=dungeon\.lua/);
+  await p.reload();
+  await editShows(p, 'edit');
+  assert.equal(await editText(p), mine);
+  // The .def edit is still kept under its own kind.
+  await p.selectOption('#view-edit select[name=kind]', 'dungeon.def');
+  await p.waitForFunction(() => window.dgnEditor.state.doc.toString().endsWith('# kept\n'));
+  // A compiled file is refused, and the text stays.
+  await p.setInputFiles('#edit-file', {
+    name: 'dungeon',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from([0x01, 0x00, 0x02]),
+  });
+  await p.locator('#edit-kept', { hasText: 'is a compiled file' }).waitFor();
+  assert.match(await editText(p), /# kept\n$/);
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
 test('edit: without the language server, dgn check through the API gives the diagnostics', async () => {
   const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
