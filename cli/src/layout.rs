@@ -43,6 +43,9 @@ pub enum LayoutFormat {
     Json,
     /// A picture of the dungeon tree.
     Svg,
+    /// The resolution draw by draw, as the SIG-GAME framework's gamelog
+    /// (gzipped JSON; `dgn replay` reads it back).
+    Gamelog,
 }
 
 /// How `--trace` writes the draw log.
@@ -92,6 +95,11 @@ pub struct LayoutArgs {
     /// come out in seed order whatever the number.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+    /// Where `--format gamelog` writes the log: gzipped, unless the name
+    /// ends in `.json`; without it, standard output when that is not a
+    /// terminal.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// A dungeon.def or compiled file (`-` reads standard input); default:
     /// the built-in description of the target's game (NetHack 3.6's without
     /// --target; `corpus/` holds them all).
@@ -209,7 +217,15 @@ impl Progress {
 }
 
 pub fn run(args: LayoutArgs) -> ExitCode {
-    super::input::on_std_streams(|out, err, tty| execute(&args, out, err, Terminal::of(tty)))
+    use std::io::IsTerminal;
+    let stdout = std::io::stdout().is_terminal();
+    super::input::on_std_streams(|out, err, tty| {
+        let term = Terminal {
+            stdout,
+            ..Terminal::of(tty)
+        };
+        execute(&args, out, err, term)
+    })
 }
 
 /// What the error stream is.
@@ -219,6 +235,8 @@ pub struct Terminal {
     pub color: bool,
     /// Draw a progress bar for `--seeds`.
     pub progress: bool,
+    /// Standard output is a terminal (no gzip is written there).
+    pub stdout: bool,
 }
 
 impl Terminal {
@@ -228,6 +246,7 @@ impl Terminal {
         Terminal {
             color: super::check::use_color(stderr_is_tty),
             progress: stderr_is_tty,
+            stdout: false,
         }
     }
 }
@@ -253,6 +272,27 @@ pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term
         let _ = writeln!(err, "dgn layout: --seeds writes JSON lines; --format overview and svg show one seed (use --seed)");
         return EXIT_USAGE;
     }
+    if args.seeds.is_some() && args.format == Some(LayoutFormat::Gamelog) {
+        let _ = writeln!(
+            err,
+            "dgn layout: a gamelog is one seed's resolution (use --seed)"
+        );
+        return EXIT_USAGE;
+    }
+    if args.output.is_some() && args.format != Some(LayoutFormat::Gamelog) {
+        let _ = writeln!(
+            err,
+            "dgn layout: -o writes a gamelog (--format gamelog); the other formats go to standard output"
+        );
+        return EXIT_USAGE;
+    }
+    if args.format == Some(LayoutFormat::Gamelog) && args.output.is_none() && term.stdout {
+        let _ = writeln!(
+            err,
+            "dgn layout: a gamelog is gzipped JSON; give -o FILE (FILE.json.gz, or FILE.json for plain JSON) or redirect standard output"
+        );
+        return EXIT_USAGE;
+    }
     if args.seeds.is_some() && args.trace == Some(TraceForm::Session) {
         let _ = writeln!(
             err,
@@ -272,8 +312,97 @@ pub fn execute(args: &LayoutArgs, out: &mut dyn Write, err: &mut dyn Write, term
     let Input { name, target, .. } = input;
     match &args.seeds {
         Some(seeds) => many(&resolver, args, rng, seeds, out, term.progress),
+        None if args.format == Some(LayoutFormat::Gamelog) => {
+            gamelog(&resolver, args, &name, target, rng, out, err)
+        }
         None => one(&resolver, args, &name, target, rng, out, err),
     }
+}
+
+/// `--format gamelog`: the resolution recorded draw by draw, to `-o FILE`
+/// or standard output.
+fn gamelog(
+    resolver: &Resolver,
+    args: &LayoutArgs,
+    name: &str,
+    target: Target,
+    rng: RngKind,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let game = target.game();
+    let mut given = Vec::new();
+    let l = &args.loader;
+    for (k, v) in [
+        ("race", &l.race),
+        ("gender", &l.gender),
+        ("align", &l.align),
+    ] {
+        if let Some(v) = v {
+            given.push((k.to_string(), v.clone()));
+        }
+    }
+    for o in &l.options {
+        let (k, v) = o.split_once('=').unwrap_or((o, ""));
+        given.push((format!("option:{k}"), v.to_string()));
+    }
+    let settings = dgnkit::gamelog::Settings {
+        target: target.name().to_string(),
+        title: game.title.to_string(),
+        file: name.to_string(),
+        seed: args.seed,
+        role: l.role.clone(),
+        wizard: args.wizard,
+        generator: rng.name().to_string(),
+        game_start: resolver.game_start() != dgnkit::loader::GameStart::NONE,
+        inputs: given,
+        epoch: epoch_ms(),
+    };
+    let (log, result) =
+        dgnkit::gamelog::record(resolver, game, args.seed, rng, args.wizard, &settings);
+    let plain = args
+        .output
+        .as_ref()
+        .is_some_and(|p| p.extension().is_some_and(|e| e == "json"));
+    let bytes = if plain {
+        let mut text = serde_json::to_vec(&log).unwrap_or_default();
+        text.push(b'\n');
+        text
+    } else {
+        dgnkit::gamelog::gzip(&log)
+    };
+    let written = match &args.output {
+        Some(path) if path.as_os_str() != "-" => std::fs::write(path, &bytes).map_err(|e| {
+            let _ = writeln!(err, "dgn layout: cannot write `{}`: {e}", path.display());
+        }),
+        _ => out.write_all(&bytes).map_err(|_| ()),
+    };
+    if written.is_err() {
+        return EXIT_USAGE;
+    }
+    if let Err(e) = result {
+        let _ = writeln!(
+            err,
+            "dgn layout: `{name}`, seed {}: {e} (the gamelog ends there)",
+            args.seed
+        );
+        return EXIT_INPUT;
+    }
+    EXIT_OK
+}
+
+/// Now, for a gamelog's `epoch`; `SOURCE_DATE_EPOCH` (seconds) fixes it,
+/// for a log that is the same byte for byte on every run.
+fn epoch_ms() -> u64 {
+    if let Some(s) = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+    {
+        return s.saturating_mul(1000);
+    }
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 fn one(
@@ -326,7 +455,8 @@ fn one(
     }
     let text = match format {
         LayoutFormat::Overview => views::overview(&layout, target.game().overview),
-        LayoutFormat::Json => format!("{}\n", views::json_line(&layout)),
+        // `execute` hands a gamelog to `gamelog`, never here.
+        LayoutFormat::Json | LayoutFormat::Gamelog => format!("{}\n", views::json_line(&layout)),
         LayoutFormat::Svg => views::svg(&layout, &format!("{name}, {} loader", target.name())),
     };
     if out.write_all(text.as_bytes()).is_err() {

@@ -16,6 +16,7 @@ mod given;
 pub mod input;
 pub mod layout;
 pub mod lsp;
+pub mod replay;
 pub mod serve;
 pub mod session;
 pub mod stats;
@@ -62,6 +63,9 @@ pub enum Command {
     /// Check a Mazes of Menace session file (a recorded game with every
     /// draw) against dgnkit's game start and init_dungeons(), draw for draw.
     Session(session::SessionArgs),
+    /// Read a gamelog (`dgn layout --format gamelog`) back and show the
+    /// dungeon after any draw.
+    Replay(replay::ReplayArgs),
     /// The seeds whose dungeon satisfies a query (`dgn explain find`).
     Find(find::FindArgs),
     /// Which levels can leave and load bones: for one seed's layout, or
@@ -279,6 +283,7 @@ pub fn main() -> ExitCode {
         Command::Fmt(args) => fmt::run(args),
         Command::Layout(args) => layout::run(args),
         Command::Session(args) => session::run(args),
+        Command::Replay(args) => replay::run(args),
         Command::Find(args) => find::run(args),
         Command::Bones(args) => bones::run(args),
         Command::Stats(args) => stats::run(args),

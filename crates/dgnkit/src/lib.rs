@@ -19,6 +19,7 @@
 
 pub mod convert;
 pub mod frontend;
+pub mod gamelog;
 pub mod games;
 pub mod odds;
 pub mod options;

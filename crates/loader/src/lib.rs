@@ -41,7 +41,7 @@ pub mod rng {
     pub use dgnkit_rng::*;
 }
 
-use crate::rng::{Draw, Glibc, Isaac32, Isaac64, Mt19937Cokus, RngKind, Source};
+use crate::rng::{Glibc, Isaac32, Isaac64, Mt19937Cokus, RngKind, Source};
 use dgnkit_script::layout::Layout;
 use dgnkit_script::{flags, BranchType, Range, Script};
 use std::ops::ControlFlow;
@@ -1051,15 +1051,15 @@ impl Resolver {
         }
     }
 
-    /// As [`Resolver::resolve_into`], appending every draw to `log` (also
-    /// the draws made before an error).
-    pub fn resolve_traced(
+    /// As [`Resolver::resolve_into`], showing every draw to `log` (also
+    /// the draws made before an error): a `Vec<Draw>` keeps them.
+    pub fn resolve_traced<T: Trace>(
         &self,
         seed: u64,
         rng: RngKind,
         wizard: bool,
         out: &mut Resolved,
-        log: &mut Vec<Draw>,
+        log: &mut T,
     ) -> Result<(), LoadError> {
         self.resolve_logged(seed, rng, wizard, out, log)
     }

@@ -255,6 +255,9 @@ fn search<S: Source, T: Trace>(
             i -= 1;
             let prev = &mut steps[i];
             let level = run.out.slots[prev.slot].dlevel;
+            // Taken back: a trace that looks at states sees the level
+            // leave its place (nothing reads it before it is drawn again).
+            run.out.slots[prev.slot].dlevel = 0;
             taken &= !level_bit(level);
             prev.mask &= !level_bit(level);
             prev.left -= 1;
@@ -265,7 +268,7 @@ fn search<S: Source, T: Trace>(
             return Err(Stop::Budget);
         }
         let record = run.out.slots[step.slot].record;
-        let r = run.draw.rn2(step.left, Site::Place { level: record });
+        let r = run.rn2(step.left, Site::Place { level: record });
         let level = nth_bit(step.mask, r);
         run.out.slots[step.slot].dlevel = level;
         taken |= level_bit(level);
@@ -273,6 +276,9 @@ fn search<S: Source, T: Trace>(
         let Some(next) = steps.get_mut(i) else {
             return Ok(Some(taken));
         };
+        // The try is made: a trace sees it before the search goes on
+        // (and perhaps takes it back).
+        run.seen();
         (next.mask, next.left) = candidates(run, dg, next, taken)?;
     }
 }

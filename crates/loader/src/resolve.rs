@@ -137,6 +137,8 @@ impl ResolvedLevel {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResolvedBranch {
     pub id: i32,
+    /// The branch record that made it.
+    pub record: u32,
     pub kind: BranchKind,
     pub end1: (i32, i32),
     pub end2: (i32, i32),
@@ -576,6 +578,22 @@ impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
         self.stopped
     }
 
+    /// Shows a trace that looks at states ([`Trace::SEES_STATES`]) the
+    /// layout as it stands between two draws.
+    #[inline(always)]
+    pub(crate) fn seen(&mut self) {
+        if T::SEES_STATES {
+            self.draw.trace.state(self.out);
+        }
+    }
+
+    /// Every draw of the loader proper: the trace sees the state first.
+    #[inline(always)]
+    pub(crate) fn rn2(&mut self, n: u32, site: Site) -> u32 {
+        self.seen();
+        self.draw.rn2(n, site)
+    }
+
     /// `level_range`: `(start, count)` of a level or branch range in
     /// dungeon `dnum`. `placed` is the number of leading slots whose level
     /// is placed at this point; a chain must land on one of them. The
@@ -636,8 +654,9 @@ impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
     #[inline]
     pub(crate) fn rn2_count(&mut self, count: i32, site: Site) -> i32 {
         if count >= 1 {
-            self.draw.rn2(count as u32, site) as i32
+            self.rn2(count as u32, site) as i32
         } else {
+            self.seen();
             self.draw.rn2_nonpositive(count, self.neg_rn2, site)
         }
     }
@@ -703,7 +722,7 @@ impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
         let level = if res.rules.avoid_branch_levels {
             // parent_dlevel (3.6): start looking at j + 1, wrap, stop on a
             // level that ends no branch of the parent yet, or back at j.
-            let j = self.draw.rn2(count as u32, site) as i32;
+            let j = self.rn2(count as u32, site) as i32;
             let mut k = j;
             loop {
                 k += 1;
@@ -716,7 +735,7 @@ impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
             }
             base + k
         } else {
-            self.draw.rn2(count as u32, site) as i32 + base
+            self.rn2(count as u32, site) as i32 + base
         };
         Ok(res.rules.fields.count(level))
     }
@@ -818,6 +837,7 @@ impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
         let b = &res.branches[brec];
         let branch = ResolvedBranch {
             id: self.next_branch_id,
+            record: brec as u32,
             kind: b.kind,
             end1: (parent as i32, level),
             end2: (child as i32, entry),
@@ -914,6 +934,7 @@ impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
         let site = Site::Alternate {
             dungeon: rec as u32,
         };
+        self.seen();
         let mut select = self.draw.rn2_any(remaining, site) == 0;
         let inputs = &res.rules.inputs;
         if d.is_chaos_quest && inputs.chaosvar != 0 && (self.out.wizard || inputs.is_june) {
@@ -952,7 +973,7 @@ impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
         let site = Site::DungeonChance {
             dungeon: rec as u32,
         };
-        chance > self.draw.rn2(100, site) as i32
+        chance > self.rn2(100, site) as i32
     }
 
     /// dNetHack's Quest locate level ([`arith::quest_locate_moves`]): its
@@ -970,7 +991,7 @@ impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
                 let site = Site::QuestLocate {
                     dungeon: rec as u32,
                 };
-                moves[self.draw.rn2(moves.len() as u32, site) as usize]
+                moves[self.rn2(moves.len() as u32, site) as usize]
             }
         };
         if let Some(k) = arith::quest_locate_record(d) {
@@ -1062,7 +1083,7 @@ impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
         for k in start..self.out.slots.len() {
             let l = self.out.slots[k].record;
             self.out.slots[k].exists = self.skip_level_chance || {
-                let r = self.draw.rn2(100, Site::LevelChance { level: l }) as i32;
+                let r = self.rn2(100, Site::LevelChance { level: l }) as i32;
                 res.levels[l as usize].chance > r
             };
         }
@@ -1136,8 +1157,9 @@ impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
     fn finish(&mut self) -> Result<(), LoadError> {
         let res = self.res;
         for note in 0..5 {
-            self.out.tune[note] = b'A' + self.draw.rn2(7, Site::Tune) as u8;
+            self.out.tune[note] = b'A' + self.rn2(7, Site::Tune) as u8;
         }
+        self.seen();
         // Fort Ludios (and its likes): the branch gets the "floating"
         // marker and moves.
         for (i, name) in res.rules.floating_levels.iter().enumerate() {
@@ -1240,7 +1262,7 @@ impl<S: Source, T: Trace> Resolution<'_, '_, S, T> {
         }
         let mut array = [at[1], at[2], at[3], at[4]];
         for j in (1..4).rev() {
-            let pos = self.draw.rn2(j as u32 + 1, Site::Planes) as usize;
+            let pos = self.rn2(j as u32 + 1, Site::Planes) as usize;
             array.swap(pos, j);
         }
         let n = self.out.levels.len();

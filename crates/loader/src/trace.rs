@@ -22,6 +22,17 @@ pub trait Trace {
     fn checkpoint(&mut self, _at: Checkpoint, _out: &Resolved) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
+
+    /// Whether the log looks at the layout between draws ([`Trace::state`]):
+    /// a gamelog does, to say what each draw changed.
+    const SEES_STATES: bool = false;
+
+    /// The layout so far, between two draws of `init_dungeons()`: before
+    /// each draw, and once what a draw decided is in `out` where more
+    /// happens before the next draw (a placement try, the castle tune).
+    /// Called only when [`Trace::SEES_STATES`].
+    #[inline(always)]
+    fn state(&mut self, _out: &Resolved) {}
 }
 
 /// No log: every call inlines to nothing.
