@@ -11,7 +11,7 @@
 //! parse runs on a thread with a stack of its own.
 
 use super::codes::*;
-use dgnkit_grammar::{Diagnostic, Span};
+use dgnkit_grammar::{Diagnostic, Label, Span};
 use full_moon::ast::{self, Expression, Field, LastStmt, Stmt, UnOp, Var};
 use full_moon::node::Node;
 use full_moon::tokenizer::{Symbol, TokenReference, TokenType};
@@ -173,6 +173,11 @@ fn parse_text(src: &[u8], text: &str) -> Parsed {
             Diagnostic::error(LUA_SYNTAX, span, format!("Lua syntax error: {message}"))
                 .with_label(span, "NetHack cannot load the file"),
         );
+    }
+    if !out.diagnostics.is_empty() {
+        if let Some(open) = unclosed(text) {
+            point_at_unclosed(&mut out.diagnostics, &open);
+        }
     }
     let ev = Eval { src };
     let block = result.ast().nodes();
@@ -631,6 +636,150 @@ fn token_text<'a>(src: &'a [u8], tok: &TokenReference) -> &'a str {
     std::str::from_utf8(src.get(token_span(tok).range()).unwrap_or_default()).unwrap_or("")
 }
 
+/// A bracket the file opens and never closes: the one its reader most
+/// likely forgot.
+#[derive(Debug, PartialEq)]
+struct Unclosed {
+    /// The bracket, one byte.
+    open: Span,
+    ch: char,
+    /// When a closing bracket that starts its line is indented as for an
+    /// enclosing bracket rather than the one it closes, the first such:
+    /// the close and the 1-based lines of the close, of `open` (the bracket
+    /// it closes, so the one most likely left open) and of the bracket its
+    /// indentation matches.
+    misplaced: Option<Misplaced>,
+}
+
+/// A close bracket indented for another bracket than the one it closes.
+#[derive(Debug, PartialEq)]
+struct Misplaced {
+    close: Span,
+    line: usize,
+    open_line: usize,
+    meant: usize,
+}
+
+/// The bracket left open when the file's brackets do not balance, read
+/// with Lua's tokenizer (brackets in strings and comments do not count).
+/// Which bracket lacks its close cannot be told from the brackets alone
+/// (the last `}` closes the innermost open one); the indentation tells it:
+/// a `}` starting a line indented less than the line of the `{` it closes,
+/// as deep as an enclosing `{`'s line, was written for that enclosing one,
+/// so the `{` it closes is the one never closed. Without such a line, the
+/// innermost bracket still open at the end is named.
+fn unclosed(text: &str) -> Option<Unclosed> {
+    use full_moon::tokenizer::{Lexer, LexerResult};
+    let tokens = match Lexer::new(text, full_moon::LuaVersion::lua54()).collect() {
+        LexerResult::Ok(t) | LexerResult::Recovered(t, _) => t,
+        LexerResult::Fatal(_) => return None,
+    };
+    let bytes = text.as_bytes();
+    // The line (1-based) and indentation of the line holding `at`, and
+    // whether only blanks precede `at` on it.
+    let line_of = |at: usize| {
+        let start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let indent = bytes[start..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let line = 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count();
+        (line, indent, start + indent == at)
+    };
+    // Open brackets: where, which, the indentation and line of their line.
+    let mut stack: Vec<(usize, char, usize, usize)> = Vec::new();
+    let mut misplaced: Option<(usize, char, Misplaced)> = None;
+    for t in &tokens {
+        let TokenType::Symbol { symbol } = t.token_type() else {
+            continue;
+        };
+        let at = t.start_position().bytes();
+        let open = match symbol {
+            Symbol::LeftBrace => '{',
+            Symbol::LeftParen => '(',
+            Symbol::LeftBracket => '[',
+            Symbol::RightBrace | Symbol::RightParen | Symbol::RightBracket => {
+                let Some((o, ch, indent, open_line)) = stack.pop() else {
+                    // A stray close: another error, not an open bracket.
+                    return None;
+                };
+                let (line, here, leading) = line_of(at);
+                if misplaced.is_none() && leading && here < indent {
+                    if let Some(&(_, _, _, meant)) =
+                        stack.iter().rev().find(|&&(_, _, i, _)| i == here)
+                    {
+                        let close = Span::new(at as u32, at as u32 + 1);
+                        misplaced = Some((
+                            o,
+                            ch,
+                            Misplaced {
+                                close,
+                                line,
+                                open_line,
+                                meant,
+                            },
+                        ));
+                    }
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let (line, indent, _) = line_of(at);
+        stack.push((at, open, indent, line));
+    }
+    let &(last, last_ch, _, _) = stack.last()?;
+    Some(match misplaced {
+        Some((o, ch, m)) => Unclosed {
+            open: Span::new(o as u32, o as u32 + 1),
+            ch,
+            misplaced: Some(m),
+        },
+        None => Unclosed {
+            open: Span::new(last as u32, last as u32 + 1),
+            ch: last_ch,
+            misplaced: None,
+        },
+    })
+}
+
+/// Points the syntax error the open bracket causes (the one at the end of
+/// the file, else the last) at that bracket.
+fn point_at_unclosed(diagnostics: &mut [Diagnostic], open: &Unclosed) {
+    let end = diagnostics.iter().map(|d| d.span.start).max().unwrap_or(0);
+    let Some(d) = diagnostics
+        .iter_mut()
+        .rev()
+        .find(|d| d.code == LUA_SYNTAX && d.span.start == end)
+    else {
+        return;
+    };
+    let close = match open.ch {
+        '{' => '}',
+        '(' => ')',
+        _ => ']',
+    };
+    let mut label = |span: Span, message: String| d.labels.push(Label { span, message });
+    label(open.open, format!("this `{}` is never closed", open.ch));
+    let note = match &open.misplaced {
+        Some(m) => {
+            label(
+                m.close,
+                format!("indented as the close of line {}'s `{}`", m.meant, open.ch),
+            );
+            format!(
+                "a `{close}` is likely missing before line {}: the `{close}` there closes line {}'s `{}`, not line {}'s",
+                m.line, m.open_line, open.ch, m.meant
+            )
+        }
+        None => format!("add the `{close}` that closes it"),
+    };
+    d.notes.push(note);
+}
+
 fn node_span(n: &impl Node) -> Span {
     n.range()
         .map(|(a, b)| Span::new(a.bytes() as u32, b.bytes().max(a.bytes()) as u32))
@@ -901,5 +1050,48 @@ mod tests {
                 inner: Span::new(13, 17)
             })
         );
+    }
+
+    #[test]
+    fn a_table_left_open_is_named_by_the_indentation() {
+        // The `}` of line 4 is indented for line 2's `{`: line 3's is open.
+        let src = "dungeon = {\n   {\n      levels = {\n   },\n}\n";
+        let open = unclosed(src).expect("a bracket left open");
+        assert_eq!(open.open, Span::new(32, 33));
+        assert_eq!(
+            open.misplaced.map(|m| (m.line, m.open_line, m.meant)),
+            Some((4, 3, 2))
+        );
+        let d = parse(src.as_bytes()).diagnostics;
+        let syntax = d.iter().find(|d| d.code == LUA_SYNTAX).expect("an error");
+        assert!(
+            syntax
+                .labels
+                .iter()
+                .any(|l| l.span == Span::new(32, 33) && l.message == "this `{` is never closed"),
+            "{syntax:?}"
+        );
+        assert!(
+            syntax.notes[0].contains("missing before line 4"),
+            "{syntax:?}"
+        );
+    }
+
+    #[test]
+    fn without_indentation_the_innermost_open_bracket_is_named() {
+        let src = "dungeon = { { name = \"D\", levels = { { name = \"x\" } }";
+        let open = unclosed(src).expect("a bracket left open");
+        assert_eq!(
+            (open.open, open.ch, open.misplaced),
+            (Span::new(12, 13), '{', None)
+        );
+        // Brackets in strings and comments do not count; a balanced file,
+        // or one with a stray close, has none left open.
+        assert_eq!(unclosed("x = { \"{\" } -- {\n"), None);
+        assert_eq!(unclosed("x = { } }"), None);
+        let (_, d) = dungeon(src);
+        assert!(d.iter().any(|d| d.code == LUA_SYNTAX
+            && d.labels.iter().any(|l| l.span == Span::new(12, 13))
+            && d.notes == ["add the `}` that closes it"]));
     }
 }
