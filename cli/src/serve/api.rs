@@ -126,6 +126,9 @@ pub struct Call {
     pub command: Command,
     pub files: Vec<MemoryFile>,
     pub content_type: &'static str,
+    /// The body as the command writes it is already encoded so (a gamelog
+    /// is gzipped JSON, served as the framework's server serves one).
+    pub content_encoding: Option<&'static str>,
     /// Set when the time budget runs out: stops a search and the
     /// statistics (`stats`, `diff`, `bones` over every layout).
     pub interrupted: Arc<AtomicBool>,
@@ -474,6 +477,7 @@ fn call(mut command: Command, files: Vec<MemoryFile>, content_type: &'static str
         command,
         files,
         content_type,
+        content_encoding: None,
         interrupted,
     }
 }
@@ -532,15 +536,24 @@ fn layout_call(r: Request<'_>) -> Result<Call, Refusal> {
     a.flag("trace", "--trace")?;
     let many = r.params.contains_key("seeds");
     let json = if many { JSON_LINES } else { JSON };
-    let ct = a.format(&[("json", json), ("svg", SVG), ("overview", TEXT)])?;
+    let ct = a.format(&[
+        ("json", json),
+        ("svg", SVG),
+        ("overview", TEXT),
+        ("gamelog", JSON),
+    ])?;
     let file = a.text("text", "name", "-")?;
     a.file(&file);
     let args = a.parse(layout::parse_args)?;
-    Ok(call(
+    let gamelog = args.format == Some(layout::LayoutFormat::Gamelog);
+    let mut c = call(
         Command::Layout(Box::new(args)),
         file.into_iter().collect(),
         ct,
-    ))
+    );
+    // `dgn layout --format gamelog` writes it gzipped.
+    c.content_encoding = gamelog.then_some("gzip");
+    Ok(c)
 }
 
 fn find_call(r: Request<'_>) -> Result<Call, Refusal> {

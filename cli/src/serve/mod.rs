@@ -410,6 +410,7 @@ async fn answer(shared: Arc<Shared>, endpoint: String, params: api::Params) -> R
         }
     };
     let content_type = call.content_type;
+    let content_encoding = call.content_encoding;
     let interrupted = call.interrupted.clone();
     let job = tokio::task::spawn_blocking(move || {
         // The worker's place is held until the command ends, even after its
@@ -471,6 +472,9 @@ async fn answer(shared: Arc<Shared>, endpoint: String, params: api::Params) -> R
     };
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Some(encoding) = content_encoding {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+    }
     headers.insert("x-dgn-exit", HeaderValue::from(u16::from(code)));
     if !stderr.is_empty() {
         // Notes the command wrote beside its answer, on one line.

@@ -12,6 +12,7 @@ mod check_docs;
 mod common;
 mod convert_cli;
 mod fmt_cli;
+mod gamelog_cli;
 mod lua_mutation;
 mod lua_sandbox;
 mod serve_api;
