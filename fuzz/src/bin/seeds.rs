@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const TARGETS: [&str; 9] = [
+const TARGETS: [&str; 10] = [
     "parse_check",
     "lua_reader",
     "lua_program",
@@ -25,6 +25,7 @@ const TARGETS: [&str; 9] = [
     "lsp_messages",
     "xlog_reader",
     "session_reader",
+    "gamelog_reader",
 ];
 
 /// xlogfile lines of every release `dgn xlog` knows, written as that game
@@ -85,6 +86,56 @@ fn xlog_seeds() -> Vec<Vec<u8>> {
 
 /// The selector byte `dgnkit_fuzz::check_options` reads as this target
 /// and dialect.
+/// Gamelogs dgnkit writes (`dgn layout --format gamelog`) of several
+/// games, seeds and modes, plain and gzipped, each folded to the end or to
+/// a draw part way.
+fn gamelog_seeds() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let cases = [
+        (Target::NetHack36, 1, true),
+        (Target::NetHack36, 42, false),
+        (Target::NetHack37, 42, false),
+        (Target::DNetHack, 42, false),
+        (Target::XNetHack, 7, false),
+        (Target::Nle, 1, false),
+    ];
+    for (n, (target, seed, wizard)) in cases.into_iter().enumerate() {
+        // The game's own description; NetHack 3.6's (and NLE's) is the
+        // default one `dgn layout` has built in.
+        let source = dgnkit::xlog::release::newest_of(target)
+            .and_then(|r| r.builtin.as_ref())
+            .map_or(&include_bytes!("../../../corpus/nethack-3.6.def")[..], |b| b.source);
+        let opts = CheckOptions {
+            target,
+            ..CheckOptions::default()
+        };
+        let Some(script) = analyze(source, &opts).script else {
+            continue;
+        };
+        let game = target.game();
+        let Ok(resolver) = game.resolver(&script) else {
+            continue;
+        };
+        let settings = dgnkit::gamelog::Settings {
+            target: target.name().to_string(),
+            title: game.title.to_string(),
+            seed,
+            wizard,
+            generator: game.rng.name().to_string(),
+            ..Default::default()
+        };
+        let (log, _) = dgnkit::gamelog::record(&resolver, game, seed, game.rng, wizard, &settings);
+        let step = [255u8, 10, 40][n % 3];
+        let mut plain = vec![step];
+        plain.extend(serde_json::to_vec(&log).unwrap_or_default());
+        out.push(plain);
+        let mut gz = vec![255u8];
+        gz.extend(dgnkit::gamelog::gzip(&log));
+        out.push(gz);
+    }
+    out
+}
+
 fn selector(target: Target, dialect: Dialect) -> u8 {
     let t = Target::ALL.iter().position(|&x| x == target).unwrap_or(0);
     let d = Dialect::ALL.iter().position(|&x| x == dialect).unwrap_or(0);
@@ -375,6 +426,9 @@ fn main() -> ExitCode {
     }
     for seed in session_seeds(shared) {
         add("session_reader", seed);
+    }
+    for seed in gamelog_seeds() {
+        add("gamelog_reader", seed);
     }
     // Each variant family's own dgn_comp output.
     for family in files_in(&shared.join("expected").join("variants"), |p| p.is_dir()) {
