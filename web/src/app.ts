@@ -1,4 +1,4 @@
-// The page `dgn serve` serves: five views over dgnkit's HTTP API (`api.ts`),
+// The page `dgn serve` serves: six views over dgnkit's HTTP API (`api.ts`),
 // one module each in views/, each with a URL that can be shared (`url.ts`).
 // Everything it shows is what the API answers, which is what `dgn` prints,
 // or, in the Edit view, what dgnkit's language server answers (`lsp.ts`);
@@ -11,10 +11,12 @@ import { diffView } from './views/diff';
 import { dungeonView } from './views/dungeon';
 import { editView } from './views/edit';
 import { oddsView } from './views/odds';
+import { replayView } from './views/replay';
 import { xlogView } from './views/xlog';
 
 const VIEWS: Record<string, View> = {
   dungeon: dungeonView,
+  replay: replayView,
   edit: editView,
   odds: oddsView,
   xlog: xlogView,

@@ -4,6 +4,7 @@ import { api, type Answer, type Games } from '../api';
 import { el, errorBox, onSubmit, pct, svgImage, table } from '../dom';
 import { setQuery } from '../url';
 import { gameForm, gameParams } from './common';
+import { drawLog } from './drawlog';
 
 type Game = ReturnType<typeof gameParams>;
 
@@ -158,26 +159,4 @@ function bonesTable(levels: BonesLevel[]): HTMLTableElement {
     ]),
     'bones',
   );
-}
-
-/** A button that fetches the seed's random number calls, and where they go. */
-function drawLog(p: Game): [HTMLButtonElement, HTMLElement] {
-  const traceBox = el('div');
-  const traceBtn = el('button', { type: 'button', text: 'Show the draw log' });
-  traceBtn.addEventListener('click', async () => {
-    traceBtn.disabled = true;
-    const t = await api('layout', { ...p, format: 'json', trace: true });
-    if (!t.ok) {
-      traceBox.replaceChildren(errorBox(t));
-      return;
-    }
-    const calls = (JSON.parse(t.text).rng_calls ?? []) as unknown[];
-    traceBox.replaceChildren(
-      el('pre', {
-        class: 'trace',
-        text: calls.map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).join('\n'),
-      }),
-    );
-  });
-  return [traceBtn, traceBox];
 }
