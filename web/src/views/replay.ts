@@ -217,6 +217,9 @@ class Player {
   private playing = false;
   private speed = DEFAULT_SPEED;
   private frame = 0;
+  /** Each draw's place in the list ([top, height]), measured once (again after a resize). */
+  private tops: [number, number][] | undefined;
+  private readonly resized = () => (this.tops = undefined);
   private urlTimer = 0;
   private readonly ui: {
     play: HTMLButtonElement;
@@ -324,6 +327,7 @@ class Player {
       this.writeUrl();
     });
     this.ui = { play, scrub, pos, draw, site, change, list, items };
+    window.addEventListener('resize', this.resized);
     const now = el('section', { class: 'replay-now', id: 'replay-now' }, pos, draw, site, change);
     const side = el(
       'section',
@@ -402,6 +406,12 @@ class Player {
     if (target === this.k && !jump) return;
     const t0 = performance.now();
     const from = this.k;
+    // What is read of the layout is read first, while it is clean: a step
+    // forces no layout of its own.
+    const list = this.ui.list;
+    const view = { top: list.scrollTop, height: list.clientHeight };
+    this.tops ??= this.ui.items.map((li) => [li.offsetTop, li.offsetHeight]);
+    const frame = this.map.viewport();
     if (jump || from < 0 || Math.abs(target - from) > 8) {
       this.r.go(target);
       this.map.all();
@@ -416,12 +426,12 @@ class Player {
     }
     this.k = target;
     const s = this.steps[target];
-    this.map.mark(s);
-    this.panel(s, from);
+    this.map.mark(s, frame);
+    this.panel(s, from, view);
     performance.measure('replay-step', { start: t0, end: performance.now() });
   }
 
-  private panel(s: Step, from: number): void {
+  private panel(s: Step, from: number, view: { top: number; height: number }): void {
     const { pos, draw, site, change, scrub, items, list } = this.ui;
     const k = this.k;
     pos.textContent =
@@ -453,9 +463,9 @@ class Player {
     const li = items[k];
     li.classList.add('current');
     // The current draw kept in the list's view.
-    const top = li.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top + li.offsetHeight > list.scrollTop + list.clientHeight)
-      list.scrollTop = top - list.clientHeight / 2;
+    const [top, height] = this.tops?.[k] ?? [0, 0];
+    if (top < view.top || top + height > view.top + view.height)
+      list.scrollTop = top - view.height / 2;
   }
 
   private toggle(): void {
@@ -497,6 +507,7 @@ class Player {
 
   stop(): void {
     this.pause();
+    window.removeEventListener('resize', this.resized);
     clearTimeout(this.urlTimer);
   }
 

@@ -44,6 +44,15 @@ function idOf(ref: Json | undefined): string | undefined {
   return isObj(ref) && typeof ref.id === 'string' ? ref.id : undefined;
 }
 
+/** The map's scrolling frame, as measured before a step. */
+export interface Viewport {
+  frame: HTMLElement;
+  top: number;
+  height: number;
+  /** Pixels shown per unit of the map. */
+  scale: number;
+}
+
 interface Column {
   x: number;
   w: number;
@@ -522,8 +531,23 @@ export class ReplayMap {
     );
   }
 
-  /** Marks what step `s` changed, and draws the levels that left their place. */
-  mark(s: Step): void {
+  /** The map's frame as it is shown (read before a step changes anything). */
+  viewport(): Viewport | null {
+    const frame = this.svg.parentElement;
+    if (!frame || frame.scrollHeight <= frame.clientHeight + 1) return null;
+    return {
+      frame,
+      top: frame.scrollTop,
+      height: frame.clientHeight,
+      scale: this.svg.clientHeight / this.p.height,
+    };
+  }
+
+  /**
+   * Marks what step `s` changed, draws the levels that left their place, and
+   * scrolls the frame (`view`, when it scrolls) to what changed.
+   */
+  mark(s: Step, view: Viewport | null): void {
     for (const e of this.marked) e.classList.remove('changed');
     this.marked = [];
     for (const id of s.touched) {
@@ -534,18 +558,15 @@ export class ReplayMap {
       }
     }
     this.layer.ghosts.replaceChildren(...s.ghosts.flatMap((g) => this.ghost(g)));
-    this.follow();
-  }
-
-  /** Scrolls the map's frame, when it scrolls, to what the step changed. */
-  private follow(): void {
-    const frame = this.svg.parentElement;
-    const first = this.marked.find((e) => e.classList.contains('level')) ?? this.marked[0];
-    if (!frame || !first || frame.scrollHeight <= frame.clientHeight + 1) return;
-    const box = first.getBoundingClientRect();
-    const view = frame.getBoundingClientRect();
-    if (box.top >= view.top && box.bottom <= view.bottom) return;
-    frame.scrollTop += box.top - view.top - frame.clientHeight / 2;
+    // Where the change is, from the map's own numbers: no layout is read.
+    const first =
+      this.marked.find((e) => e.classList.contains('level')) ??
+      this.marked.find((e) => e.classList.contains('dungeon'));
+    const rect = first?.querySelector('rect');
+    if (!view || !rect) return;
+    const y = Number(rect.getAttribute('y')) * view.scale;
+    if (y < view.top || y + BOX * view.scale > view.top + view.height)
+      view.frame.scrollTop = y - view.height / 2;
   }
 
   /** A level where it was before its placement was taken back, and an arrow to where it is now. */
