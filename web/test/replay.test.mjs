@@ -23,6 +23,8 @@ const dist = process.env.DGNKIT_WEB_DIST
   ? path.resolve(here, '..', process.env.DGNKIT_WEB_DIST)
   : null;
 const scratch = mkdtempSync(path.join(tmpdir(), 'dgn-replay-'));
+// DGNKIT_SCREENSHOTS=1 writes docs/images/serve-replay.png (the README's).
+const shots = process.env.DGNKIT_SCREENSHOTS === '1' ? path.join(root, 'docs', 'images') : scratch;
 
 let server, browser, base;
 
@@ -231,6 +233,12 @@ test('replay: a backtracking seed shows a level leaving its place', async () => 
   await ghost.waitFor();
   assert.equal(await ghost.getAttribute('data-level'), before, 'drawn where it was');
   assert.match(await ghost.textContent(), /orcus leaves/);
+  await ghost.evaluate((g) => Promise.all(g.getAnimations().map((a) => a.finished)));
+  await p.locator('#replay-map-box').evaluate((e) => {
+    e.scrollIntoView();
+    window.scrollBy(0, -document.querySelector('.replay-bar').offsetHeight - 8);
+  });
+  await p.screenshot({ path: path.join(shots, 'serve-replay.png') });
   const after = await p.locator('#replay-map g.level[data-name=orcus]').getAttribute('data-level');
   assert.notEqual(after, before, 'and placed elsewhere');
   assert.equal((await p.locator('#replay-map path.ghost-move').count()) > 0, true);

@@ -332,6 +332,7 @@ class Player {
     const side = el(
       'section',
       { class: 'side' },
+      now,
       el('h2', { text: 'The loader’s draws' }),
       list,
       ...this.gameStart(log),
@@ -351,7 +352,6 @@ class Player {
       { class: 'replay' },
       ...unlinked,
       bar,
-      now,
       el(
         'div',
         { class: 'split' },
@@ -359,7 +359,7 @@ class Player {
           'section',
           { class: 'map-box', id: 'replay-map-box' },
           el('h2', { text: 'Map' }),
-          el('div', { class: 'map-frame' }, this.map.svg),
+          el('div', { class: 'map-frame replay-frame' }, this.map.svg),
         ),
         side,
       ),

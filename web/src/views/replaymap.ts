@@ -240,10 +240,12 @@ export class ReplayMap {
     this.svg.append(this.subtitle, this.axis());
     this.layer = {
       rows: svg('g', { class: 'rows' }),
+      // Under the levels: a level placed where another was hides its ghost,
+      // whose words stay beside the column.
+      ghosts: svg('g', { class: 'ghosts' }),
       branches: svg('g', { class: 'branches' }),
       levels: svg('g', { class: 'levels' }),
       marks: svg('g', { class: 'marks' }),
-      ghosts: svg('g', { class: 'ghosts' }),
     };
     this.svg.append(...Object.values(this.layer));
     for (const o of Object.values(r.objects))
