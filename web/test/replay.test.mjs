@@ -59,6 +59,18 @@ after(async () => {
   server?.kill();
 });
 
+/** With DGNKIT_WEB_DIST, the page's three files from that directory. */
+async function fromDist(p) {
+  if (!dist) return;
+  await p.route(
+    (u) => u.origin === new URL(base).origin && ['/', '/app.js', '/app.css'].includes(u.pathname),
+    (r) => {
+      const name = new URL(r.request().url()).pathname.slice(1) || 'index.html';
+      return r.fulfill({ path: path.join(dist, name) });
+    },
+  );
+}
+
 async function page(url) {
   const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
@@ -66,14 +78,7 @@ async function page(url) {
   p.on('requestfailed', (r) => {
     if (!r.url().startsWith('blob:')) errors.push(`request failed: ${r.url()}`);
   });
-  if (dist)
-    await p.route(
-      (u) => u.origin === new URL(base).origin && ['/', '/app.js', '/app.css'].includes(u.pathname),
-      (r) => {
-        const name = new URL(r.request().url()).pathname.slice(1) || 'index.html';
-        return r.fulfill({ path: path.join(dist, name) });
-      },
-    );
+  await fromDist(p);
   await p.goto(base + url);
   return { p, errors };
 }
@@ -438,8 +443,34 @@ test("dungeon: the draw log labels every draw, with its C site, after the game s
   );
   assert.ok(/randomize_gem_colors\(o_init\.c:\d+\)/.test(text), "the game start's C sites");
   // Each loader draw opens the Replay view after it.
-  const eleventh = pre.locator('a', { hasText: /^ *11$/ });
+  const eleventh = pre.locator('a', { hasText: /^11$/ });
   assert.match(await eleventh.getAttribute('href'), /view=replay&.*seed=42.*step=11/);
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
+test('replay: a 390 px phone does not scroll sideways, and the map opens at full size', async () => {
+  const p = await browser.newPage({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await fromDist(p);
+  await p.goto(base + '?view=replay&game=xnethack&seed=42&step=60');
+  await shown(p, 60, draws(gamelog(['--target', 'xnethack', '--seed', '42']).log).length);
+  const [scroll, client] = await p.evaluate(() => [
+    document.documentElement.scrollWidth,
+    document.documentElement.clientWidth,
+  ]);
+  assert.ok(scroll <= client, `the page is ${scroll} px wide in ${client}`);
+  const map = p.locator('#replay-map');
+  const width = () => map.evaluate((m) => m.getBoundingClientRect().width);
+  const fitted = await width();
+  await p.tap('#replay-full');
+  assert.ok((await width()) > fitted, 'full size is wider than the column');
+  assert.equal(await map.getAttribute('width'), String(Math.round(await width())));
   assert.deepEqual(errors, []);
   await p.close();
 });

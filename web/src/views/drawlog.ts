@@ -98,9 +98,9 @@ function traceLines(start: Draw[], loader: Draw[], href: (n: number) => string):
     const num = el('a', {
       href: href(k),
       title: `the Replay view after draw ${k}`,
-      text: String(k).padStart(n),
+      text: String(k),
     });
-    out.push(...line(d, el('span', {}, num, '  ')));
+    out.push(...line(d, el('span', {}, ' '.repeat(n - String(k).length), num, '  ')));
   });
   return out;
 }

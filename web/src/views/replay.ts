@@ -359,11 +359,27 @@ class Player {
           'section',
           { class: 'map-box', id: 'replay-map-box' },
           el('h2', { text: 'Map' }),
+          this.fullSize(),
           el('div', { class: 'map-frame replay-frame' }, this.map.svg),
         ),
         side,
       ),
     );
+  }
+
+  /** A big dungeon's map is small in the column: at full size, it scrolls in its frame. */
+  private fullSize(): HTMLElement {
+    const b = el('button', {
+      type: 'button',
+      id: 'replay-full',
+      class: 'secondary',
+      text: 'Full size',
+    });
+    b.addEventListener('click', () => {
+      const on = this.map.svg.classList.toggle('full');
+      b.textContent = on ? 'Fit to the column' : 'Full size';
+    });
+    return el('p', { class: 'map-tools' }, b);
   }
 
   /** The game start's draws before the loader, which no step shows. */
