@@ -265,7 +265,7 @@ test('replay: a backtracking seed shows a level leaving its place', async () => 
   await p.close();
 });
 
-test('replay: the URL reproduces the step', async () => {
+test('replay: the URL reproduces the step, and ?log=URL opens a served gamelog', async () => {
   const { p, errors } = await page('?view=replay&game=nethack-3.6&seed=9&step=34');
   await shown(p, 34, 99);
   const draw = await p.locator('#replay-draw').textContent();
@@ -289,9 +289,21 @@ test('replay: the URL reproduces the step', async () => {
       return p.locator('#replay-draw').textContent();
     })(),
   );
-  assert.deepEqual(errors.concat(again.errors), []);
+  // The framework viewer's `?log=URL`: here the API's own gamelog, gzipped.
+  const api = '/api/layout?game=nethack-3.6&seed=9&format=gamelog';
+  const served = await fetch(base.replace(/\/$/, '') + api);
+  assert.equal(served.headers.get('content-encoding'), 'gzip');
+  const logged = await page(`?view=replay&log=${encodeURIComponent(api)}&step=35`);
+  await shown(logged.p, 35, 99);
+  assert.equal(
+    await logged.p.locator('#replay-draw').textContent(),
+    await p.locator('#replay-draw').textContent(),
+  );
+  assert.equal(new URL(logged.p.url()).searchParams.get('log'), api, 'its link keeps the log');
+  assert.deepEqual(errors.concat(again.errors, logged.errors), []);
   await p.close();
   await again.p.close();
+  await logged.p.close();
 });
 
 test('replay: a gamelog file opens, gzipped, plain or dropped, and a broken one is said', async () => {

@@ -121,10 +121,11 @@ export function replayView(root: HTMLElement, games: Games): () => void {
       out.replaceChildren(failed(name, e));
       return;
     }
-    // A log of a built-in description opens again from its seed.
-    const again = link ?? settingsQuery(log.settings);
-    if (again && !link) fillForm(f, again);
-    show(log, { link: again, name }, null);
+    // A log of a built-in description opens again from its seed, which
+    // the form then shows.
+    const settings = settingsQuery(log.settings);
+    if (settings) fillForm(f, settings);
+    show(log, { link: link ?? settings, name }, null);
   };
 
   const fromFile = async (file: File) =>
