@@ -417,6 +417,8 @@ export class Replay {
       change.push(`castle tune so far: ${this.state.tune}`);
     if (!change.length && d.type === 'ran') change.push('no change to the dungeon');
     if (d.type === 'over' && change.length) change.unshift('after the last draw:');
+    if (d.type === 'over' && typeof d.data?.error === 'string')
+      change.push(`the loader fails: ${d.data.error}`);
     const draw = d.type === 'ran' ? (d.data as unknown as Draw) : undefined;
     return { type: d.type, draw, change, touched: [...touched], ghosts };
   }
