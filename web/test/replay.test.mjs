@@ -289,6 +289,14 @@ test('replay: the URL reproduces the step, and ?log=URL opens a served gamelog',
       return p.locator('#replay-draw').textContent();
     })(),
   );
+  // A step past the end is said, and the end shown.
+  const past = await page('?view=replay&game=nethack-3.6&seed=9&step=500');
+  await shown(past.p, 99, 99);
+  assert.match(
+    await past.p.locator('p.url-notice').textContent(),
+    /step 500 is past the log's last draw \(0 to 99\)/,
+  );
+  await past.p.close();
   // The framework viewer's `?log=URL`: here the API's own gamelog, gzipped.
   const api = '/api/layout?game=nethack-3.6&seed=9&format=gamelog';
   const served = await fetch(base.replace(/\/$/, '') + api);

@@ -79,6 +79,8 @@ export function replayView(root: HTMLElement, games: Games): () => void {
   const stop = () => player?.stop();
 
   const show = (log: Gamelog, source: Source, step: number | null) => {
+    // An answer that comes after another view was chosen is dropped.
+    if (!root.isConnected) return;
     stop();
     try {
       player = new Player(log, source);
@@ -89,12 +91,20 @@ export function replayView(root: HTMLElement, games: Games): () => void {
     out.replaceChildren(player.root);
     player.go(step ?? 0, true);
     player.writeUrl();
+    if (step !== null && step > player.draws)
+      out.prepend(
+        el('p', {
+          class: 'warning url-notice',
+          role: 'status',
+          text: `The link's step ${step} is past the log's last draw (0 to ${player.draws}), so its end is shown.`,
+        }),
+      );
   };
 
   const fromSeed = async (step: number | null) => {
     stop();
     const p = gameParams(f);
-    setQuery(gameQuery(p));
+    if (root.isConnected) setQuery(gameQuery(p));
     out.replaceChildren(el('p', { class: 'busy', text: 'Laying out…' }));
     const a = await api('layout', { ...p, format: 'gamelog' });
     if (!a.ok) {
@@ -111,7 +121,12 @@ export function replayView(root: HTMLElement, games: Games): () => void {
     show(log, { link: gameQuery(p), name: `${p.target}-${p.seed}`, text: a.text }, step);
   };
 
-  const fromBytes = async (bytes: Uint8Array, name: string, link: Query | null) => {
+  const fromBytes = async (
+    bytes: Uint8Array,
+    name: string,
+    link: Query | null,
+    step: number | null = null,
+  ) => {
     stop();
     out.replaceChildren(el('p', { class: 'busy', text: `Reading ${name}…` }));
     let log: Gamelog;
@@ -125,7 +140,7 @@ export function replayView(root: HTMLElement, games: Games): () => void {
     // the form then shows.
     const settings = settingsQuery(log.settings);
     if (settings) fillForm(f, settings);
-    show(log, { link: link ?? settings, name }, null);
+    show(log, { link: link ?? settings, name }, step);
   };
 
   const fromFile = async (file: File) =>
@@ -161,9 +176,7 @@ export function replayView(root: HTMLElement, games: Games): () => void {
       try {
         const r = await fetch(log);
         if (!r.ok) throw new GamelogError(`GET ${log} answered HTTP ${r.status}`);
-        await fromBytes(new Uint8Array(await r.arrayBuffer()), log, { log });
-        if (step !== null) player?.go(step, true);
-        player?.writeUrl();
+        await fromBytes(new Uint8Array(await r.arrayBuffer()), log, { log }, step);
       } catch (e) {
         out.replaceChildren(failed(log, e));
       }
@@ -526,6 +539,11 @@ class Player {
     this.pause();
     window.removeEventListener('resize', this.resized);
     clearTimeout(this.urlTimer);
+  }
+
+  /** The log's draws: its last step. */
+  get draws(): number {
+    return this.r.draws;
   }
 
   /** The URL opens this log at this step (a file's: the step alone, said). */
