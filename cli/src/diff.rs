@@ -95,6 +95,67 @@ struct Report<'a> {
     #[serde(flatten)]
     diff: &'a Diff,
     fail_on: &'a [Crossing],
+    /// Every line and cell the human table prints, for a page or a tool
+    /// that draws the table itself (`dgn serve`'s Diff view).
+    table: TableJson,
+}
+
+/// [`dgnkit::views::diff::Table`] in the JSON output.
+#[derive(Serialize)]
+struct TableJson {
+    head: Vec<String>,
+    rows: Vec<RowJson>,
+    rules: Vec<RuleJson>,
+    failures: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct RowJson {
+    /// The item's index in `changes`.
+    index: usize,
+    item: String,
+    /// The aspect, as `changes[index].aspects[].what` names it.
+    what: dgnkit::stats::diff::What,
+    /// The aspect as the table prints it (`top depth`).
+    label: &'static str,
+    old: String,
+    new: String,
+    change: String,
+    tvd: String,
+}
+
+#[derive(Serialize)]
+struct RuleJson {
+    rule: u8,
+    says: &'static str,
+}
+
+impl From<dgnkit::views::diff::Table> for TableJson {
+    fn from(t: dgnkit::views::diff::Table) -> TableJson {
+        TableJson {
+            head: t.head,
+            rows: t
+                .rows
+                .into_iter()
+                .map(|r| RowJson {
+                    index: r.index,
+                    item: r.item,
+                    what: r.what,
+                    label: r.what.label(),
+                    old: r.old,
+                    new: r.new,
+                    change: r.change,
+                    tvd: r.tvd,
+                })
+                .collect(),
+            rules: t
+                .rules
+                .into_iter()
+                .map(|(rule, says)| RuleJson { rule, says })
+                .collect(),
+            failures: t.failures,
+        }
+    }
 }
 
 /// The command on explicit streams; returns the exit status.
@@ -167,6 +228,7 @@ pub fn execute(args: &DiffArgs, out: &mut dyn Write, err: &mut dyn Write, color:
             let report = Report {
                 diff: &diff,
                 fail_on: &crossings,
+                table: dgnkit::views::diff::table(&diff, args.all).into(),
             };
             match serde_json::to_string(&report) {
                 Ok(s) => s + "\n",

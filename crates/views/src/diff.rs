@@ -15,29 +15,78 @@ use std::fmt::Write as _;
 const OLD_COLOR: &str = PALETTE[9];
 const NEW_COLOR: &str = PALETTE[0];
 
+/// `dgn diff`'s table as data: every line and cell [`human`] prints, for
+/// a page or a tool that draws it itself (`dgn diff --format json`'s
+/// `table`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// The lines above the table: each side's file, game and method, the
+    /// counts, and the note on sampling noise when a side is sampled.
+    pub head: Vec<String>,
+    /// One row per distribution shown, largest change first.
+    pub rows: Vec<Row>,
+    /// The bones rules the change column names, in number order, with
+    /// what each says.
+    pub rules: Vec<(u8, &'static str)>,
+    /// The lines under "Loader failures": each side's causes, when either
+    /// side can fail.
+    pub failures: Vec<String>,
+}
+
+/// One row of the table: one distribution of one item.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The item's index in [`Diff::changes`].
+    pub index: usize,
+    /// The item, as its first row names it (`level heck-e #2 (Gehennom)`).
+    pub item: String,
+    /// The distribution compared.
+    pub what: What,
+    /// OLD's and NEW's figures, as `dgn stats` writes them.
+    pub old: String,
+    pub new: String,
+    /// What moved, in words.
+    pub change: String,
+    /// The distance, as printed.
+    pub tvd: String,
+}
+
+/// The table of `diff`. `all`: every aspect of every listed item, not only
+/// those that changed.
+pub fn table(diff: &Diff, all: bool) -> Table {
+    let mut head: Vec<String> = [("OLD", &diff.old), ("NEW", &diff.new)]
+        .iter()
+        .map(|(which, side)| format!("{which} {}", side_line(side)))
+        .collect();
+    let s = &diff.summary;
+    head.push(format!(
+        "{} changed, {} added, {} removed, {} unchanged of {} items",
+        s.changed, s.added, s.removed, s.unchanged, s.items
+    ));
+    if s.noise > 0.0 {
+        head.push(format!(
+            "A side is sampled (each probability within {:.2} points at 95% confidence): a distance within its sampling noise counts as no change.",
+            s.noise * 100.0
+        ));
+    }
+    Table {
+        head,
+        rows: rows(diff, all),
+        rules: rules_named(diff, all),
+        failures: failures(diff),
+    }
+}
+
 /// The table, with a header naming both sides and how their numbers were
 /// obtained. `all`: every aspect of every listed item, not only those
 /// that changed.
 pub fn human(diff: &Diff, all: bool) -> String {
+    let t = table(diff, all);
     let mut o = String::new();
-    for (which, side) in [("OLD", &diff.old), ("NEW", &diff.new)] {
-        let _ = writeln!(o, "{which} {}", side_line(side));
+    for line in &t.head {
+        let _ = writeln!(o, "{line}");
     }
-    let s = &diff.summary;
-    let _ = writeln!(
-        o,
-        "{} changed, {} added, {} removed, {} unchanged of {} items",
-        s.changed, s.added, s.removed, s.unchanged, s.items
-    );
-    if s.noise > 0.0 {
-        let _ = writeln!(
-            o,
-            "A side is sampled (each probability within {:.2} points at 95% confidence): a distance within its sampling noise counts as no change.",
-            s.noise * 100.0
-        );
-    }
-    let rows = rows(diff, all);
-    if rows.is_empty() {
+    if t.rows.is_empty() {
         o.push_str("\nNo differences.\n");
         return o;
     }
@@ -45,19 +94,36 @@ pub fn human(diff: &Diff, all: bool) -> String {
         "\nOne row per distribution over the layouts that load (\"absent\" is one of its outcomes).\n\
          TVD: total variation distance, 0 (the same) to 1 (disjoint); largest first, a loader that fails more often before all.\n\n",
     );
-    let mut table = vec![["item", "what", "old", "new", "change", "TVD"]
+    let mut cells = vec![["item", "what", "old", "new", "change", "TVD"]
         .map(String::from)
         .to_vec()];
-    table.extend(rows);
-    o += &aligned(&table, &[false, false, false, false, false, true]);
-    let rules = rules_named(diff, all);
-    if !rules.is_empty() {
+    let mut last = None;
+    for r in t.rows {
+        // An item is named on its first row only.
+        let first = last != Some(r.index);
+        last = Some(r.index);
+        cells.push(vec![
+            if first { r.item } else { String::new() },
+            r.what.label().to_string(),
+            r.old,
+            r.new,
+            r.change,
+            r.tvd,
+        ]);
+    }
+    o += &aligned(&cells, &[false, false, false, false, false, true]);
+    if !t.rules.is_empty() {
         o += "\nBones rules named above\n";
-        for (n, says) in rules {
+        for (n, says) in t.rules {
             let _ = writeln!(o, "  rule {n}: {says}");
         }
     }
-    o += &failures(diff);
+    if !t.failures.is_empty() {
+        o += "\nLoader failures\n";
+        for line in t.failures {
+            let _ = writeln!(o, "{line}");
+        }
+    }
     o
 }
 
@@ -120,9 +186,9 @@ fn side_line(side: &Side) -> String {
     )
 }
 
-fn rows(diff: &Diff, all: bool) -> Vec<Vec<String>> {
+fn rows(diff: &Diff, all: bool) -> Vec<Row> {
     let mut rows = Vec::new();
-    for c in &diff.changes {
+    for (index, c) in diff.changes.iter().enumerate() {
         let shown: Vec<&Aspect> = c
             .aspects
             .iter()
@@ -133,15 +199,16 @@ fn rows(diff: &Diff, all: bool) -> Vec<Vec<String>> {
         } else {
             shown
         };
-        for (i, a) in shown.into_iter().enumerate() {
-            rows.push(vec![
-                if i == 0 { c.label() } else { String::new() },
-                a.what.label().to_string(),
-                cell(c, a.what, c.old.as_ref()),
-                cell(c, a.what, c.new.as_ref()),
-                change(c, a.what),
-                distance(a.tvd),
-            ]);
+        for a in shown {
+            rows.push(Row {
+                index,
+                item: c.label(),
+                what: a.what,
+                old: cell(c, a.what, c.old.as_ref()),
+                new: cell(c, a.what, c.new.as_ref()),
+                change: change(c, a.what),
+                tvd: distance(a.tvd),
+            });
         }
     }
     rows
@@ -280,10 +347,11 @@ fn points(d: f64) -> String {
     }
 }
 
-/// Each side's failure causes, when either side can fail.
-fn failures(diff: &Diff) -> String {
+/// Each side's failure causes, when either side can fail: the lines
+/// under "Loader failures".
+fn failures(diff: &Diff) -> Vec<String> {
     let Some(c) = diff.changes.iter().find(|c| c.kind == Kind::Failure) else {
-        return String::new();
+        return Vec::new();
     };
     let causes = |e: &Option<Entry>| match e {
         Some(Entry::Failure(f)) => f.failures.clone(),
@@ -291,15 +359,15 @@ fn failures(diff: &Diff) -> String {
     };
     let (old, new) = (causes(&c.old), causes(&c.new));
     if old.is_empty() && new.is_empty() {
-        return String::new();
+        return Vec::new();
     }
-    let mut o = String::from("\nLoader failures\n");
+    let mut o = Vec::new();
     for (which, list) in [("OLD", old), ("NEW", new)] {
         if list.is_empty() {
-            let _ = writeln!(o, "  {which}: none");
+            o.push(format!("  {which}: none"));
         }
         for f in list {
-            let _ = writeln!(o, "{}", failure_line(&format!("{which}: "), &f));
+            o.push(failure_line(&format!("{which}: "), &f));
         }
     }
     o

@@ -399,7 +399,17 @@ fn json_has_a_stable_schema() {
         k.sort();
         k
     };
-    assert_eq!(keys(&v), ["changes", "fail_on", "new", "old", "summary"]);
+    assert_eq!(
+        keys(&v),
+        ["changes", "fail_on", "new", "old", "summary", "table"]
+    );
+    assert_eq!(keys(&v["table"]), ["failures", "head", "rows", "rules"]);
+    for r in v["table"]["rows"].as_array().unwrap() {
+        assert_eq!(
+            keys(r),
+            ["change", "index", "item", "label", "new", "old", "tvd", "what"]
+        );
+    }
     assert_eq!(keys(&v["old"]), ["file", "method", "target"]);
     assert_eq!(v["old"]["target"], "nethack-3.4.3");
     assert_eq!(v["new"]["target"], "nethack-3.6");
@@ -453,6 +463,104 @@ fn json_has_a_stable_schema() {
     assert!(tower2["old"].is_null());
     assert_eq!(tower2["new"]["exists"], 1.0);
     assert_eq!(tower2["new"]["level"]["2"], 1.0);
+}
+
+/// Every line of the human table, from the JSON's `table` (the page
+/// draws the table from it): the head, each row's cells in order, the
+/// bones rules and the loader's failures.
+#[test]
+fn the_json_table_is_what_the_human_table_prints() {
+    let edited = Edited::new(
+        "nethack-3.6.def",
+        "table",
+        "\"Fort Ludios\" @ (18, 4) portal",
+        "\"Fort Ludios\" @ (27, 3) portal",
+    );
+    // (options, OLD, NEW): a bones rule moved, and a loader that can fail.
+    let pairs: [(&[&str], String, String); 2] = [
+        (
+            &["--old-target", "nethack-3.4.3"],
+            corpus("nethack-3.4.3.def"),
+            corpus("nethack-3.6.def"),
+        ),
+        (&[], corpus("nethack-3.6.def"), edited.path()),
+    ];
+    for (i, (opts, old, new)) in pairs.iter().enumerate() {
+        let args = |format: &str| {
+            let mut a: Vec<String> = opts.iter().map(|s| s.to_string()).collect();
+            a.extend(["--format".into(), format.into(), old.clone(), new.clone()]);
+            a
+        };
+        let json = args("json");
+        let (code, out, err) = run(&json.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(code, 0, "{err}");
+        let human = args("human");
+        let (code, text, err) = run(&human.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let t = &v["table"];
+        let strs = |x: &Value| -> Vec<String> {
+            x.as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_string())
+                .collect()
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        let head = strs(&t["head"]);
+        assert_eq!(lines[..head.len()], head[..], "{text}");
+        let rows: Vec<&str> = lines
+            .iter()
+            .skip_while(|l| !l.trim_start().starts_with("item"))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .copied()
+            .collect();
+        let json_rows = t["rows"].as_array().unwrap();
+        assert!(!json_rows.is_empty());
+        assert_eq!(rows.len(), json_rows.len(), "{text}");
+        let mut last = None;
+        for (line, r) in rows.iter().zip(json_rows) {
+            let index = r["index"].as_u64().unwrap();
+            let change = &v["changes"][index as usize];
+            assert!(change["aspects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|a| a["what"] == r["what"]));
+            let mut cells = vec![];
+            if last != Some(index) {
+                cells.push(r["item"].as_str().unwrap());
+            }
+            last = Some(index);
+            for k in ["label", "old", "new", "change", "tvd"] {
+                cells.push(r[k].as_str().unwrap());
+            }
+            let mut rest = *line;
+            for c in cells.iter().filter(|c| !c.is_empty()) {
+                let at = rest
+                    .find(c)
+                    .unwrap_or_else(|| panic!("`{c}` is not in order in `{line}`"));
+                rest = &rest[at + c.len()..];
+            }
+            assert!(rest.trim().is_empty(), "`{line}` has more than {cells:?}");
+        }
+        for r in t["rules"].as_array().unwrap() {
+            let rule = format!("  rule {}: {}", r["rule"], r["says"].as_str().unwrap());
+            assert!(lines.contains(&rule.as_str()), "{rule}");
+        }
+        let failures = strs(&t["failures"]);
+        assert_eq!(i == 1, !failures.is_empty(), "Fort Ludios' move can fail");
+        if !failures.is_empty() {
+            let from = text
+                .find("\nLoader failures\n")
+                .expect("the failures' heading");
+            assert_eq!(
+                text[from..],
+                format!("\nLoader failures\n{}\n", failures.join("\n"))
+            );
+        }
+    }
 }
 
 #[test]
