@@ -359,6 +359,18 @@ async fn api_post(
     answer(shared, endpoint, params).await
 }
 
+/// What a request whose time ran out may ask for instead, in the
+/// endpoint's own parameters (the page names its controls by them).
+fn less(endpoint: &str) -> &'static str {
+    match endpoint {
+        "stats" => "`sample` (a sample of seeds, not every layout) with fewer `samples`",
+        "find" | "layout" => "fewer `seeds`",
+        "bones" => "one `seed`'s bones, or a smaller file",
+        "diff" => "smaller files",
+        _ => "a smaller text",
+    }
+}
+
 /// Counts a request in the server while it lives.
 struct InFlight(Arc<Shared>);
 
@@ -433,8 +445,9 @@ async fn answer(shared: Arc<Shared>, endpoint: String, params: api::Params) -> R
             return error(
                 StatusCode::SERVICE_UNAVAILABLE,
                 &format!(
-                    "/api/{endpoint} ran out of its time budget ({} s) and {what}; ask for less (fewer seeds, `sample`, a smaller file)",
-                    time.as_secs_f64()
+                    "/api/{endpoint} ran out of its time budget ({} s) and {what}; ask for less: {}",
+                    time.as_secs_f64(),
+                    less(&endpoint)
                 ),
                 None,
             );

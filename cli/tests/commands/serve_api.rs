@@ -779,7 +779,9 @@ fn the_time_budget_holds_and_a_busy_server_says_so() {
     let t0 = Instant::now();
     let a = post(addr, "find", &slow);
     assert_eq!(a.status, 503, "{}", a.text());
-    assert!(a.json()["error"].as_str().unwrap().contains("time budget"));
+    let msg = a.json()["error"].as_str().unwrap().to_string();
+    assert!(msg.contains("time budget"), "{msg}");
+    assert!(msg.ends_with("ask for less: fewer `seeds`"), "{msg}");
     assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
     // The stopped search gives its worker back: the next request runs.
     std::thread::sleep(Duration::from_millis(500));
@@ -825,6 +827,15 @@ fn statistics_out_of_time_are_stopped_and_free_their_worker() {
         assert_eq!(a.status, 503, "{endpoint}: {}", a.text());
         let msg = a.json()["error"].as_str().unwrap().to_string();
         assert!(msg.contains("was stopped"), "{endpoint}: {msg}");
+        // What to ask for instead, in the endpoint's own parameters (the
+        // page names its controls by them).
+        let less = match endpoint {
+            "stats" => {
+                "ask for less: `sample` (a sample of seeds, not every layout) with fewer `samples`"
+            }
+            _ => "ask for less: smaller files",
+        };
+        assert!(msg.ends_with(less), "{endpoint}: {msg}");
         // Within a few milliseconds the worker is back: a request that may
         // wait only 200 ms for it is answered.
         std::thread::sleep(Duration::from_millis(30));
