@@ -2,7 +2,7 @@
 // `init_dungeons()`, labelled as `dgn layout --trace` labels them
 // ("placing "oracle"", "chance of level "bigrm"") with the C function that
 // makes it, all from one gamelog (`/api/layout?format=gamelog`); and the
-// link that replays the seed draw by draw.
+// link that replays the seed draw by draw, at the top of the view's side.
 import { api } from '../api';
 import { el, errorBox } from '../dom';
 import { drawText, parseGamelog, siteOf, type Draw } from '../gamelog';
@@ -22,9 +22,9 @@ export function replayHref(p: Game, step?: number): string {
   return `?${q}`;
 }
 
-/** The link to the Replay view, a button that fetches the draw log, and where it goes. */
-export function drawLog(p: Game): HTMLElement[] {
-  const replay = el(
+/** The link to the Replay view of the seed shown. */
+export function replayLink(p: Game): HTMLElement {
+  return el(
     'p',
     { class: 'replay-link' },
     el('a', {
@@ -33,6 +33,10 @@ export function drawLog(p: Game): HTMLElement[] {
       text: 'Replay this seed, draw by draw',
     }),
   );
+}
+
+/** A button that fetches the draw log, and where it goes. */
+export function drawLog(p: Game): HTMLElement[] {
   const box = el('div', { id: 'dungeon-draws' });
   const button = el('button', { type: 'button', text: 'Show the draw log' });
   button.addEventListener('click', async () => {
@@ -55,7 +59,7 @@ export function drawLog(p: Game): HTMLElement[] {
     }
     box.replaceChildren(el('pre', { class: 'trace' }, ...lines));
   });
-  return [replay, button, box];
+  return [button, box];
 }
 
 /**

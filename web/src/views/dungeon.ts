@@ -4,7 +4,7 @@ import { api, type Answer, type Games } from '../api';
 import { el, errorBox, onSubmit, pct, svgImage, table } from '../dom';
 import { setQuery } from '../url';
 import { gameForm, gameParams } from './common';
-import { drawLog } from './drawlog';
+import { drawLog, replayLink } from './drawlog';
 
 type Game = ReturnType<typeof gameParams>;
 
@@ -137,6 +137,7 @@ function side(p: Game, overview: Answer, bones: Answer): HTMLElement {
   const box = el(
     'section',
     { class: 'side' },
+    replayLink(p),
     el('h2', { text: 'Overview' }),
     overview.ok ? el('pre', { class: 'overview', text: overview.text }) : errorBox(overview),
   );
