@@ -10,6 +10,8 @@ export interface Answer {
   text: string;
   exit: number | null;
   error?: string;
+  /** What the command wrote beside its answer (its standard error, on one line). */
+  notes?: string;
 }
 
 /** `/api/ENDPOINT` with `params`, leaving out those not given. */
@@ -31,6 +33,8 @@ export async function api(endpoint: string, params: Params): Promise<Answer> {
   const exit = r.headers.get('x-dgn-exit');
   const a: Answer = { ok: r.ok, status: r.status, text, exit: exit === null ? null : Number(exit) };
   if (!r.ok) a.error = errorOf(text);
+  const notes = r.headers.get('x-dgn-stderr');
+  if (notes) a.notes = notes;
   return a;
 }
 

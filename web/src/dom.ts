@@ -71,8 +71,24 @@ export function checkbox(name: string, on: boolean): HTMLInputElement {
   return i;
 }
 
-export function errorBox(a: Pick<Answer, 'error' | 'status'>): HTMLElement {
-  return el('pre', { class: 'error', role: 'alert', text: a.error ?? `HTTP ${a.status}` });
+export function errorBox(
+  a: Pick<Answer, 'error' | 'status'>,
+  words: Record<string, string> = {},
+): HTMLElement {
+  return el('pre', {
+    class: 'error',
+    role: 'alert',
+    text: pageWords(a.error ?? `HTTP ${a.status}`, words),
+  });
+}
+
+/**
+ * A message in the page's words: each command-line flag (`--samples`) or
+ * API parameter (`` `samples` ``) that `words` names becomes the name of
+ * the view's control for it.
+ */
+export function pageWords(message: string, words: Record<string, string>): string {
+  return message.replace(/--[a-z][a-z-]*|`[a-z_]+`/g, (m) => words[m] ?? m);
 }
 
 /** An SVG answer shown as an image (its text is never run as the page). */
@@ -90,6 +106,10 @@ export function pct(p: number): string {
   return `${v < 0.1 ? v.toPrecision(2) : v.toFixed(1)}%`;
 }
 
+/**
+ * A table; each cell also names its column (`data-label`), which a narrow
+ * screen shows in front of it when the rows are laid out as cards.
+ */
 export function table(
   head: string[],
   rows: (string | number | Node)[][],
@@ -99,7 +119,15 @@ export function table(
   t.append(el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { text: h })))));
   const body = el('tbody');
   for (const r of rows)
-    body.append(el('tr', {}, ...r.map((c) => el('td', {}, typeof c === 'number' ? String(c) : c))));
+    body.append(
+      el(
+        'tr',
+        {},
+        ...r.map((c, i) =>
+          el('td', { 'data-label': head[i] ?? '' }, typeof c === 'number' ? String(c) : c),
+        ),
+      ),
+    );
   t.append(body);
   return t;
 }

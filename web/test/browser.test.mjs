@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,20 +30,7 @@ before(async () => {
     existsSync(browserPath),
     `no chromium at ${browserPath}: apt-get install chromium, or set CHROMIUM`,
   );
-  server = spawn(dgn, ['serve', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  base = await new Promise((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`dgn serve did not start: ${err}`)), 20000);
-    server.stderr.on('data', (d) => {
-      err += d;
-      const m = /the page at (http:\/\/[^ ]+\/)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    server.on('exit', (code) => reject(new Error(`dgn serve exited ${code}: ${err}`)));
-  });
+  ({ server, base } = await serve());
   browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
 });
 
@@ -51,6 +38,27 @@ after(async () => {
   await browser?.close();
   server?.kill();
 });
+
+/** `dgn serve` on a free loopback port, with `args`: the process and the page's address. */
+async function serve(args = []) {
+  const proc = spawn(dgn, ['serve', '--addr', '127.0.0.1:0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const at = await new Promise((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`dgn serve did not start: ${err}`)), 20000);
+    proc.stderr.on('data', (d) => {
+      err += d;
+      const m = /the page at (http:\/\/[^ ]+\/)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`dgn serve exited ${code}: ${err}`)));
+  });
+  return { server: proc, base: at };
+}
 
 async function page(url) {
   const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -523,6 +531,86 @@ test('odds: the tables, and the same given what was seen', async () => {
   await p.close();
 });
 
+test('odds: the statistics are asked for once, the chart drawn from them', async () => {
+  const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(String(e)));
+  const asked = [];
+  p.on('request', (r) => {
+    if (r.url().endsWith('/api/stats')) asked.push(JSON.parse(r.postData()));
+  });
+  await p.goto(base + '?view=odds&game=dnethack');
+  await p.locator('table.odds').first().waitFor({ timeout: 60000 });
+  assert.deepEqual(
+    asked.map((a) => a.format),
+    ['json'],
+  );
+  // The chart: a row per special level that can exist, its bars.
+  const stats = JSON.parse(
+    spawnSync(dgn, ['stats', '--target', 'dnethack', '--format', 'json'], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    }).stdout,
+  );
+  const levels = stats.levels.filter((l) => l.exists > 0 && Object.keys(l.depth).length);
+  const chart = p.locator('#odds-chart svg');
+  const names = await chart.locator('text > tspan:first-child').allTextContents();
+  assert.deepEqual(
+    names,
+    levels.map((l) => l.name),
+  );
+  const bars = levels.reduce((n, l) => n + Object.keys(l.depth).length, 0);
+  assert.equal(await chart.locator('rect > title').count(), bars);
+  assert.match(await p.locator('#odds-method').textContent(), /^Exact enumeration/);
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
+test("odds: out of time, the message names the page's controls, and sampling answers", async () => {
+  // A server whose requests have 1 s: dNetHack's statistics given an
+  // overview take several seconds to enumerate, a sample of them a tenth.
+  const quick = await serve(['--timeout', '1']);
+  const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(String(e)));
+  const overview = [
+    'The Dungeons of Doom: levels 1 to 12',
+    '   Level 3:',
+    '      Stairs down to The Gnomish Mines.',
+    '   Level 7:',
+    '      Stairs up to Sokoban, level 6.',
+  ].join('\n');
+  const q = new URLSearchParams({ view: 'odds', game: 'dnethack', given_overview: overview });
+  await p.goto(`${quick.base}?${q}`);
+  const error = p.locator('#odds-results pre.error');
+  await error.waitFor({ timeout: 30000 });
+  const message = await error.textContent();
+  assert.match(message, /ran out of its time budget/);
+  assert.match(message, /the “sampled” Method/);
+  assert.match(message, /fewer “Samples”/);
+  assert.doesNotMatch(
+    message,
+    /--|`/,
+    `a flag or a parameter the page has no control for: ${message}`,
+  );
+  // The controls it names.
+  await p.selectOption('#view-odds select[name=method]', 'sample');
+  await p.fill('#view-odds input[name=samples]', '2000');
+  await p.click('#view-odds button[type=submit]');
+  await p.locator('#odds-given').waitFor({ timeout: 30000 });
+  assert.match(await p.locator('#odds-method').textContent(), /^Sampled: 2000 seeds from 0/);
+  assert.match(p.url(), /sample=1/);
+  assert.match(p.url(), /samples=2000/);
+  // The link keeps them.
+  await p.reload();
+  assert.equal(await p.inputValue('#view-odds select[name=method]'), 'sample');
+  assert.equal(await p.inputValue('#view-odds input[name=samples]'), '2000');
+  await p.locator('#odds-given').waitFor({ timeout: 30000 });
+  assert.deepEqual(errors, []);
+  await p.close();
+  quick.server.kill();
+});
+
 test('odds: a pasted overview is shown as read, and the link keeps it', async () => {
   const { p, errors } = await page('?view=odds');
   await p.locator('table.odds').first().waitFor({ timeout: 30000 });
@@ -627,6 +715,180 @@ test('diff: two descriptions compared', async () => {
   await p.locator('table.diff tbody tr').first().waitFor({ timeout: 30000 });
   assert.match(await p.locator('table.diff').textContent(), /oracle/);
   await p.screenshot({ path: path.join(shots, 'serve-diff.png') });
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
+/**
+ * The shared corpus's DynaHack 0.5.5 and 0.6.0 dungeon.def (found by
+ * ../shared/corpus/MANIFEST.tsv), or null when ../shared is not beside the
+ * checkout (a failure with DGNKIT_REQUIRE_SHARED=1, as in CI).
+ */
+function dynahackPair() {
+  const dir = path.join(root, '..', 'shared', 'corpus');
+  const manifest = path.join(dir, 'MANIFEST.tsv');
+  if (!existsSync(manifest)) {
+    assert.notEqual(process.env.DGNKIT_REQUIRE_SHARED, '1', `no ${manifest}`);
+    return null;
+  }
+  const rows = readFileSync(manifest, 'utf8')
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .filter((r) => r[1] === 'DynaMoHack/DynaHack' && r[8] === 'dungeon.def');
+  const at = (pick) => path.join(dir, rows.find(pick)[0], 'dungeon.def');
+  return { old: at((r) => r[0].endsWith('@v0.5.5')), new: at((r) => !r[0].includes('@')) };
+}
+
+test('diff: DynaHack 0.5.5 against 0.6.0, opened from files, shows what `dgn diff` prints', async (t) => {
+  const pair = dynahackPair();
+  if (!pair) return t.skip('no ../shared/corpus beside the checkout');
+  // The files under the names the page sends, for `dgn diff` to name them alike.
+  const dir = mkdtempSync(path.join(tmpdir(), 'dgn-diff-'));
+  copyFileSync(pair.old, path.join(dir, 'dynahack-0.5.5.def'));
+  copyFileSync(pair.new, path.join(dir, 'dynahack-0.6.0.def'));
+  const cli = (format) => {
+    const r = spawnSync(
+      path.resolve(dgn),
+      [
+        'diff',
+        '--target',
+        'dynahack',
+        '--format',
+        format,
+        'dynahack-0.5.5.def',
+        'dynahack-0.6.0.def',
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  };
+  const human = cli('human');
+  const json = JSON.parse(cli('json'));
+
+  const { p, errors } = await page('?view=diff');
+  await p.locator('table.diff tbody tr').first().waitFor({ timeout: 30000 });
+  await p.selectOption('#view-diff select[name=game]', 'dynahack');
+  await p.setInputFiles('#diff-old-file', path.join(dir, 'dynahack-0.5.5.def'));
+  await p.setInputFiles('#diff-new-file', path.join(dir, 'dynahack-0.6.0.def'));
+  await p.waitForFunction(() => document.querySelector('#diff-new')?.value.includes('DUNGEON:'));
+  await p.click('#view-diff button[type=submit]');
+  await p.locator('#diff-head', { hasText: 'dynahack-0.6.0.def' }).waitFor({ timeout: 30000 });
+
+  // The head: each side and the summary line, as `dgn diff` prints them.
+  const head = await p.locator('#diff-head p').allTextContents();
+  assert.deepEqual(head, human.split('\n').slice(0, head.length));
+  assert.equal(
+    await p.locator('#diff-summary').textContent(),
+    '31 changed, 12 added, 9 removed, 122 unchanged of 174 items',
+  );
+  // Each row: its cells those of the human table's line, in order.
+  const rows = await p
+    .locator('table.diff tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) =>
+        [...tr.children].map((td) => (td.querySelector('.figure') ?? td).textContent),
+      ),
+    );
+  const text = human.split('\n');
+  const start = text.findIndex((l) => l.trim().startsWith('item')) + 1;
+  const lines = text.slice(start, text.indexOf('', start));
+  assert.equal(rows.length, lines.length);
+  assert.equal(rows.length, json.table.rows.length);
+  rows.forEach((cells, i) => {
+    let rest = lines[i];
+    for (const c of cells.filter((c) => c !== '')) {
+      const at = rest.indexOf(c);
+      assert.ok(at >= 0, `row ${i}: “${c}” is not in order in “${lines[i]}”`);
+      rest = rest.slice(at + c.length);
+    }
+    assert.equal(rest.trim(), '', `row ${i}: “${lines[i]}” has more than the page's ${cells}`);
+    // No row leaves both sides empty.
+    assert.ok(cells[2] !== '' || cells[3] !== '', `row ${i} has empty old and new cells`);
+  });
+  // What changed, said: townfill moved from level 2 to 3 of the Town.
+  const townfill = rows.find((r) => r[0] === 'level townfill (Town)');
+  assert.deepEqual(townfill.slice(1), ['level', '2', '3', 'mean +1.0', '1.000']);
+  // The four heck-e told apart.
+  const hecks = rows.map((r) => r[0]).filter((n) => n.startsWith('level heck-e'));
+  assert.deepEqual(hecks.sort(), [
+    'level heck-e #2 (Gehennom)',
+    'level heck-e #3 (Gehennom)',
+    'level heck-e #4 (Gehennom)',
+    'level heck-e (Gehennom)',
+  ]);
+  // A bones row has its figures.
+  const bones = rows.find((r) => r[0] === 'bones Town level 2');
+  assert.deepEqual(bones.slice(1, 4), [
+    'bones verdict',
+    'can load 0%, leave 0%',
+    'can load 100%, leave 100%',
+  ]);
+  // The rules the table names, as `dgn diff` lists them.
+  const rules = human
+    .split('\n')
+    .filter((l) => /^  rule \d+: /.test(l))
+    .map((l) => l.trim());
+  assert.ok(rules.length > 0);
+  assert.deepEqual(await p.locator('#diff-rules li').allTextContents(), rules);
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
+/** Whether the page scrolls sideways, and the table cells with text that are not wholly on screen. */
+const offScreen = (p) =>
+  p.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const cells = [...document.querySelectorAll('td, th')].filter(
+      (c) => c.textContent.trim() !== '' && c.closest('thead') === null,
+    );
+    return {
+      sideways: document.documentElement.scrollWidth > width,
+      cut: cells
+        .filter((c) => {
+          const r = c.getBoundingClientRect();
+          return r.width === 0 || r.left < 0 || r.right > width + 0.5;
+        })
+        .map((c) => c.textContent)
+        .slice(0, 5),
+    };
+  });
+
+test('phone: Dungeon and Odds fit 390 px, every column shown, and a bones reason opens on a tap', async () => {
+  const p = await browser.newPage({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await p.goto(base + '?view=dungeon&game=dnethack&seed=42');
+  await mapShown(p);
+  await p.locator('table.bones tbody tr').first().waitFor({ timeout: 20000 });
+  assert.deepEqual(await offScreen(p), { sideways: false, cut: [] }, 'Dungeon');
+  // The reason a level can or cannot hold bones, on a tap.
+  const bones = JSON.parse(
+    spawnSync(dgn, ['bones', '--target', 'dnethack', '--seed', '42', '--format', 'json'], {
+      encoding: 'utf8',
+    }).stdout,
+  ).levels;
+  const toggle = p.locator('table.bones tbody tr button.reason-toggle').nth(4);
+  await toggle.scrollIntoViewIfNeeded();
+  await toggle.tap();
+  const reason = p.locator('table.bones tr.reason');
+  await reason.waitFor();
+  assert.equal(await reason.textContent(), `Rule ${bones[4].rule}`);
+  assert.ok(await reason.isVisible());
+  assert.deepEqual(await offScreen(p), { sideways: false, cut: [] }, 'Dungeon, a reason open');
+  await toggle.tap();
+  await reason.waitFor({ state: 'detached' });
+  await p.screenshot({ path: path.join(shots, 'serve-phone-dungeon.png') });
+
+  await p.goto(base + '?view=odds&game=dnethack');
+  await p.locator('table.odds tbody tr').first().waitFor({ timeout: 60000 });
+  await p.locator('#view-odds details summary').tap();
+  assert.deepEqual(await offScreen(p), { sideways: false, cut: [] }, 'Odds');
+  await p.screenshot({ path: path.join(shots, 'serve-phone-odds.png') });
   assert.deepEqual(errors, []);
   await p.close();
 });

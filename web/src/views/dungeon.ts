@@ -147,17 +147,44 @@ function side(p: Game, overview: Answer, bones: Answer): HTMLElement {
   return box;
 }
 
+/**
+ * The bones table; each level's chance opens, on a click or a tap, the
+ * rule that decides it, in a row under it (a touch screen has no hover).
+ */
 function bonesTable(levels: BonesLevel[]): HTMLTableElement {
-  return table(
+  const t = table(
     ['dungeon', 'level', 'depth', 'special', 'leaves bones', 'file'],
     levels.map((l) => [
       l.dungeon,
       l.level,
       l.depth,
       l.special ?? '',
-      el('span', { title: l.rule, text: pct(l.leave_chance) }),
+      el('button', {
+        type: 'button',
+        class: 'reason-toggle',
+        title: l.rule,
+        'aria-expanded': 'false',
+        text: pct(l.leave_chance),
+      }),
       l.file ?? '',
     ]),
     'bones',
   );
+  t.addEventListener('click', (e) => {
+    const b = (e.target as HTMLElement).closest('button.reason-toggle');
+    const row = b?.closest('tr');
+    if (!b || !row) return;
+    const open = b.getAttribute('aria-expanded') === 'true';
+    b.setAttribute('aria-expanded', String(!open));
+    if (open) row.nextElementSibling?.remove();
+    else
+      row.after(
+        el(
+          'tr',
+          { class: 'reason' },
+          el('td', { colspan: '6' }, el('span', { text: `Rule ${b.getAttribute('title')}` })),
+        ),
+      );
+  });
+  return t;
 }

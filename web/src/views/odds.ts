@@ -1,9 +1,46 @@
 // The Odds view: `dgn stats` over every layout, conditioned on what the
 // player has seen (a `dgn find` query, or a pasted #overview).
 import { api, type Answer, type Games } from '../api';
-import { bars, checkbox, el, errorBox, field, input, onSubmit, pct, svgImage, table } from '../dom';
+import { depthChart, methodLine, type Method } from '../chart';
+import {
+  bars,
+  checkbox,
+  el,
+  errorBox,
+  field,
+  input,
+  onSubmit,
+  pageWords,
+  pct,
+  table,
+} from '../dom';
 import { flagOf, query, setQuery } from '../url';
 import { gameSelect, roleSelect } from './common';
+
+/**
+ * The command-line flags and API parameters the Odds view's messages may
+ * name, as the view's controls are named.
+ */
+const WORDS: Record<string, string> = {
+  '--sample': 'the “sampled” Method',
+  '`sample`': 'the “sampled” Method',
+  '--exact': 'the “exact only” Method',
+  '`exact`': 'the “exact only” Method',
+  '--samples': '“Samples”',
+  '`samples`': '“Samples”',
+  '--first-seed': '“First seed”',
+  '`first_seed`': '“First seed”',
+  '--given': '“What I have seen”',
+  '`given`': '“What I have seen”',
+  '--given-overview': 'the pasted overview',
+  '`given_overview`': 'the pasted overview',
+  '--wizard': '“Wizard mode”',
+  '`wizard`': '“Wizard mode”',
+  '--role': '“Role”',
+  '`role`': '“Role”',
+  '--target': '“Game”',
+  '`target`': '“Game”',
+};
 
 interface Bones {
   can_load: number;
@@ -12,7 +49,7 @@ interface Bones {
 }
 
 interface Stats {
-  method: { kind: string };
+  method: Method;
   failure: number;
   dungeons: {
     name: string;
@@ -40,6 +77,10 @@ interface Asked {
   wizard: boolean;
   given: string;
   given_overview: string | undefined;
+  sample: boolean;
+  exact: boolean;
+  samples: string;
+  first_seed: string;
 }
 
 export function oddsView(root: HTMLElement, games: Games): void {
@@ -62,13 +103,15 @@ export function oddsView(root: HTMLElement, games: Games): void {
       wizard: p.wizard,
       given: p.given,
       given_overview: p.given_overview ?? '',
+      sample: p.sample,
+      exact: p.exact,
+      samples: p.samples,
+      first_seed: p.first_seed,
     });
     out.replaceChildren(el('p', { class: 'busy', text: 'Computing…' }));
-    const [json, chart] = await Promise.all([
-      api('stats', { ...p, format: 'json' }),
-      api('stats', { ...p, format: 'svg' }),
-    ]);
-    out.replaceChildren(...results(json, chart));
+    // Once: the chart is drawn from the same JSON as the tables.
+    const json = await api('stats', { ...p, format: 'json' });
+    out.replaceChildren(...results(json, p));
   };
   onSubmit(f.form, () => void go());
   void go();
@@ -90,12 +133,38 @@ function oddsForm(games: Games): { form: HTMLFormElement; params: () => Asked } 
     placeholder: "Paste NetHack's #overview (Ctrl-O) or a dumplog's overview",
   });
   overview.value = query.get('given_overview') ?? '';
+  // How the statistics are computed: exact by enumeration when it fits
+  // (else sampled), sampled, or exact only.
+  const method = el('select', { name: 'method' });
+  for (const [value, text] of [
+    ['', 'exact, or sampled when too large'],
+    ['sample', 'sampled'],
+    ['exact', 'exact only'],
+  ])
+    method.append(el('option', { value, text }));
+  method.value = flagOf('sample') ? 'sample' : flagOf('exact') ? 'exact' : '';
+  const samples = input('samples', query.get('samples') ?? '', {
+    type: 'number',
+    min: '1',
+    max: '200000',
+    placeholder: '20000',
+    title: 'Seeds resolved when sampling (at most 200,000 here)',
+  });
+  const firstSeed = input('first_seed', query.get('first_seed') ?? '', {
+    type: 'number',
+    min: '0',
+    placeholder: '0',
+    title: 'The first seed sampled',
+  });
   const form = el(
     'form',
     { class: 'controls' },
     field('Game', target),
     field('Role', role),
     field('Wizard mode', wizard),
+    field('Method', method),
+    field('Samples', samples),
+    field('First seed', firstSeed),
     field('What I have seen (a dgn find query)', given),
     el('button', { type: 'submit', text: 'Compute' }),
     el(
@@ -111,30 +180,39 @@ function oddsForm(games: Games): { form: HTMLFormElement; params: () => Asked } 
     wizard: wizard.checked,
     given: given.value.trim(),
     given_overview: overview.value.trim() || undefined,
+    sample: method.value === 'sample',
+    exact: method.value === 'exact',
+    samples: samples.value.trim(),
+    first_seed: firstSeed.value.trim(),
   });
   return { form, params };
 }
 
-/** The statistics (their JSON and their depth chart), or why there are none. */
-function results(json: Answer, chart: Answer): HTMLElement[] {
-  if (!json.ok) return [errorBox(json)];
+/** The statistics (their tables and their depth chart), or why there are none. */
+function results(json: Answer, p: Asked): HTMLElement[] {
+  if (!json.ok) return [errorBox(json, WORDS)];
   const s = JSON.parse(json.text) as Stats;
   const shown: HTMLElement[] = [
     el('p', {
       class: 'method',
-      text: `${s.method.kind === 'exact' ? 'Exact' : 'Sampled'}; ${
+      id: 'odds-method',
+      text: `${methodLine(s.method).replace(/^./, (c) => c.toUpperCase())}; ${
         s.failure > 0
           ? `the loader fails in ${pct(s.failure)} of games.`
           : 'the loader never fails.'
       }`,
     }),
   ];
+  if (json.notes)
+    shown.push(el('p', { class: 'note', id: 'odds-notes', text: pageWords(json.notes, WORDS) }));
   if (s.given) shown.push(givenLine(s.given));
-  if (chart.ok)
-    shown.push(
-      el('h2', { text: 'Depths of the special levels' }),
-      svgImage(chart.text, 'the depth chart'),
-    );
+  const title = `${p.target} loader${p.wizard ? ', wizard mode' : ''}`;
+  const chart = depthChart(s.levels, s.method, title);
+  chart.addEventListener('click', () => chart.classList.toggle('full'));
+  shown.push(
+    el('h2', { text: 'Depths of the special levels' }),
+    el('div', { class: 'chart-frame', id: 'odds-chart' }, chart),
+  );
   return shown.concat(tables(s));
 }
 
