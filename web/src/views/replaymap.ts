@@ -159,7 +159,7 @@ export function plan(r: Replay): Plan {
     const d = r.objects[id];
     const need = Math.max(
       width(String(d?.name ?? id), 12, true) + 8,
-      width('99 levels · its depth comes with its branch', 10, false) * 0.6,
+      width('99 levels, depth to come', 10, false) + 8,
       ...(names.get(id) ?? []).map((n) => width(n, 11, true) + 50),
     );
     packed[c].members.push(id);
@@ -365,7 +365,7 @@ export class ReplayMap {
     );
     const end = at.start + n - 1;
     const sub = !at.at
-      ? `${n} level${n === 1 ? '' : 's'} · its depth comes with its branch`
+      ? `${n} level${n === 1 ? '' : 's'}, depth to come`
       : n === 1
         ? `depth ${at.start}`
         : `depths ${at.start} to ${end}`;
