@@ -52,6 +52,8 @@ impl Kept {
 pub struct Builder {
     strings: Vec<Option<Py<PyString>>>,
     objects: Vec<Option<Kept>>,
+    /// Each named key's last string value ([`Op::Slot`]).
+    slots: Vec<Option<Py<PyAny>>>,
 }
 
 impl Builder {
@@ -101,6 +103,7 @@ impl Builder {
             Op::Float(f) => PyFloat::new(py, f).into_any(),
             Op::Str(s, l) => PyString::new(py, tape.str(s, l)).into_any(),
             Op::Named(id) => named(&self.strings, id)?.bind(py).clone().into_any(),
+            Op::Slot(key) => named(&self.slots, key)?.bind(py).clone(),
             Op::NewNamed(id, s, l) => {
                 let made = PyString::new(py, tape.str(s, l));
                 put(&mut self.strings, id, made.clone().unbind());
@@ -115,8 +118,17 @@ impl Builder {
             Op::Dict(n) => {
                 let dict = PyDict::new(py);
                 for _ in 0..n {
+                    let key = match tape.ops[*at] {
+                        Op::Named(id) | Op::NewNamed(id, ..) => Some(id),
+                        _ => None,
+                    };
                     let k = self.value(py, tape, at)?;
+                    let string =
+                        matches!(tape.ops[*at], Op::Str(..) | Op::Named(_) | Op::NewNamed(..));
                     let v = self.value(py, tape, at)?;
+                    if let (Some(key), true) = (key, string) {
+                        put(&mut self.slots, key, v.clone().unbind());
+                    }
                     dict.set_item(k, v)?;
                 }
                 dict.into_any()

@@ -15,6 +15,14 @@
 //! - an array's short objects, by their text: a layout's levels,
 //!   dungeons and branches are mostly the same text from one seed to the
 //!   next, and the builder copies the dict it made for that text.
+//!
+//! And what a line repeats of the line before is found without a lookup:
+//! the keys of an object mostly come in the order they came last (each
+//! key's successor is kept, and the text compared where the next key
+//! starts), and a key's string value is often the one it had last (an
+//! xlogfile's version, role, race, death, its `deaths` and `uid`): the
+//! tape says "key 40's value again" ([`Op::Slot`]), and the builder keeps
+//! the object it made for each key's last value.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -32,6 +40,8 @@ const SHORT_OBJECT: usize = 1024;
 const NAMED_OBJECTS: usize = 65_536;
 /// Nesting deeper than this is refused (no command's JSON comes close).
 const MAX_DEPTH: usize = 256;
+/// No name: a key that is not named, or no key known.
+const NONE: u32 = u32::MAX;
 
 /// FxHash (rustc's): the texts hashed here are short, and a caller's own
 /// output is no adversary.
@@ -87,6 +97,10 @@ pub enum Op {
     Object(u32),
     /// Names the object that follows.
     NewObject(u32),
+    /// The string the member of this key (a named string) had last: an
+    /// object member's value, where the value made last for that key was
+    /// a string (the builder keeps each key's).
+    Slot(u32),
 }
 
 /// JSON values, one after another.
@@ -109,6 +123,55 @@ impl Tape {
 pub struct Names {
     strings: FxMap<Box<str>, u32>,
     objects: FxMap<Box<[u8]>, u32>,
+    /// Each named string's text, by its name, where it can be compared
+    /// with JSON text as it stands (it holds no `"` and no `\\`).
+    texts: Vec<Option<Box<str>>>,
+    /// The key that came last after each key `k` (at `2k + 1`) and first
+    /// in an object that is (or is in an array that is) the value of `k`
+    /// (at `2k + 2`); at 0 the first of an object of no key.
+    follows: Vec<u32>,
+    /// Each key's last string value, by the key's name: what the builder
+    /// keeps for [`Op::Slot`].
+    slots: Vec<Slot>,
+}
+
+/// A key's last string value: its text, when it can be compared with
+/// JSON text as it stands.
+#[derive(Default)]
+struct Slot {
+    text: String,
+    plain: bool,
+}
+
+impl Names {
+    /// Where `follows` keeps the key after `key` (`NONE` when there is no
+    /// such place).
+    fn after(key: u32) -> usize {
+        if key == NONE {
+            usize::MAX
+        } else {
+            2 * key as usize + 1
+        }
+    }
+
+    /// Where `follows` keeps the first key of an object under `key`.
+    fn first_under(key: u32) -> usize {
+        if key == NONE {
+            0
+        } else {
+            2 * key as usize + 2
+        }
+    }
+
+    fn follow(&mut self, at: usize, key: u32) {
+        if at == usize::MAX {
+            return;
+        }
+        if self.follows.len() <= at {
+            self.follows.resize(at + 1, NONE);
+        }
+        self.follows[at] = key;
+    }
 }
 
 /// What is wrong where (a byte offset of the text read).
@@ -144,7 +207,7 @@ pub fn read(text: &[u8], names: &mut Names) -> Result<Tape, Fault> {
         if r.i == text.len() {
             return Ok(r.tape);
         }
-        r.value()?;
+        r.value(NONE)?;
         r.tape.values += 1;
         // The rest of the line is blank.
         while let Some(&c) = r.b.get(r.i) {
@@ -184,12 +247,13 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn value(&mut self) -> Read {
+    /// A value, of the member `key` (a name, or [`NONE`]).
+    fn value(&mut self, key: u32) -> Read {
         self.ws();
         match self.b.get(self.i) {
-            Some(b'{') => self.nested(Self::object),
-            Some(b'[') => self.nested(Self::array),
-            Some(b'"') => self.string(),
+            Some(b'{') => self.nested(key, Self::object),
+            Some(b'[') => self.nested(key, Self::array),
+            Some(b'"') => self.string(None).map(drop),
             Some(b't') => self.word("true", Op::Bool(true)),
             Some(b'f') => self.word("false", Op::Bool(false)),
             Some(b'n') => self.word("null", Op::Null),
@@ -199,12 +263,12 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn nested(&mut self, read: fn(&mut Self) -> Read) -> Read {
+    fn nested(&mut self, key: u32, read: fn(&mut Self, u32) -> Read) -> Read {
         if self.depth == MAX_DEPTH {
             return self.fault("nested too deeply");
         }
         self.depth += 1;
-        let r = read(self);
+        let r = read(self, key);
         self.depth -= 1;
         r
     }
@@ -258,7 +322,7 @@ impl Reader<'_, '_> {
         };
     }
 
-    fn array(&mut self) -> Read {
+    fn array(&mut self, key: u32) -> Read {
         self.i += 1;
         let at = self.open(Op::List(0));
         let mut n = 0;
@@ -269,9 +333,9 @@ impl Reader<'_, '_> {
             loop {
                 self.ws();
                 if self.b.get(self.i) == Some(&b'{') {
-                    self.element()?;
+                    self.element(key)?;
                 } else {
-                    self.value()?;
+                    self.value(key)?;
                 }
                 n += 1;
                 if self.next_or_close(b']')? {
@@ -284,10 +348,10 @@ impl Reader<'_, '_> {
     }
 
     /// An array's object: a short one seen before is named.
-    fn element(&mut self) -> Read {
+    fn element(&mut self, key: u32) -> Read {
         let start = self.i;
         let Some(end) = short_end(self.b, start) else {
-            return self.nested(Self::object);
+            return self.nested(key, Self::object);
         };
         let text = &self.b[start..end];
         if let Some(&id) = self.names.objects.get(text) {
@@ -300,10 +364,11 @@ impl Reader<'_, '_> {
             self.names.objects.insert(text.into(), id);
             self.tape.ops.push(Op::NewObject(id));
         }
-        self.nested(Self::object)
+        self.nested(key, Self::object)
     }
 
-    fn object(&mut self) -> Read {
+    /// An object, the value of the member `key` (or of an array's).
+    fn object(&mut self, key: u32) -> Read {
         self.i += 1;
         let at = self.open(Op::Dict(0));
         let mut n = 0;
@@ -312,15 +377,17 @@ impl Reader<'_, '_> {
             self.i += 1;
             return Ok(());
         }
+        let mut follows = Names::first_under(key);
         loop {
             self.ws();
             if self.b.get(self.i) != Some(&b'"') {
                 return self.fault("expected a key (a string)");
             }
-            self.string()?;
+            let k = self.key(follows)?;
             self.expect(b':')?;
-            self.value()?;
+            self.member(k)?;
             n += 1;
+            follows = Names::after(k);
             if self.next_or_close(b'}')? {
                 self.close(at, n);
                 return Ok(());
@@ -328,12 +395,61 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn string(&mut self) -> Read {
+    /// The key at `self.i` (its quote), expected to be the one `follows`
+    /// keeps: its name, or [`NONE`].
+    fn key(&mut self, follows: usize) -> Read<u32> {
+        if let Some(&k) = self.names.follows.get(follows) {
+            if let Some(Some(text)) = self.names.texts.get(k as usize) {
+                if let Some(end) = self.is_string(text) {
+                    self.i = end;
+                    self.tape.ops.push(Op::Named(k));
+                    return Ok(k);
+                }
+            }
+        }
+        let k = self.string(None)?.unwrap_or(NONE);
+        if k != NONE {
+            self.names.follow(follows, k);
+        }
+        Ok(k)
+    }
+
+    /// The value of the member `key` (a name, or [`NONE`]): a string that
+    /// is the key's last is its [`Op::Slot`].
+    fn member(&mut self, key: u32) -> Read {
+        self.ws();
+        if key == NONE || self.b.get(self.i) != Some(&b'"') {
+            return self.value(key);
+        }
+        if let Some(slot) = self.names.slots.get(key as usize) {
+            if slot.plain {
+                if let Some(end) = self.is_string(&slot.text) {
+                    self.i = end;
+                    self.tape.ops.push(Op::Slot(key));
+                    return Ok(());
+                }
+            }
+        }
+        self.string(Some(key)).map(drop)
+    }
+
+    /// Where the JSON string at `self.i` (its quote) ends, when it is
+    /// `text` as it stands (`text` holds no `"` and no `\\`).
+    fn is_string(&self, text: &str) -> Option<usize> {
+        let start = self.i + 1;
+        let end = start + text.len();
+        (self.b.get(end) == Some(&b'"') && self.b.get(start..end) == Some(text.as_bytes()))
+            .then_some(end + 1)
+    }
+
+    /// A string, the value of the member `slot` if any: its name, if it
+    /// has one.
+    fn string(&mut self, slot: Option<u32>) -> Read<Option<u32>> {
         let start = self.i + 1;
         let j = start + quote_or_backslash(&self.b[start..]);
         match self.b.get(j) {
             Some(b'"') => {}
-            Some(_) => return self.escaped(start),
+            Some(_) => return self.escaped(start, slot),
             None => return self.fault("a string that does not end"),
         }
         let s = match self.utf8 {
@@ -344,18 +460,29 @@ impl Reader<'_, '_> {
             },
         };
         self.i = j + 1;
-        self.push_str(s);
-        Ok(())
+        Ok(self.push_str(s, true, slot))
     }
 
-    fn push_str(&mut self, s: &str) {
+    /// Pushes the string `s` (`plain` when it holds no `"` and no `\\`),
+    /// the value of the member `slot` if any: its name, if it has one.
+    fn push_str(&mut self, s: &str, plain: bool, slot: Option<u32>) -> Option<u32> {
+        if let Some(k) = slot {
+            let k = k as usize;
+            if self.names.slots.len() <= k {
+                self.names.slots.resize_with(k + 1, Slot::default);
+            }
+            let kept = &mut self.names.slots[k];
+            kept.text.clear();
+            kept.text.push_str(s);
+            kept.plain = plain;
+        }
         // A number written as text (an xlogfile's points, turns, dates)
         // seldom comes twice: not worth a name.
         let named = s.len() < SHORT && !s.starts_with(|c: char| c.is_ascii_digit() || c == '-');
         if named {
             if let Some(&id) = self.names.strings.get(s) {
                 self.tape.ops.push(Op::Named(id));
-                return;
+                return Some(id);
             }
         }
         let start = self.tape.text.len() as u32;
@@ -364,14 +491,17 @@ impl Reader<'_, '_> {
         if named && self.names.strings.len() < NAMED {
             let id = self.names.strings.len() as u32;
             self.names.strings.insert(s.into(), id);
+            self.names.texts.push(plain.then(|| s.into()));
             self.tape.ops.push(Op::NewNamed(id, start, len));
+            Some(id)
         } else {
             self.tape.ops.push(Op::Str(start, len));
+            None
         }
     }
 
     /// A string with escapes, from its first byte at `start`.
-    fn escaped(&mut self, start: usize) -> Read {
+    fn escaped(&mut self, start: usize, slot: Option<u32>) -> Read<Option<u32>> {
         let mut out = Vec::new();
         let mut j = start;
         loop {
@@ -414,8 +544,8 @@ impl Reader<'_, '_> {
             return self.fault("a string that is not UTF-8");
         };
         self.i = j + 1;
-        self.push_str(&s);
-        Ok(())
+        let plain = !s.contains(['"', '\\']);
+        Ok(self.push_str(&s, plain, slot))
     }
 
     /// `\uXXXX` at `j` (a surrogate pair is two): the character and the
