@@ -365,7 +365,7 @@ fn gamelog(
         .as_ref()
         .is_some_and(|p| p.extension().is_some_and(|e| e == "json"));
     let bytes = if plain {
-        let mut text = serde_json::to_vec(&log).unwrap_or_default();
+        let mut text = log;
         text.push(b'\n');
         text
     } else {

@@ -146,6 +146,23 @@ pub struct ResolvedBranch {
 }
 
 impl ResolvedBranch {
+    /// The branch as a layout shows it.
+    pub fn named(&self) -> LayoutBranch {
+        LayoutBranch {
+            id: self.id,
+            branch_type: self.kind.name().to_string(),
+            end1: LevelRef {
+                dungeon: self.end1.0,
+                level: self.end1.1,
+            },
+            end2: LevelRef {
+                dungeon: self.end2.0,
+                level: self.end2.1,
+            },
+            end1_up: self.end1_up,
+        }
+    }
+
     /// `insert_branch`'s sort key, `branch_val`: with vanilla's tables
     /// `MAXLEVEL + 1 = 33` and `MAXDUNGEON + 1 = 17`.
     fn key(&self, rules: &Rules) -> i64 {
@@ -404,23 +421,7 @@ impl Resolved {
         let resolver = resolver.outcome(self.outcome);
         let dungeons = self.dungeons.iter().map(|d| d.named(resolver)).collect();
         let levels = self.levels.iter().map(|l| l.named(resolver)).collect();
-        let branches = self
-            .branches
-            .iter()
-            .map(|b| LayoutBranch {
-                id: b.id,
-                branch_type: b.kind.name().to_string(),
-                end1: LevelRef {
-                    dungeon: b.end1.0,
-                    level: b.end1.1,
-                },
-                end2: LevelRef {
-                    dungeon: b.end2.0,
-                    level: b.end2.1,
-                },
-                end1_up: b.end1_up,
-            })
-            .collect();
+        let branches = self.branches.iter().map(ResolvedBranch::named).collect();
         let mut planes = Vec::new();
         let report = self.planes_order(resolver, |record| {
             planes.push(resolver.levels[record as usize].name.clone());

@@ -104,7 +104,10 @@ fn gamelog_seeds() -> Vec<Vec<u8>> {
         // default one `dgn layout` has built in.
         let source = dgnkit::xlog::release::newest_of(target)
             .and_then(|r| r.builtin.as_ref())
-            .map_or(&include_bytes!("../../../corpus/nethack-3.6.def")[..], |b| b.source);
+            .map_or(
+                &include_bytes!("../../../corpus/nethack-3.6.def")[..],
+                |b| b.source,
+            );
         let opts = CheckOptions {
             target,
             ..CheckOptions::default()
@@ -127,7 +130,7 @@ fn gamelog_seeds() -> Vec<Vec<u8>> {
         let (log, _) = dgnkit::gamelog::record(&resolver, game, seed, game.rng, wizard, &settings);
         let step = [255u8, 10, 40][n % 3];
         let mut plain = vec![step];
-        plain.extend(serde_json::to_vec(&log).unwrap_or_default());
+        plain.extend_from_slice(&log);
         out.push(plain);
         let mut gz = vec![255u8];
         gz.extend(dgnkit::gamelog::gzip(&log));
@@ -270,7 +273,10 @@ fn session_seeds(shared: &Path) -> Vec<Vec<u8>> {
         let Ok(file) = std::fs::File::open(&path) else {
             continue;
         };
-        if flate2::read::GzDecoder::new(file).read_to_end(&mut text).is_err() {
+        if flate2::read::GzDecoder::new(file)
+            .read_to_end(&mut text)
+            .is_err()
+        {
             continue;
         }
         let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(&text) else {
@@ -434,7 +440,10 @@ fn main() -> ExitCode {
     for family in files_in(&shared.join("expected").join("variants"), |p| p.is_dir()) {
         if let Ok(bytes) = std::fs::read(family.join("dungeon.bin")) {
             if let Ok(read) = binary::read(&bytes, None) {
-                let dialect = dgnkit::options::Target::of_format(read.format).game().dialect.name();
+                let dialect = dgnkit::options::Target::of_format(read.format)
+                    .game()
+                    .dialect
+                    .name();
                 scripts.push((dialect.to_string(), read.script));
             }
             for pick in [0, 1, 7] {

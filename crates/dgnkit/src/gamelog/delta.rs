@@ -86,7 +86,7 @@ pub fn diff(old: &Value, new: &Value) -> Option<Value> {
 
 /// [`diff`] of a member: a container into a container of the same kind
 /// merges; anything else is replaced whole.
-fn diff_value(old: &Value, new: &Value) -> Option<Value> {
+pub fn diff_value(old: &Value, new: &Value) -> Option<Value> {
     let same_kind = matches!(
         (old, new),
         (Value::Object(_), Value::Object(_)) | (Value::Array(_), Value::Array(_))

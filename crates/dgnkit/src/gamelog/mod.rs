@@ -20,6 +20,7 @@
 pub mod delta;
 pub mod read;
 pub mod record;
+pub mod state;
 
 pub use read::{Gamelog, ReadError};
 pub use record::{Recorder, Settings};
@@ -27,11 +28,10 @@ pub use record::{Recorder, Settings};
 use crate::games::Game;
 use crate::loader::{LoadError, Resolved, Resolver};
 use crate::rng::RngKind;
-use serde_json::Value;
 
 /// Resolves one seed with `resolver` as `game`'s loader does, and returns
-/// its gamelog and the layout (or the loader's error, which the log's
-/// `over` delta also states).
+/// its gamelog as JSON text and the layout (or the loader's error, which
+/// the log's `over` delta also states).
 pub fn record(
     resolver: &Resolver,
     game: &Game,
@@ -39,7 +39,7 @@ pub fn record(
     rng: RngKind,
     wizard: bool,
     settings: &Settings,
-) -> (Value, Result<Resolved, LoadError>) {
+) -> (Vec<u8>, Result<Resolved, LoadError>) {
     let mut out = Resolved::default();
     let mut recorder = Recorder::new(resolver, game.rng_log);
     let result = resolver.resolve_traced(seed, rng, wizard, &mut out, &mut recorder);
@@ -47,12 +47,13 @@ pub fn record(
     (log, result.map(|()| out))
 }
 
-/// A gamelog as the framework stores one: gzipped JSON.
-pub fn gzip(log: &Value) -> Vec<u8> {
+/// A gamelog as the framework stores one: gzipped JSON. The fastest
+/// level: the text repeats itself so much that it still shrinks ten times,
+/// and the log costs little more than the resolution.
+pub fn gzip(text: &[u8]) -> Vec<u8> {
     use std::io::Write;
-    let text = serde_json::to_vec(log).unwrap_or_default();
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     // Writing into a Vec cannot fail.
-    let _ = gz.write_all(&text);
+    let _ = gz.write_all(text);
     gz.finish().unwrap_or_default()
 }

@@ -10,7 +10,8 @@
 //! placement taken back when the next level finds no room) shows in the
 //! next draw's delta; what happens after the last one, in `over`.
 
-use super::delta::{diff, encode};
+use super::delta::encode;
+use super::state::{Counters, State};
 use crate::games::rng_log::RngLog;
 use crate::loader::{Checkpoint, LoadError, Resolved, Resolver, Trace};
 use crate::rng::{Draw, Site};
@@ -50,15 +51,13 @@ pub struct Recorder<'r> {
     before: Vec<Draw>,
     /// `init_dungeons()`'s draws, each with its delta once settled.
     draws: Vec<(Draw, Option<Value>)>,
+    /// The start, as a whole, once known (at the first settled state).
+    start: Option<Value>,
     /// The last settled state.
-    anchor: Option<Value>,
+    anchor: Option<State>,
     /// The last draw's consequences are not settled yet.
     open: bool,
-    /// Per level record: its chance roll is made; its placement tries.
-    rolled: Vec<bool>,
-    tries: Vec<u32>,
-    /// Per dungeon record: its chance roll dropped it.
-    dropped: Vec<bool>,
+    counters: Counters,
 }
 
 impl<'r> Recorder<'r> {
@@ -68,47 +67,60 @@ impl<'r> Recorder<'r> {
             rng_log,
             before: Vec::new(),
             draws: Vec::new(),
+            start: None,
             anchor: None,
             open: false,
-            rolled: Vec::new(),
-            tries: Vec::new(),
-            dropped: Vec::new(),
+            counters: Counters::default(),
         }
     }
 
-    /// The state the loader shows now, in the gamelog's terms.
-    fn snapshot(&self, out: &Resolved) -> Value {
-        state(self.resolver, out, &self.rolled, &self.tries, &self.dropped)
+    /// The last settled state; the start when there is none yet: every
+    /// record of the description (of the outcome a drawing `dungeon.lua`
+    /// took), nothing decided, the hero and the inputs as `out` has them.
+    fn anchor(&mut self, out: &Resolved) -> &mut State {
+        let (top, start) = (self.resolver, &mut self.start);
+        self.anchor.get_or_insert_with(|| {
+            let mut blank = Resolved::default();
+            blank.seed = out.seed;
+            blank.rng = out.rng;
+            blank.wizard = out.wizard;
+            blank.character = out.character;
+            blank.pre_draws = out.pre_draws;
+            blank.outcome = out.outcome;
+            let state = State::new(top, &blank, &Counters::default());
+            *start = Some(state.value());
+            state
+        })
     }
 
     fn settle(&mut self, out: &Resolved) {
         if !self.open {
             return;
         }
-        let now = self.snapshot(out);
-        let was = self
-            .anchor
-            .get_or_insert_with(|| start_state(self.resolver, out));
-        let delta = diff(was, &now);
-        *was = now;
+        let (top, counters) = (self.resolver, std::mem::take(&mut self.counters));
+        let delta = self.anchor(out).advance(top, out, &counters);
+        self.counters = counters;
         if let Some(last) = self.draws.last_mut() {
             last.1 = Some(delta.unwrap_or_else(|| json!({})));
         }
         self.open = false;
     }
 
-    /// The whole gamelog, once the resolution ended with `result` and the
-    /// layout `out`.
+    /// The whole gamelog as JSON text, once the resolution ended with
+    /// `result` and the layout `out`. Written as it goes: a log is one
+    /// small delta per draw, and a tree of them all would cost more than
+    /// the resolution.
     pub fn finish(
         mut self,
         out: &Resolved,
         result: &Result<(), LoadError>,
         settings: &Settings,
-    ) -> Value {
-        let start = start_state(self.resolver, out);
-        let end = self.snapshot(out);
-        let anchor = self.anchor.take().unwrap_or_else(|| start.clone());
-        let rest = diff(&anchor, &end).unwrap_or_else(|| json!({}));
+    ) -> Vec<u8> {
+        let (top, counters) = (self.resolver, std::mem::take(&mut self.counters));
+        let rest = self
+            .anchor(out)
+            .advance(top, out, &counters)
+            .unwrap_or_else(|| json!({}));
         // The last draw settles with the end; else what followed it is
         // the end's own change.
         let over = match self.draws.last_mut() {
@@ -118,20 +130,9 @@ impl<'r> Recorder<'r> {
             }
             _ => rest,
         };
-        let mut deltas = Vec::with_capacity(self.draws.len() + 2);
-        deltas.push(json!({"type": "start", "data": self.start_data(), "game": encode(&start)}));
-        deltas.extend(
-            self.draws
-                .iter()
-                .enumerate()
-                .map(|(i, (draw, delta))| self.ran(i, draw, delta.as_ref())),
-        );
-        let mut over = json!({"type": "over", "game": over});
-        if let Err(e) = result {
-            over["data"] = json!({"error": e.to_string()});
-        }
-        deltas.push(over);
-        json!({
+        let start = self.start.take().unwrap_or_else(|| json!({}));
+        let mut w = Vec::with_capacity(256 * (self.draws.len() + 8));
+        let head = json!({
             "gamelogVersion": "2.2.0",
             "gameName": settings.title,
             "gameSession": settings.seed.to_string(),
@@ -142,8 +143,25 @@ impl<'r> Recorder<'r> {
             "winners": [],
             "losers": [],
             "settings": settings_json(settings),
-            "deltas": deltas,
-        })
+        });
+        // Writing JSON values into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut w, &head);
+        w.pop();
+        w.extend_from_slice(b",\"deltas\":[");
+        let start = json!({"type": "start", "data": self.start_data(), "game": encode(&start)});
+        let _ = serde_json::to_writer(&mut w, &start);
+        for (i, (draw, delta)) in std::mem::take(&mut self.draws).into_iter().enumerate() {
+            w.push(b',');
+            let _ = serde_json::to_writer(&mut w, &self.ran(i, &draw, delta));
+        }
+        let mut over = json!({"type": "over", "game": over});
+        if let Err(e) = result {
+            over["data"] = json!({"error": e.to_string()});
+        }
+        w.push(b',');
+        let _ = serde_json::to_writer(&mut w, &over);
+        w.extend_from_slice(b"]}");
+        w
     }
 
     fn start_data(&self) -> Value {
@@ -176,14 +194,14 @@ impl<'r> Recorder<'r> {
         })
     }
 
-    fn ran(&self, i: usize, d: &Draw, delta: Option<&Value>) -> Value {
+    fn ran(&self, i: usize, d: &Draw, delta: Option<Value>) -> Value {
         let caller = self.rng_log.and_then(|l| l.caller(d.site, 0));
         let mut data = self.run(d, caller);
         data["draw"] = json!(i + 1);
         if let Some(id) = object_of(d.site) {
             data["object"] = json!({ "id": id });
         }
-        let game = delta.cloned().unwrap_or_else(|| json!({}));
+        let game = delta.unwrap_or_else(|| json!({}));
         json!({"type": "ran", "data": data, "game": game})
     }
 }
@@ -200,8 +218,8 @@ impl Trace for Recorder<'_> {
             return;
         }
         match draw.site {
-            Site::LevelChance { level } => mark(&mut self.rolled, level, |r| *r = true),
-            Site::Place { level } => mark(&mut self.tries, level, |t| *t += 1),
+            Site::LevelChance { level } => mark(&mut self.counters.rolled, level, |r| *r = true),
+            Site::Place { level } => mark(&mut self.counters.tries, level, |t| *t += 1),
             _ => {}
         }
         if self.open {
@@ -218,7 +236,7 @@ impl Trace for Recorder<'_> {
     fn checkpoint(&mut self, at: Checkpoint, out: &Resolved) -> ControlFlow<()> {
         if let Checkpoint::Placed { record } = at {
             if out.index_of.get(record as usize).is_none_or(|&i| i < 0) {
-                mark(&mut self.dropped, record, |d| *d = true);
+                mark(&mut self.counters.dropped, record, |d| *d = true);
             }
         }
         self.settle(out);
@@ -228,20 +246,6 @@ impl Trace for Recorder<'_> {
     fn state(&mut self, out: &Resolved) {
         self.settle(out);
     }
-}
-
-/// The state before `init_dungeons()` draws: every record of the
-/// description (of the outcome a drawing `dungeon.lua` took), nothing
-/// decided; the hero and the inputs as `out` has them from the start.
-fn start_state(top: &Resolver, out: &Resolved) -> Value {
-    let mut start = Resolved::default();
-    start.seed = out.seed;
-    start.rng = out.rng;
-    start.wizard = out.wizard;
-    start.character = out.character;
-    start.pre_draws = out.pre_draws;
-    start.outcome = out.outcome;
-    state(top, &start, &[], &[], &[])
 }
 
 fn mark<T: Default + Clone>(v: &mut Vec<T>, i: u32, f: impl FnOnce(&mut T)) {
@@ -278,105 +282,4 @@ fn settings_json(s: &Settings) -> Value {
         m.insert(k.clone(), json!(v));
     }
     Value::Object(m)
-}
-
-/// A state of the gamelog: the layout so far as `--format json` writes it
-/// (without `rng_calls`), plus `gameObjects`: every dungeon, level and
-/// branch record of the description, what the loader decided about each
-/// so far, the placements it holds and the branches it made.
-pub fn state(
-    top: &Resolver,
-    out: &Resolved,
-    rolled: &[bool],
-    tries: &[u32],
-    dropped: &[bool],
-) -> Value {
-    let res = top.outcome(out.outcome);
-    let layout = out.to_layout(top, None);
-    let mut value = serde_json::to_value(&layout).unwrap_or_else(|_| json!({}));
-    let mut objects = Map::new();
-    for (rec, d) in res.dungeons.iter().enumerate() {
-        let id = format!("d{rec}");
-        let mut o = json!({
-            "id": id, "gameObjectName": "Dungeon", "record": rec, "name": d.name,
-            "chance": d.chance,
-        });
-        if let Some(&i) = out.index_of.get(rec).filter(|&&i| i >= 0) {
-            if let Some(r) = out.dungeons.get(i as usize) {
-                o["index"] = json!(i);
-                o["num_levels"] = json!(r.num_levels);
-                o["depth_start"] = json!(r.depth_start);
-                o["entry_level"] = json!(r.entry_level);
-                o["ledger_start"] = json!(r.ledger_start);
-            }
-        }
-        if dropped.get(rec).copied().unwrap_or(false) {
-            o["dropped"] = json!(true);
-        }
-        objects.insert(id, o);
-    }
-    for (rec, l) in res.levels.iter().enumerate() {
-        let id = format!("l{rec}");
-        let mut o = json!({
-            "id": id, "gameObjectName": "Level", "record": rec, "name": l.name,
-            "dungeon": {"id": format!("d{}", l.dungeon)}, "chance": l.chance,
-        });
-        if let Some(slot) = out.slots.iter().find(|s| s.record as usize == rec) {
-            let rolled = rolled.get(rec).copied().unwrap_or(false);
-            if slot.exists || rolled {
-                o["exists"] = json!(slot.exists);
-            }
-            if slot.exists && slot.dlevel > 0 {
-                let try_ = tries.get(rec).copied().unwrap_or(0);
-                let pid = format!("p{rec}.{try_}");
-                o["dlevel"] = json!(slot.dlevel);
-                o["placement"] = json!({ "id": pid });
-                objects.insert(
-                    pid.clone(),
-                    json!({
-                        "id": pid, "gameObjectName": "Placement",
-                        "level": {"id": id}, "dlevel": slot.dlevel, "try": try_,
-                    }),
-                );
-            }
-        }
-        objects.insert(id, o);
-    }
-    for (rec, b) in res.branches.iter().enumerate() {
-        let id = format!("r{rec}");
-        let owner = res
-            .dungeons
-            .iter()
-            .position(|d| (d.branches.0..d.branches.1).contains(&(rec as u32)))
-            .map(|d| json!({ "id": format!("d{d}") }));
-        objects.insert(
-            id.clone(),
-            json!({
-                "id": id, "gameObjectName": "BranchRecord", "record": rec,
-                "from": owner, "to": b.target, "type": b.kind.name(), "up": b.up,
-            }),
-        );
-    }
-    for b in &out.branches {
-        let id = format!("b{}", b.id);
-        let dungeon = |i: i32| {
-            out.dungeons
-                .get(i as usize)
-                .map(|d| json!({ "id": format!("d{}", d.record) }))
-        };
-        objects.insert(
-            id.clone(),
-            json!({
-                "id": id, "gameObjectName": "Branch", "branch": b.id,
-                "record": {"id": format!("r{}", b.record)},
-                "type": b.kind.name(),
-                "from": dungeon(b.end1.0), "to": dungeon(b.end2.0),
-                "end1": {"dungeon": b.end1.0, "level": b.end1.1},
-                "end2": {"dungeon": b.end2.0, "level": b.end2.1},
-                "end1_up": b.end1_up,
-            }),
-        );
-    }
-    value["gameObjects"] = Value::Object(objects);
-    value
 }
