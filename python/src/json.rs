@@ -9,7 +9,7 @@
 //! dict is copied for each use, with the dicts inside it, so that every
 //! answer has dicts of its own.
 
-use crate::tape::{self, Op, Tape};
+use crate::tape::{self, Op, Tape, NONE};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
@@ -47,6 +47,18 @@ impl Kept {
     }
 }
 
+/// A dict of a shape's keys that objects of that shape are copied from:
+/// a copy takes the keys' table whole, where a new dict grows its table
+/// as the keys come (three times for an xlogfile's 26 fields). A member
+/// whose value is the very object the dict holds (a string a line
+/// repeats, `None`, a small int) is not set again.
+struct Template {
+    dict: Py<PyDict>,
+    /// The dict's keys and values, in order.
+    keys: Vec<Py<PyAny>>,
+    values: Vec<Py<PyAny>>,
+}
+
 /// The strings and objects the tapes of one stream have named, made.
 #[derive(Default)]
 pub struct Builder {
@@ -54,6 +66,8 @@ pub struct Builder {
     objects: Vec<Option<Kept>>,
     /// Each named key's last string value ([`Op::Slot`]).
     slots: Vec<Option<Py<PyAny>>>,
+    /// The dict of each shape ([`Op::Dict`]).
+    templates: Vec<Option<Template>>,
 }
 
 impl Builder {
@@ -115,24 +129,7 @@ impl Builder {
                     .collect::<PyResult<Vec<_>>>()?;
                 PyList::new(py, items)?.into_any()
             }
-            Op::Dict(n) => {
-                let dict = PyDict::new(py);
-                for _ in 0..n {
-                    let key = match tape.ops[*at] {
-                        Op::Named(id) | Op::NewNamed(id, ..) => Some(id),
-                        _ => None,
-                    };
-                    let k = self.value(py, tape, at)?;
-                    let string =
-                        matches!(tape.ops[*at], Op::Str(..) | Op::Named(_) | Op::NewNamed(..));
-                    let v = self.value(py, tape, at)?;
-                    if let (Some(key), true) = (key, string) {
-                        put(&mut self.slots, key, v.clone().unbind());
-                    }
-                    dict.set_item(k, v)?;
-                }
-                dict.into_any()
-            }
+            Op::Dict(n, shape) => self.dict(py, tape, at, n, shape)?.into_any(),
             Op::Object(id) => named(&self.objects, id)?.fresh(py)?.into_any(),
             Op::NewObject(id) => {
                 let v = self.value(py, tape, at)?;
@@ -141,6 +138,126 @@ impl Builder {
                 v
             }
         })
+    }
+}
+
+impl Builder {
+    /// An object of `n` members, of the shape `shape` (or [`NONE`]).
+    fn dict<'py>(
+        &mut self,
+        py: Python<'py>,
+        tape: &Tape,
+        at: &mut usize,
+        n: u32,
+        shape: u32,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        if shape != NONE {
+            if let Some(t) = self
+                .templates
+                .get_mut(shape as usize)
+                .and_then(Option::take)
+            {
+                let made = self.copied(py, tape, at, &t);
+                self.templates[shape as usize] = Some(t);
+                return made;
+            }
+        }
+        let dict = PyDict::new(py);
+        let mut keys = Vec::new();
+        let mut values = Vec::new();
+        for _ in 0..n {
+            let key = match tape.ops[*at] {
+                Op::Named(id) | Op::NewNamed(id, ..) => id,
+                _ => NONE,
+            };
+            let k = self.value(py, tape, at)?;
+            let string = matches!(tape.ops[*at], Op::Str(..) | Op::Named(_) | Op::NewNamed(..));
+            let v = self.value(py, tape, at)?;
+            if key != NONE && string {
+                self.keep(py, key, &v);
+            }
+            if shape != NONE {
+                keys.push(k.clone().unbind());
+                values.push(v.clone().unbind());
+            }
+            dict.set_item(k, v)?;
+        }
+        if shape != NONE {
+            put(
+                &mut self.templates,
+                shape,
+                Template {
+                    dict: dict.copy()?.unbind(),
+                    keys,
+                    values,
+                },
+            );
+        }
+        Ok(dict)
+    }
+
+    /// An object of the shape of `t`, copied from its dict.
+    fn copied<'py>(
+        &mut self,
+        py: Python<'py>,
+        tape: &Tape,
+        at: &mut usize,
+        t: &Template,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let dict = t.dict.bind(py).copy()?;
+        for (k, kept) in t.keys.iter().zip(&t.values) {
+            // The key, which the dict has.
+            let key = match tape.ops[*at] {
+                Op::Named(id) => {
+                    *at += 1;
+                    id
+                }
+                Op::NewNamed(id, ..) => {
+                    self.value(py, tape, at)?;
+                    id
+                }
+                _ => {
+                    self.value(py, tape, at)?;
+                    NONE
+                }
+            };
+            match tape.ops[*at] {
+                Op::Slot(s) => {
+                    *at += 1;
+                    let v = named(&self.slots, s)?;
+                    if !v.is(kept) {
+                        dict.set_item(k.bind(py), v.bind(py))?;
+                    }
+                }
+                op => {
+                    let string = matches!(op, Op::Str(..) | Op::Named(_) | Op::NewNamed(..));
+                    let v = self.value(py, tape, at)?;
+                    if key != NONE && string {
+                        self.keep(py, key, &v);
+                    }
+                    if !v.is(kept) {
+                        dict.set_item(k.bind(py), v)?;
+                    }
+                }
+            }
+        }
+        Ok(dict)
+    }
+
+    /// Keeps `v` as the last string value of `key` ([`Op::Slot`]).
+    fn keep(&mut self, py: Python<'_>, key: u32, v: &Bound<'_, PyAny>) {
+        let key = key as usize;
+        if self.slots.len() <= key {
+            self.slots.resize_with(key + 1, || None);
+        }
+        let slot = &mut self.slots[key];
+        if slot.as_ref().is_some_and(|s| s.is(v)) {
+            return;
+        }
+        // Dropped as a Bound: no look at whether this thread holds the GIL.
+        if let Some(old) = slot.replace(v.clone().unbind()) {
+            drop(old.into_bound(py));
+        }
     }
 }
 

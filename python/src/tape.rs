@@ -22,7 +22,9 @@
 //! starts), and a key's string value is often the one it had last (an
 //! xlogfile's version, role, race, death, its `deaths` and `uid`): the
 //! tape says "key 40's value again" ([`Op::Slot`]), and the builder keeps
-//! the object it made for each key's last value.
+//! the object it made for each key's last value. An object's keys, when
+//! it has a few and all are named, are its shape: the builder copies a
+//! dict of those keys rather than growing one key by key.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -41,7 +43,12 @@ const NAMED_OBJECTS: usize = 65_536;
 /// Nesting deeper than this is refused (no command's JSON comes close).
 const MAX_DEPTH: usize = 256;
 /// No name: a key that is not named, or no key known.
-const NONE: u32 = u32::MAX;
+pub const NONE: u32 = u32::MAX;
+/// Objects of fewer members have no shape: a new dict holds five without
+/// growing.
+const SHAPED: u32 = 6;
+/// At most this many shapes are named.
+const SHAPES: usize = 4096;
 
 /// FxHash (rustc's): the texts hashed here are short, and a caller's own
 /// output is no adversary.
@@ -91,8 +98,9 @@ pub enum Op {
     NewNamed(u32, u32, u32),
     /// An array of this many values, which follow.
     List(u32),
-    /// An object of this many members, which follow: key, value, ...
-    Dict(u32),
+    /// An object of this many members, which follow: key, value, ...; and
+    /// its shape (the names of its keys), or [`NONE`].
+    Dict(u32, u32),
     /// A short object named before.
     Object(u32),
     /// Names the object that follows.
@@ -133,6 +141,8 @@ pub struct Names {
     /// Each key's last string value, by the key's name: what the builder
     /// keeps for [`Op::Slot`].
     slots: Vec<Slot>,
+    /// The shapes of objects: their keys' names.
+    shapes: FxMap<Box<[u32]>, u32>,
 }
 
 /// A key's last string value: its text, when it can be compared with
@@ -199,6 +209,7 @@ pub fn read(text: &[u8], names: &mut Names) -> Result<Tape, Fault> {
         utf8: std::str::from_utf8(text).ok(),
         i: 0,
         depth: 0,
+        keys: Vec::new(),
         names,
         tape: Tape::default(),
     };
@@ -227,6 +238,8 @@ struct Reader<'t, 'n> {
     utf8: Option<&'t str>,
     i: usize,
     depth: usize,
+    /// The keys' names of the objects being read, innermost last.
+    keys: Vec<u32>,
     names: &'n mut Names,
     tape: Tape,
 }
@@ -316,10 +329,7 @@ impl Reader<'_, '_> {
     }
 
     fn close(&mut self, at: usize, n: u32) {
-        self.tape.ops[at] = match self.tape.ops[at] {
-            Op::List(_) => Op::List(n),
-            _ => Op::Dict(n),
-        };
+        self.tape.ops[at] = Op::List(n);
     }
 
     fn array(&mut self, key: u32) -> Read {
@@ -370,7 +380,7 @@ impl Reader<'_, '_> {
     /// An object, the value of the member `key` (or of an array's).
     fn object(&mut self, key: u32) -> Read {
         self.i += 1;
-        let at = self.open(Op::Dict(0));
+        let at = self.open(Op::Dict(0, NONE));
         let mut n = 0;
         self.ws();
         if self.b.get(self.i) == Some(&b'}') {
@@ -378,21 +388,42 @@ impl Reader<'_, '_> {
             return Ok(());
         }
         let mut follows = Names::first_under(key);
+        let base = self.keys.len();
         loop {
             self.ws();
             if self.b.get(self.i) != Some(&b'"') {
                 return self.fault("expected a key (a string)");
             }
             let k = self.key(follows)?;
+            self.keys.push(k);
             self.expect(b':')?;
             self.member(k)?;
             n += 1;
             follows = Names::after(k);
             if self.next_or_close(b'}')? {
-                self.close(at, n);
+                let shape = self.shape(base, n);
+                self.keys.truncate(base);
+                self.tape.ops[at] = Op::Dict(n, shape);
                 return Ok(());
             }
         }
+    }
+
+    /// The shape of the object whose keys are `self.keys[base..]` (`n`).
+    fn shape(&mut self, base: usize, n: u32) -> u32 {
+        let keys = &self.keys[base..];
+        if n < SHAPED || keys.contains(&NONE) {
+            return NONE;
+        }
+        if let Some(&id) = self.names.shapes.get(keys) {
+            return id;
+        }
+        if self.names.shapes.len() == SHAPES {
+            return NONE;
+        }
+        let id = self.names.shapes.len() as u32;
+        self.names.shapes.insert(keys.into(), id);
+        id
     }
 
     /// The key at `self.i` (its quote), expected to be the one `follows`
@@ -438,7 +469,7 @@ impl Reader<'_, '_> {
     fn is_string(&self, text: &str) -> Option<usize> {
         let start = self.i + 1;
         let end = start + text.len();
-        (self.b.get(end) == Some(&b'"') && self.b.get(start..end) == Some(text.as_bytes()))
+        (self.b.get(end) == Some(&b'"') && same(&self.b[start..end], text.as_bytes()))
             .then_some(end + 1)
     }
 
@@ -637,6 +668,34 @@ fn quote_or_backslash(b: &[u8]) -> usize {
         .iter()
         .position(|&c| c == b'"' || c == b'\\')
         .unwrap_or(chunks.remainder().len())
+}
+
+/// Whether `a` and `b`, of one length, are the same bytes: eight at a
+/// time, inline (the texts compared are mostly a few bytes long, where a
+/// call to `memcmp` costs more than the comparing).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| {
+        let mut w = [0; 8];
+        w.copy_from_slice(&s[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let mut at = 0;
+    while at + 8 < n {
+        if word(a, at) != word(b, at) {
+            return false;
+        }
+        at += 8;
+    }
+    // The last eight, over the tail of the word before.
+    word(a, n - 8) == word(b, n - 8)
 }
 
 /// JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.

@@ -125,6 +125,20 @@ struct Sender {
 }
 
 impl Sender {
+    /// Reads `text` (complete lines) and sends them.
+    fn send(&mut self, text: &[u8]) -> io::Result<()> {
+        let message = match tape::read(text, &mut self.names) {
+            Ok(t) => Message::Out(t),
+            Err(f) => Message::Fault(format!(
+                "dgnkit: the command printed what is not JSON: {}",
+                f.message(text)
+            )),
+        };
+        self.tx
+            .send(message)
+            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
+    }
+
     /// Reads and sends the complete lines (all of it when `last`).
     fn hand_over(&mut self, last: bool) -> io::Result<()> {
         let end = if last {
@@ -138,22 +152,25 @@ impl Sender {
         if end == 0 {
             return Ok(());
         }
-        let message = match tape::read(&self.buf[..end], &mut self.names) {
-            Ok(t) => Message::Out(t),
-            Err(f) => Message::Fault(format!(
-                "dgnkit: the command printed what is not JSON: {}",
-                f.message(&self.buf[..end])
-            )),
-        };
+        let buf = std::mem::take(&mut self.buf);
+        let sent = self.send(&buf[..end]);
+        self.buf = buf;
         self.buf.drain(..end);
-        self.tx
-            .send(message)
-            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
+        sent
     }
 }
 
 impl Write for Sender {
     fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        // A command that writes whole lines a buffer at a time (`dgn
+        // xlog`) is read where it wrote them, not copied first.
+        if self.buf.is_empty() && b.len() >= HAND_OVER {
+            if let Some(i) = b.iter().rposition(|&c| c == b'\n') {
+                self.send(&b[..i + 1])?;
+                self.buf.extend_from_slice(&b[i + 1..]);
+                return Ok(b.len());
+            }
+        }
         self.buf.extend_from_slice(b);
         if self.buf.len() >= HAND_OVER {
             self.hand_over(false)?;
