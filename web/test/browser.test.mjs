@@ -880,9 +880,10 @@ test('phone: Dungeon and Odds fit 390 px, every column shown, and a bones reason
   assert.equal(await reason.textContent(), `Rule ${bones[4].rule}`);
   assert.ok(await reason.isVisible());
   assert.deepEqual(await offScreen(p), { sideways: false, cut: [] }, 'Dungeon, a reason open');
+  await p.evaluate(() => document.querySelector('table.bones').scrollIntoView());
+  await p.screenshot({ path: path.join(shots, 'serve-phone-dungeon.png') });
   await toggle.tap();
   await reason.waitFor({ state: 'detached' });
-  await p.screenshot({ path: path.join(shots, 'serve-phone-dungeon.png') });
 
   await p.goto(base + '?view=odds&game=dnethack');
   await p.locator('table.odds tbody tr').first().waitFor({ timeout: 60000 });
