@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::thread;
 
 use super::acc::END_PLAIN;
-use super::engine::{core_chance, future_mask, n_slots, Layer, Reach, State, To, LEVEL_BITS};
+use super::engine::{core_chance, n_slots, FutureMasks, Layer, Reach, State, To, LEVEL_BITS};
 use super::fxhash::FxHashMap;
 use super::halves::{alone, is_alone};
 use super::place::Placement;
@@ -46,7 +46,7 @@ pub(crate) struct Follow<'a> {
     res: &'a Resolver,
     /// dNetHack's bones rules: with them only are core masses summed.
     other_end: Option<&'a BonesOptions>,
-    branch_last: Arc<[i64]>,
+    future: Arc<FutureMasks>,
     evidence: bool,
     stop: Stop,
     /// Held until the passes are done (the enumeration holds them too).
@@ -63,14 +63,14 @@ impl<'a> Follow<'a> {
     pub fn new(
         res: &'a Resolver,
         other_end: Option<&'a BonesOptions>,
-        branch_last: Arc<[i64]>,
+        future: Arc<FutureMasks>,
         evidence: bool,
         stop: Stop,
     ) -> Self {
         Follow {
             res,
             other_end,
-            branch_last,
+            future,
             evidence,
             stop,
             layers: Vec::new(),
@@ -130,12 +130,10 @@ impl<'a> Follow<'a> {
         let mut masks = Vec::with_capacity(layer.states.iter().map(|s| s.live.len()).sum());
         for s in &layer.states {
             starts.push(masks.len() as u32);
-            let n_slots = n_slots(self.res, &s.loaded);
-            masks.extend(
-                s.live
-                    .iter()
-                    .map(|l| future_mask(self.res, &self.branch_last, l, i, &s.slots, n_slots)),
-            );
+            masks.extend(s.live.iter().map(|l| {
+                self.future
+                    .mask(self.res, l, i, &s.slots, || n_slots(self.res, &s.loaded))
+            }));
         }
         starts.push(masks.len() as u32);
         (starts, masks)
@@ -288,7 +286,11 @@ impl<'a> Follow<'a> {
     /// (`exact::present`: a plain other end, not floating).
     fn keep_read(&self, i: usize, mass: &Masses) -> Masses {
         let layer = self.layer(i);
-        let mut read: Vec<Vec<(u32, u64)>> = vec![Vec::new(); layer.states.len()];
+        // Per state, per live dungeon (where its reach masks are): the
+        // levels the edges' branches leave it from. A branch's parent is
+        // live in the state it leaves.
+        let starts = &self.reach[i].0;
+        let mut read = vec![0u64; starts.last().map_or(0, |&n| n as usize)];
         for e in &layer.edges {
             let Some(b) = layer.info(e).and_then(|info| info.branch) else {
                 continue;
@@ -300,20 +302,18 @@ impl<'a> Follow<'a> {
                 Some(id) => self.spread_levels[id as usize],
                 None => bit(b.level),
             };
-            let r = &mut read[e.from as usize];
-            match r.iter_mut().find(|(p, _)| *p == b.parent) {
-                Some((_, m)) => *m |= levels,
-                None => r.push((b.parent, levels)),
+            let from = e.from as usize;
+            let live = &layer.states[from].live;
+            if let Some(li) = live.iter().position(|l| u32::from(l.record) == b.parent) {
+                read[starts[from] as usize + li] |= levels;
             }
         }
         let keeps_of = |si: usize, s: &State, keeps: &mut Vec<u64>| {
             keeps.clear();
-            keeps.extend(s.live.iter().enumerate().map(|(li, live)| {
+            let read = &read[starts[si] as usize..];
+            keeps.extend(s.live.iter().enumerate().map(|(li, _)| {
                 let m = mass.at(si, li).map_or(0, |(m, _, _)| m);
-                read[si]
-                    .iter()
-                    .find(|(p, _)| *p == u32::from(live.record))
-                    .map_or(0, |&(_, l)| l & m)
+                read[li] & m
             }));
             // A state none of whose levels is read keeps nothing.
             keeps.iter().any(|&k| k != 0)

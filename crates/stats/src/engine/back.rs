@@ -10,7 +10,7 @@ use crate::acc::{Ends, ENDS};
 use crate::halves::{self, halves};
 use crate::place::LEVELS;
 use crate::runs::RunDist;
-use crate::weight::{largest_bound, W};
+use crate::weight::{largest_bound, W, W4};
 use crate::Stop;
 
 /// One layer's backward values while the backward pass sums them and the
@@ -184,6 +184,17 @@ impl<'b> halves::Parts for BackPart<'b> {
             },
         )
     }
+}
+
+/// Level `l`'s values among a dungeon's ([`Back::ends_of`]) and their
+/// bound, if it has any.
+#[inline]
+fn values_in(
+    (mask, ends, err): (u64, &[[f64; 1 + ENDS]], f64),
+    l: usize,
+) -> Option<([f64; 1 + ENDS], f64)> {
+    (l < LEVELS && mask & (1u64 << l) != 0)
+        .then(|| (ends[(mask & ((1u64 << l) - 1)).count_ones() as usize], err))
 }
 
 /// Level `l`'s values among a dungeon's ([`Back::ends_of`]), if it has any.
@@ -439,7 +450,7 @@ pub(super) fn backward(
         order.sort_by_key(|&k| layer.edges[k as usize].from);
         let from_of = |&k: &u32| layer.edges[k as usize].from as usize;
         halves(&order, from_of, here.part(), |part, mut cur, _| {
-            let mut sums: Vec<[W; 1 + ENDS]> = Vec::new();
+            let mut sums: Vec<W4> = Vec::new();
             for group in
                 part.chunk_by(|&a, &b| layer.edges[a as usize].from == layer.edges[b as usize].from)
             {
@@ -497,14 +508,14 @@ struct Summing<'s, 'r> {
 impl Summing<'_, '_> {
     /// The values of the state whose edges are `group`, summed into `cur`
     /// (`sums`: a buffer for their sums, kept from state to state).
-    fn state(&self, group: &[u32], cur: &mut BackPart<'_>, sums: &mut Vec<[W; 1 + ENDS]>) {
+    fn state(&self, group: &[u32], cur: &mut BackPart<'_>, sums: &mut Vec<W4>) {
         let layer = self.layer;
         let from = layer.edges[group[0] as usize].from as usize;
         let here = from - cur.base;
         // A deferred run that starts here: its dist and parent.
         let mut start = None;
         sums.clear();
-        sums.resize(cur.state(from).1.len(), [W::ZERO; 1 + ENDS]);
+        sums.resize(cur.state(from).1.len(), W4::ZERO);
         let masks = cur.masks(from);
         for &ek in group {
             let e = &layer.edges[ek as usize];
@@ -522,11 +533,11 @@ impl Summing<'_, '_> {
             }
             self.level_ends(e, from, t, succ, masks, sums);
         }
-        let mut err = largest_bound(sums.iter().flatten());
+        let mut err = sums.iter().fold(0.0, |m, sum| sum.largest_bound_into(m));
         let (run, succ) = (std::mem::take(&mut cur.run[here]), cur.succ[here]);
         let (masks, ends) = cur.state(from);
         for (to, sum) in ends.iter_mut().zip(sums.iter()) {
-            *to = sum.map(|w| w.v);
+            *to = sum.v;
         }
         // Where a deferred run starts, its levels' values are the run's,
         // now that its chances per branch are summed.
@@ -575,15 +586,7 @@ impl Summing<'_, '_> {
     /// layer after to the sums of each level of each live dungeon: what
     /// ends there, the branch the edge adds or what the state after says.
     #[inline]
-    fn level_ends(
-        &self,
-        e: &Edge,
-        from: usize,
-        t: usize,
-        succ: W,
-        masks: &[u64],
-        sums: &mut [[W; 1 + ENDS]],
-    ) {
+    fn level_ends(&self, e: &Edge, from: usize, t: usize, succ: W, masks: &[u64], sums: &mut [W4]) {
         let s = &self.layer.states[from];
         let added = added_end(self.layer, e, self.runs);
         let to_live = &self.next.states[t].live;
@@ -608,15 +611,19 @@ impl Summing<'_, '_> {
                 let l = levels.trailing_zeros() as usize;
                 levels &= levels - 1;
                 let adds = added == Some((u32::from(live.record), l as i32));
-                let v: [W; 1 + ENDS] = if adds {
+                // The values `W`s would hold: the class chances' own
+                // bounds, the state after's one bound, or `succ`'s.
+                let (xv, xe) = if adds {
                     let c = (self.classes)(self.i, e);
-                    [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ]
+                    let b = [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ];
+                    (b.map(|w| w.v), b.map(|w| w.e))
                 } else {
-                    level_in(next_ends, l).unwrap_or([succ, W::ZERO, W::ZERO, W::ZERO])
+                    match values_in(next_ends, l) {
+                        Some((v, err)) => (v, [err; 1 + ENDS]),
+                        None => ([succ.v, 0.0, 0.0, 0.0], [succ.e, 0.0, 0.0, 0.0]),
+                    }
                 };
-                for (acc, x) in sums[k].iter_mut().zip(v) {
-                    *acc += e.p * x;
-                }
+                sums[k].add_product(e.p, xv, xe);
                 k += 1;
             }
         }

@@ -6,7 +6,7 @@
 
 use super::arith::{entry_level, level_range, nonpositive_branch_levels, quest_size};
 use super::layer::{BranchInfo, FailKey, Present, To};
-use super::memo::{LevelPlan, PlaceKey};
+use super::memo::{LevelPlan, PlaceKey, Sizes};
 use super::state::{shared, Live, State};
 use super::{Engine, TooLarge};
 use crate::runs::{bit, probe};
@@ -123,14 +123,20 @@ impl<'a> Engine<'a> {
             return Ok(());
         };
         let n_slots = self.n_slots(&from.loaded);
-        for (num, p_size) in self.size_distribution(rec)? {
+        for &(num, p_size) in self.sizes(rec)?.iter() {
             let entry = entry_level(self.res, rec, num);
             let p = p_exist * p_size;
-            let Some(draws) = self.branch_draws(from, rec, p, entry, n_slots, out)? else {
+            // A buffer kept from state to state (lost only on an error).
+            let mut draws = std::mem::take(&mut self.memo.draws);
+            draws.clear();
+            if !self.branch_draws(from, rec, (p, entry), n_slots, &mut draws, out)? {
+                self.memo.draws = draws;
                 continue;
-            };
+            }
             let num = num.min(self.res.rules.maxlevel);
-            if !self.expand_patterns(from, rec, (num, entry), n_slots, &draws, out)? {
+            let placed = self.expand_patterns(from, rec, (num, entry), n_slots, &draws, out);
+            self.memo.draws = draws;
+            if !placed? {
                 // A placement whose mixed rolls cannot be mixed: this
                 // record's rolls are enumerated from now on, from this
                 // state again.
@@ -217,6 +223,17 @@ impl<'a> Engine<'a> {
         (c != 0).then(|| p_exist * W::ratio(c, 100))
     }
 
+    /// [`Engine::size_distribution`], once per record: every state that
+    /// loads it asks.
+    fn sizes(&mut self, rec: usize) -> Result<Sizes, TooLarge> {
+        if let Some(sizes) = &self.memo.sizes[rec] {
+            return Ok(sizes.clone());
+        }
+        let sizes: Sizes = self.size_distribution(rec)?.into();
+        self.memo.sizes[rec] = Some(sizes.clone());
+        Ok(sizes)
+    }
+
     /// The sizes of dungeon record `rec` with their chances, dNetHack's
     /// Quest minimum applied.
     fn size_distribution(&self, rec: usize) -> Result<Vec<(i32, W)>, TooLarge> {
@@ -271,32 +288,34 @@ impl<'a> Engine<'a> {
             .collect())
     }
 
-    /// The draws of the branch into record `rec` from `s` (one without a
-    /// branch for the first dungeon or an unconnected one), sharing out
-    /// chance `p`; none when the branch fails, whose outcome is pushed.
+    /// The draws of the branch into record `rec` (entered at `entry`) from
+    /// `s`, into `draws` (one without a branch for the first dungeon or an
+    /// unconnected one), sharing out chance `p`; false when the branch
+    /// fails, whose outcome is pushed.
     fn branch_draws(
         &mut self,
         s: &State,
         rec: usize,
-        p: W,
-        entry: i32,
+        (p, entry): (W, i32),
         n_slots: i32,
+        draws: &mut Vec<Draw>,
         out: &mut Vec<Expansion>,
-    ) -> Result<Option<Vec<Draw>>, TooLarge> {
+    ) -> Result<bool, TooLarge> {
         let res = self.res;
         // NetHack 3.7's unconnected dungeon (the Tutorial): no branch.
         if s.loaded.is_empty() || (res.rules.unconnected && res.dungeons[rec].unconnected) {
-            return Ok(Some(vec![Draw {
+            draws.push(Draw {
                 p,
                 branch: None,
                 depth_start: 1,
-            }]));
+            });
+            return Ok(true);
         }
         let range = match self.branch_range(s, rec, n_slots)? {
             Ok(range) => range,
             Err(code) => {
                 out.push(Expansion::failure(p, rec, code, None));
-                return Ok(None);
+                return Ok(false);
             }
         };
         let BranchRange {
@@ -306,9 +325,8 @@ impl<'a> Engine<'a> {
             count,
             step,
         } = range;
-        let mut draws = Vec::new();
         if count < 1 {
-            self.nonpositive_draws(rec, p, &range, entry, &mut draws, out)?;
+            self.nonpositive_draws(rec, p, &range, entry, draws, out)?;
         }
         let deferred = if count < 1 {
             None
@@ -345,9 +363,9 @@ impl<'a> Engine<'a> {
             });
         }
         if let Some(member) = parent.spread {
-            self.spread_subs(s, member, step, entry, &mut draws);
+            self.spread_subs(s, member, step, entry, draws);
         }
-        Ok(Some(draws))
+        Ok(true)
     }
 
     /// The branch into record `rec` from `s` up to its level's draw, or
@@ -539,19 +557,39 @@ impl<'a> Engine<'a> {
             floating_here,
             kept: &plan.kept,
         };
-        // One key for every pattern and move: a state's placements are
-        // looked up by reference, and copied only when new.
-        let mut key = PlaceKey {
-            record: rec as u32,
-            start: n_slots,
-            n: num,
-            pattern: plan.possible.clone(),
-            keep: plan.keep.clone(),
-            external: Vec::new(),
-            adjust: 0,
-            filters: Vec::new(),
-            chances,
-        };
+        // One key for every pattern and move, and every state: a state's
+        // placements are looked up by reference, and copied only when new.
+        let mut key = std::mem::take(&mut self.memo.key);
+        key.record = rec as u32;
+        key.start = n_slots;
+        key.n = num;
+        key.pattern.clear();
+        key.pattern.extend_from_slice(&plan.possible);
+        key.keep = plan.keep.clone();
+        key.adjust = 0;
+        key.filters.clear();
+        key.chances = chances;
+        let placed = self.each_pattern(s, &at, &plan, optional, draws, &mut key, out);
+        self.memo.key = key;
+        placed
+    }
+
+    /// [`Engine::expand_patterns`]' outcomes for each pattern of the
+    /// `optional` levels and each locate move, with `key` set for the
+    /// dungeon.
+    #[allow(clippy::too_many_arguments)]
+    fn each_pattern(
+        &mut self,
+        s: &State,
+        at: &DungeonDraw<'_>,
+        plan: &LevelPlan,
+        optional: &[usize],
+        draws: &[Draw],
+        key: &mut PlaceKey,
+        out: &mut Vec<Expansion>,
+    ) -> Result<bool, TooLarge> {
+        let rec = at.rec;
+        let n_slots = key.start;
         let filtered = self.checks.as_ref().is_some_and(|c| c.filters(rec));
         for mask in 0u64..(1u64 << optional.len()) {
             // Mixed levels count as existing: the placement weighs them by
@@ -571,7 +609,7 @@ impl<'a> Engine<'a> {
                 let one = if filtered {
                     None
                 } else {
-                    let Some(pid) = self.placement(&key)? else {
+                    let Some(pid) = self.placement(key)? else {
                         return Ok(false);
                     };
                     Some(pid)
@@ -579,7 +617,7 @@ impl<'a> Engine<'a> {
                 for draw in draws {
                     let pid = match one {
                         Some(pid) => pid,
-                        None => match self.filtered_placement(s, &key, draw.depth_start)? {
+                        None => match self.filtered_placement(s, key, draw.depth_start)? {
                             Some(pid) => pid,
                             None => return Ok(false),
                         },
@@ -590,7 +628,7 @@ impl<'a> Engine<'a> {
                         pid,
                         prefix: draw.p * p_pat * p_adj,
                     };
-                    self.outcomes(s, &at, placed, out);
+                    self.outcomes(s, at, placed, out);
                 }
             }
         }

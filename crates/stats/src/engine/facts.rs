@@ -25,8 +25,9 @@ pub(super) struct FileFacts {
     pub(super) neg_rn2: NonPositiveRn2,
     /// Per dungeon record: the last record a branch of it may lead to.
     pub(super) live_until: Vec<i64>,
-    /// Branch record -> the last dungeon record it may lead to (-1: none).
-    pub(super) branch_last: Arc<[i64]>,
+    /// [`future_mask`]'s answers, worked out once (they read the last
+    /// dungeon record each branch may lead to).
+    pub(super) future: Arc<FutureMasks>,
     /// Per stage `s`: slots that chains of stage `s` and later read.
     pub(super) needed_slots: Vec<Slots>,
     /// Per stage `s`: whether a floating-level / `dummy` record comes at `s` or
@@ -89,7 +90,7 @@ impl FileFacts {
             neg_rn2: res.rules.rn2_nonpositive,
             needed_slots: needed_slots(res),
             live_until,
-            branch_last: branch_last.into(),
+            future: Arc::new(FutureMasks::new(res, branch_last)),
             floating_later,
             dummy_later,
             alt_later,
@@ -154,9 +155,148 @@ pub(super) fn floats_in(floating: Option<u8>, mask: u8) -> bool {
     floating.is_some_and(|f| mask & (1 << f) != 0)
 }
 
+/// Sizes up to this one have their [`future_mask`]s worked out ahead
+/// ([`FutureMasks`]): a level beyond [`LEVELS`] has no bit.
+const TABLED_SIZES: usize = LEVELS + 1;
+
+/// [`future_mask`] for every dungeon record, stage and size, its chained
+/// branches aside, worked out once: it is asked for every live dungeon of
+/// every state a layer makes, and again by the passes that follow
+/// (`crate::follow`), and the Dungeons of Doom have a dozen branches to
+/// look at each time, most of them long loaded.
+#[derive(Debug)]
+pub(crate) struct FutureMasks {
+    /// Branch record -> the last dungeon record it may lead to (-1: none).
+    branch_last: Vec<i64>,
+    /// Per dungeon record, per stage `next` up to the last a branch of it
+    /// leads to (none after it: no branch of it is loaded then).
+    stages: Vec<Vec<FutureStage>>,
+}
+
+/// A dungeon record's branches loaded from one stage on.
+#[derive(Debug)]
+struct FutureStage {
+    /// By the dungeon's size (`0..TABLED_SIZES`): the levels its branches
+    /// that read no chain may land on.
+    unchained: Box<[u64]>,
+    /// Its branches that read a chain (the state's slots say where).
+    chained: Box<[u32]>,
+}
+
+impl FutureMasks {
+    fn new(res: &Resolver, branch_last: Vec<i64>) -> FutureMasks {
+        let stages = res
+            .dungeons
+            .iter()
+            .map(|d| {
+                let branches = d.branches.0..d.branches.1;
+                let last = branches
+                    .clone()
+                    .map(|b| branch_last[b as usize])
+                    .max()
+                    .unwrap_or(-1);
+                (0..=last)
+                    .map(|next| {
+                        let loaded = branches
+                            .clone()
+                            .filter(|&b| branch_last[b as usize] >= next)
+                            .map(|b| (b, &res.branches[b as usize]));
+                        let unchained = (0..TABLED_SIZES as i32)
+                            .map(|n| {
+                                loaded
+                                    .clone()
+                                    .filter(|(_, br)| br.chain < 0)
+                                    .fold(0, |m, (_, br)| m | unchained_span(n, br))
+                            })
+                            .collect();
+                        let chained = loaded
+                            .clone()
+                            .filter(|(_, br)| br.chain >= 0)
+                            .map(|(b, _)| b)
+                            .collect();
+                        FutureStage { unchained, chained }
+                    })
+                    .collect()
+            })
+            .collect();
+        FutureMasks {
+            branch_last,
+            stages,
+        }
+    }
+
+    /// [`future_mask`], from the tables, for `slots` of the records
+    /// loaded, whose slot count `n_slots_of` gives (asked for only when a
+    /// branch reads a chain that `slots` does not hold).
+    pub(crate) fn mask(
+        &self,
+        res: &Resolver,
+        live: &Live,
+        next: usize,
+        slots: &[(i32, i32)],
+        n_slots_of: impl FnOnce() -> i32,
+    ) -> u64 {
+        let Some(stage) = self.stages[live.record as usize].get(next) else {
+            return 0;
+        };
+        let Some(&unchained) = usize::try_from(live.n)
+            .ok()
+            .and_then(|n| stage.unchained.get(n))
+        else {
+            return future_mask(res, &self.branch_last, live, next, slots, n_slots_of());
+        };
+        if stage.chained.is_empty() {
+            return unchained;
+        }
+        // Counted once at most.
+        let (mut n_slots_of, mut n_slots) = (Some(n_slots_of), None);
+        let mut count = || *n_slots.get_or_insert_with(|| n_slots_of.take().map_or(0, |f| f()));
+        stage.chained.iter().fold(unchained, |m, &b| {
+            m | chained_span(live, &res.branches[b as usize], slots, &mut count)
+        })
+    }
+}
+
+/// The levels branch `br`, which reads no chain, may land on in a dungeon
+/// of `n` levels.
+fn unchained_span(n: i32, br: &dgnkit_loader::BRec) -> u64 {
+    match level_range(n, br.range.base, br.range.rand, None) {
+        // A negative count looks at its base only (3.6's raw `rn2` is
+        // not enumerated).
+        Ok((s, c)) => span_mask(s, c.max(1)),
+        Err(_) => 0,
+    }
+}
+
+/// The levels branch `br`, which reads a chain, may land on in dungeon
+/// `live`, given what `slots` knows. A slot in `slots` is one of the
+/// records loaded (below `n_slots`), so the count is asked for only when
+/// the slot is not there.
+fn chained_span(
+    live: &Live,
+    br: &dgnkit_loader::BRec,
+    slots: &[(i32, i32)],
+    n_slots: impl FnOnce() -> i32,
+) -> u64 {
+    match slots.iter().find(|(s, _)| *s == br.chain) {
+        Some(&(_, v)) if v > 0 => {
+            match level_range(live.n, br.range.base, br.range.rand, Some(v)) {
+                Ok((s, c)) => span_mask(s, c.max(1)),
+                Err(_) => 0,
+            }
+        }
+        Some(_) => 0,
+        // A slot of a dungeon not loaded yet: anything.
+        None if br.chain >= n_slots() => span_mask(1, live.n),
+        None => 0,
+    }
+}
+
 /// The levels a later branch of dungeon `live` may land on (stage
-/// `next` on), given what `slots` knows.
-pub(crate) fn future_mask(
+/// `next` on), given what `slots` knows: [`FutureMasks::mask`] reads its
+/// tables instead, and this, which they are tested against, where they
+/// hold no answer.
+fn future_mask(
     res: &Resolver,
     branch_last: &[i64],
     live: &Live,
@@ -201,14 +341,9 @@ impl<'a> Engine<'a> {
         slots: &[(i32, i32)],
         n_slots: i32,
     ) -> u64 {
-        future_mask(
-            self.res,
-            &self.facts.branch_last,
-            live,
-            next,
-            slots,
-            n_slots,
-        )
+        self.facts
+            .future
+            .mask(self.res, live, next, slots, || n_slots)
     }
 
     /// Whether level record `j` of dungeon record `rec` (first slot
@@ -350,6 +485,73 @@ mod span_tests {
         fn span_mask_is_the_levels_bits(start in -100i32..100, count in -10i32..120) {
             let slow = (start..start + count).fold(0, |m, l| m | bit(l));
             prop_assert_eq!(span_mask(start, count), slow);
+        }
+    }
+}
+
+#[cfg(test)]
+mod future_tests {
+    use super::*;
+    use crate::tests::random::{arb_script, arb_wild_script};
+    use dgnkit_loader::Rules;
+    use dgnkit_script::Script;
+    use proptest::prelude::*;
+
+    /// Every record, stage, size, slot and slot count the tables answer
+    /// for, against the function they stand for.
+    fn tables_agree(script: &Script, rules: Rules) -> Result<(), TestCaseError> {
+        let Ok(res) = Resolver::with_rules(script, rules) else {
+            return Ok(());
+        };
+        let facts = FileFacts::new(&res, false);
+        let future = &facts.future;
+        let slot_sets: [&[(i32, i32)]; 4] = [
+            &[],
+            &[(0, 1), (1, 2), (2, -1), (3, 5)],
+            &[(0, 3), (2, 1), (4, 7), (5, 40), (7, 2), (9, 1), (11, 12)],
+            &[(1, 30), (3, 0), (6, 64), (8, 2), (10, 1), (12, 3)],
+        ];
+        let nd = res.dungeons.len();
+        for record in 0..nd {
+            for next in 0..=nd + 1 {
+                for n in (-3..=70).chain([i32::MIN, 1000, i32::MAX]) {
+                    let live = Live {
+                        record: record as u16,
+                        n,
+                        depth_start: 1,
+                        depth_final: 1,
+                        avoid: 0,
+                        pending: 0,
+                        spread: None,
+                    };
+                    for slots in slot_sets {
+                        // The slots a state holds are of records loaded.
+                        let least = slots.iter().map(|&(s, _)| s + 1).max().unwrap_or(0);
+                        for n_slots in [0, 4, 13, 20].into_iter().filter(|&n| n >= least) {
+                            let want =
+                                future_mask(&res, &future.branch_last, &live, next, slots, n_slots);
+                            let got = future.mask(&res, &live, next, slots, || n_slots);
+                            prop_assert_eq!(got, want, "record {} next {} n {}", record, next, n);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn tabled_future_masks_are_the_function_s(script in arb_script(), old in any::<bool>()) {
+            let rules = if old { Rules::nethack_343() } else { Rules::native() };
+            tables_agree(&script, rules)?;
+        }
+
+        #[test]
+        fn tabled_future_masks_hold_for_wild_values(script in arb_wild_script()) {
+            tables_agree(&script, Rules::native())?;
         }
     }
 }

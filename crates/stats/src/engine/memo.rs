@@ -4,6 +4,7 @@
 //! number is the order it was first asked for, whether searched ahead or not.
 
 use super::arith::locate_moves;
+use super::expand::Draw;
 use super::state::State;
 use super::{Engine, TooLarge};
 use crate::fxhash::FxHashMap;
@@ -12,8 +13,12 @@ use crate::place::{self, PLevel, Placement};
 use crate::tail::{Asked, Tails};
 use crate::weight::W;
 use crate::STOPPED;
+use std::hash::Hash;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, ThreadId};
+
+/// A dungeon record's sizes with their chances.
+pub(super) type Sizes = Arc<[(i32, W)]>;
 
 /// A placement [`Engine::prefetch_placements`] has yet to make.
 pub(super) const NOT_YET: u32 = u32::MAX;
@@ -44,9 +49,19 @@ pub(super) struct Memo {
     pub(super) tails: Tails,
     /// [`place::tail_start`]'s answers.
     pub(super) tail_starts: FxHashMap<TailStartKey, usize>,
+    /// Per dungeon record: its sizes with their chances, once asked
+    /// ([`Engine::sizes`]).
+    pub(super) sizes: Vec<Option<Sizes>>,
     /// While [`Engine::prefetch_placements`] looks ahead: the placements
     /// asked for and not yet made.
     pub(super) wanted: Option<Vec<PlaceKey>>,
+    /// Buffers kept from state to state (a state's key is looked up, and
+    /// copied only when new): a placement's key, and the chains a
+    /// dungeon reads.
+    pub(super) key: PlaceKey,
+    pub(super) external: Vec<(i32, i32)>,
+    /// The draws of a branch ([`Engine::expand`]).
+    pub(super) draws: Vec<Draw>,
 }
 
 impl Memo {
@@ -60,7 +75,11 @@ impl Memo {
             no_mix: vec![false; records],
             tails: Tails::default(),
             tail_starts: FxHashMap::default(),
+            sizes: vec![None; records],
             wanted: None,
+            key: PlaceKey::default(),
+            external: Vec::new(),
+            draws: Vec::new(),
         }
     }
 
@@ -94,7 +113,7 @@ pub(super) struct TailStartKey {
     pub(super) external: Vec<(i32, i32)>,
 }
 
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, Default, PartialEq, Eq)]
 pub(super) struct PlaceKey {
     pub(super) record: u32,
     /// First slot: chains are slot numbers, so the same dungeon placed
@@ -132,6 +151,32 @@ pub(super) struct LevelPlan {
     /// Every level's chance as placed without mixing: 100.
     pub(super) unmixed: Arc<[u8]>,
     pub(super) locate: Vec<(i32, W)>,
+}
+
+/// A word at a time: every state that loads a dungeon looks its
+/// placement up, and the level flags, hashed one by one, took most of it.
+impl std::hash::Hash for PlaceKey {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(u64::from(self.record) | u64::from(self.start as u32) << 32);
+        h.write_u64(u64::from(self.n as u32) | u64::from(self.adjust as u32) << 32);
+        hash_flags(&self.pattern, h);
+        hash_flags(&self.keep, h);
+        self.external.hash(h);
+        self.filters.hash(h);
+        self.chances.hash(h);
+    }
+}
+
+/// `flags`, 64 to a word, and how many.
+fn hash_flags<H: std::hash::Hasher>(flags: &[bool], h: &mut H) {
+    h.write_usize(flags.len());
+    for chunk in flags.chunks(64) {
+        let word = chunk
+            .iter()
+            .enumerate()
+            .fold(0u64, |w, (i, &f)| w | u64::from(f) << i);
+        h.write_u64(word);
+    }
 }
 
 impl PlaceKey {
@@ -234,20 +279,8 @@ impl<'a> Engine<'a> {
     }
 
     /// Chains of existing levels of record `rec` that read earlier
-    /// dungeons: `(slot, level)`, -1 for a slot without a level.
-    pub(super) fn external(
-        &self,
-        s: &State,
-        rec: usize,
-        pattern: &[bool],
-        n_slots: i32,
-    ) -> Vec<(i32, i32)> {
-        let mut external = Vec::new();
-        self.external_into(s, rec, pattern, n_slots, &mut external);
-        external
-    }
-
-    /// [`Engine::external`], into `external`.
+    /// dungeons, into `external`: `(slot, level)`, -1 for a slot without
+    /// a level.
     pub(super) fn external_into(
         &self,
         s: &State,
@@ -302,18 +335,22 @@ impl<'a> Engine<'a> {
         {
             return Vec::new();
         }
-        let external = self.external(s, rec, &plan.possible, n_slots);
         // Every state that loads this record asks again: the answer
-        // depends on these alone.
-        let key = TailStartKey {
+        // depends on these alone. The key borrows the buffer of the
+        // chains it reads, and gives it back unless it is kept.
+        let mut key = TailStartKey {
             record: rec as u32,
             size: num,
             start: n_slots,
             keep: plan.keep.clone(),
-            external,
+            external: std::mem::take(&mut self.memo.external),
         };
+        self.external_into(s, rec, &plan.possible, n_slots, &mut key.external);
         let start = match self.memo.tail_starts.get(&key) {
-            Some(&start) => start,
+            Some(&start) => {
+                self.memo.external = key.external;
+                start
+            }
             None => {
                 let levels = self.plevels(rec, &plan.possible, &plan.keep, 0, &[], &[]);
                 let start = place::tail_start(&place::Input {

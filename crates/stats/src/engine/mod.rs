@@ -68,8 +68,8 @@ use dgnkit_loader::rng::RngKind;
 use dgnkit_loader::FailCode;
 use dgnkit_loader::Resolver;
 use expand::Expansion;
-pub(crate) use facts::future_mask;
 use facts::FileFacts;
+pub(crate) use facts::FutureMasks;
 use layer::Presents;
 pub(crate) use layer::{BranchInfo, Edge, FailKey, Layer, Present, PresentKey, To};
 use memo::Memo;
@@ -300,7 +300,7 @@ impl<'a> Engine<'a> {
         let follow = Follow::new(
             self.res,
             self.other_end,
-            self.facts.branch_last.clone(),
+            self.facts.future.clone(),
             self.checks.is_some(),
             self.stop.clone(),
         );

@@ -164,14 +164,16 @@ impl<'a> Engine<'a> {
         n_slots: i32,
     ) -> State {
         let rec = at.rec;
-        let mut next = s.clone();
-        next.loaded = self.lists.loaded_with(&next.loaded, rec as u16);
+        // The live dungeons after it, made once: those that stay live
+        // after this record (as [`Engine::project`] keeps them), and this
+        // one if it does.
+        let stays = |record: u16| self.facts.live_until[usize::from(record)] > rec as i64;
+        let new = stays(rec as u16);
+        let kept = s.live.iter().filter(|l| stays(l.record)).count();
+        let mut live = Vec::with_capacity(kept + usize::from(new));
+        live.extend(s.live.iter().filter(|l| stays(l.record)).cloned());
         if let Some(b) = branch {
-            if let Some(parent) = next
-                .live
-                .iter_mut()
-                .find(|l| u32::from(l.record) == b.parent)
-            {
+            if let Some(parent) = live.iter_mut().find(|l| u32::from(l.record) == b.parent) {
                 match (b.spread, self.facts.runs[rec]) {
                     (Some(id), Some(rp)) if self.spreads.list[id as usize].member => {
                         parent.pending = if rp.pos + 1 == rp.len { 0 } else { rp.pos + 1 };
@@ -180,9 +182,7 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        if self.facts.live_until[rec] > rec as i64 {
-            let mut live = Vec::with_capacity(next.live.len() + 1);
-            live.extend_from_slice(&next.live);
+        if new {
             live.push(Live {
                 record: rec as u16,
                 n: at.num,
@@ -193,8 +193,16 @@ impl<'a> Engine<'a> {
                 spread: branch.and_then(|b| b.spread),
             });
             live.sort_by_key(|l| l.record);
-            next.live = live.into_boxed_slice();
         }
+        let mut next = State {
+            loaded: self.lists.loaded_with(&s.loaded, rec as u16),
+            live: live.into_boxed_slice(),
+            slots: s.slots.clone(),
+            floating_done: s.floating_done,
+            floating_bad: s.floating_bad,
+            dummy_done: s.dummy_done,
+            alts: s.alts.clone(),
+        };
         // Most outcomes keep no slot: the list is the one held already.
         if !at.kept.is_empty() {
             let mut slots = Vec::with_capacity(next.slots.len() + at.kept.len());

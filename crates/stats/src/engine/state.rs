@@ -209,7 +209,6 @@ impl<'a> Engine<'a> {
 
     /// Drops what stage `next` and later cannot read.
     pub(super) fn project(&self, mut s: State, next: usize) -> State {
-        let n_slots = self.n_slots(&s.loaded);
         let needed = &self.facts.needed_slots[next];
         // States are held by the hundred thousand: their vectors are made
         // to measure (a filtered `collect` would leave room for four).
@@ -227,7 +226,12 @@ impl<'a> Engine<'a> {
             if l.pending > 0 {
                 l.avoid
             } else if self.res.rules.avoid_branch_levels {
-                l.avoid & self.future_mask(l, next, &s.slots, n_slots)
+                // The slot count only for a branch that reads a chain.
+                l.avoid
+                    & self
+                        .facts
+                        .future
+                        .mask(self.res, l, next, &s.slots, || self.n_slots(&s.loaded))
             } else {
                 0
             }

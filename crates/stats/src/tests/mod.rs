@@ -391,6 +391,6 @@ mod features;
 mod given;
 mod negative;
 mod passes;
-mod random;
+pub(crate) mod random;
 mod rules;
 mod runs;

@@ -2,7 +2,7 @@
 
 use super::*;
 
-pub(super) fn arb_script() -> impl Strategy<Value = Script> {
+pub(crate) fn arb_script() -> impl Strategy<Value = Script> {
     let names = prop::sample::select(vec!["a", "b", "c", "fakewiz1", "wizard3", "dummy", "knox"]);
     let lvl = (
         1i32..5,
@@ -136,7 +136,7 @@ fn extreme() -> impl Strategy<Value = i32> {
     ])
 }
 
-fn arb_wild_script() -> impl Strategy<Value = Script> {
+pub(crate) fn arb_wild_script() -> impl Strategy<Value = Script> {
     let lvl = (extreme(), extreme(), extreme(), extreme(), any::<u8>()).prop_map(
         |(base, rand, chance, chain, bones)| Level {
             name: b"w".to_vec(),
