@@ -15,6 +15,7 @@ use super::state::{Counters, State};
 use crate::games::rng_log::RngLog;
 use crate::loader::{Checkpoint, LoadError, Resolved, Resolver, Trace};
 use crate::rng::{Draw, Site};
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::ops::ControlFlow;
 
@@ -88,7 +89,7 @@ impl<'r> Recorder<'r> {
             blank.pre_draws = out.pre_draws;
             blank.outcome = out.outcome;
             let state = State::new(top, &blank, &Counters::default());
-            *start = Some(state.value());
+            *start = Some(state.value(top));
             state
         })
     }
@@ -166,7 +167,7 @@ impl<'r> Recorder<'r> {
 
     fn start_data(&self) -> Value {
         let mut object = 0;
-        let draws: Vec<Value> = self
+        let draws: Vec<RanData> = self
             .before
             .iter()
             .map(|d| {
@@ -177,33 +178,81 @@ impl<'r> Recorder<'r> {
                 self.run(d, caller)
             })
             .collect();
-        json!({"game_start": draws})
+        json!({ "game_start": draws })
     }
 
-    fn run(&self, d: &Draw, caller: Option<&str>) -> Value {
+    fn run(&self, d: &Draw, caller: Option<&str>) -> RanData {
         let what = self.resolver.describe_site(d.site);
         let caller = match (caller, d.site) {
             (Some(c), _) => c.to_string(),
             (None, Site::LuaPrelude { line }) => format!("dungeon.lua:{line}"),
             (None, _) => format!("{} {what}", crate::session::entry::UNKNOWN_CALLER),
         };
-        json!({
-            "run": {"functionName": "rn2", "args": {"x": d.n}, "caller": caller},
-            "returned": d.value(),
-            "what": what,
-        })
+        RanData {
+            run: Run {
+                function_name: "rn2",
+                args: Args { x: d.n },
+                caller,
+            },
+            returned: d.value(),
+            what,
+            draw: None,
+            object: None,
+        }
     }
 
-    fn ran(&self, i: usize, d: &Draw, delta: Option<Value>) -> Value {
+    fn ran(&self, i: usize, d: &Draw, delta: Option<Value>) -> Ran {
         let caller = self.rng_log.and_then(|l| l.caller(d.site, 0));
         let mut data = self.run(d, caller);
-        data["draw"] = json!(i + 1);
-        if let Some(id) = object_of(d.site) {
-            data["object"] = json!({ "id": id });
+        data.draw = Some(i + 1);
+        data.object = object_of(d.site).map(|id| Ref { id });
+        Ran {
+            kind: "ran",
+            data,
+            game: delta.unwrap_or_else(|| json!({})),
         }
-        let game = delta.unwrap_or_else(|| json!({}));
-        json!({"type": "ran", "data": data, "game": game})
     }
+}
+
+/// A `ran` delta, written as it is made (no tree of values).
+#[derive(Serialize)]
+struct Ran {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    data: RanData,
+    game: Value,
+}
+
+/// A draw: the framework's `run` and `returned`, and dgnkit's words.
+#[derive(Serialize)]
+struct RanData {
+    run: Run,
+    returned: i64,
+    what: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    object: Option<Ref>,
+}
+
+#[derive(Serialize)]
+struct Run {
+    #[serde(rename = "functionName")]
+    function_name: &'static str,
+    args: Args,
+    caller: String,
+}
+
+/// `rn2`'s one argument, by its name in `rnd.c` (`int rn2(int x)`).
+#[derive(Serialize)]
+struct Args {
+    x: i32,
+}
+
+/// A shallow reference to a game object.
+#[derive(Serialize)]
+struct Ref {
+    id: String,
 }
 
 impl Trace for Recorder<'_> {

@@ -72,7 +72,8 @@ pub struct State {
     dungeon_facts: Vec<DungeonFacts>,
     level_facts: Vec<LevelFacts>,
     made: Vec<Made>,
-    objects: Map<String, Value>,
+    /// Level record -> its slot (scratch).
+    slot_of: Vec<usize>,
 }
 
 impl State {
@@ -88,40 +89,47 @@ impl State {
             dungeon_values: Vec::new(),
             level_values: Vec::new(),
             branch_values: Vec::new(),
-            extras: Map::new(),
+            extras: extras(top, out),
             dungeon_facts: Vec::new(),
             level_facts: Vec::new(),
             made: Vec::new(),
-            objects: Map::new(),
+            slot_of: Vec::new(),
         };
-        let res = top.outcome(out.outcome);
-        for (rec, b) in res.branches.iter().enumerate() {
-            let owner = res
-                .dungeons
-                .iter()
-                .position(|d| (d.branches.0..d.branches.1).contains(&(rec as u32)));
-            let id = format!("r{rec}");
-            let object = json!({
-                "id": id, "gameObjectName": "BranchRecord", "record": rec,
-                "from": owner.map(|d| json!({ "id": format!("d{d}") })),
-                "to": b.target, "type": b.kind.name(), "up": b.up,
-            });
-            s.objects.insert(id, object);
-        }
-        s.extras = extras(top, out);
         let mut ignore = Map::new();
         s.update(top, out, counters, &mut ignore, true);
         s
     }
 
     /// The whole state as JSON.
-    pub fn value(&self) -> Value {
+    pub fn value(&self, top: &Resolver) -> Value {
         let mut m = self.extras.clone();
         m.insert("dungeons".into(), Value::Array(self.dungeon_values.clone()));
         m.insert("levels".into(), Value::Array(self.level_values.clone()));
         m.insert("branches".into(), Value::Array(self.branch_values.clone()));
-        m.insert("gameObjects".into(), Value::Object(self.objects.clone()));
+        let objects = self.objects(top.outcome(self.outcome));
+        m.insert("gameObjects".into(), Value::Object(objects));
         Value::Object(m)
+    }
+
+    /// Every game object, as the facts kept say.
+    fn objects(&self, res: &Resolver) -> Map<String, Value> {
+        let mut m = Map::new();
+        for (rec, facts) in self.dungeon_facts.iter().enumerate() {
+            m.insert(format!("d{rec}"), dungeon_object(res, rec, facts));
+        }
+        for (rec, facts) in self.level_facts.iter().enumerate() {
+            m.insert(format!("l{rec}"), level_object(res, rec, facts));
+            if let Some(p) = facts.placed {
+                m.insert(placement_id(rec, p), placement_object(rec, p));
+            }
+        }
+        for rec in 0..res.branches.len() {
+            m.insert(format!("r{rec}"), record_object(res, rec));
+        }
+        for made in &self.made {
+            m.insert(format!("b{}", made.0.id), branch_object(made));
+        }
+        m
     }
 
     /// Moves to the state of `out`; returns the delta (`None`: nothing
@@ -134,9 +142,11 @@ impl State {
     ) -> Option<Value> {
         if out.outcome != self.outcome {
             // A drawing dungeon.lua took another outcome: other records.
-            let was = self.value();
+            // (The loader settles the outcome before its first state, so a
+            // log never starts on another; kept whole for safety.)
+            let was = self.value(top);
             *self = State::new(top, out, counters);
-            return diff(&was, &self.value());
+            return diff(&was, &self.value(top));
         }
         let mut delta = Map::new();
         self.update(top, out, counters, &mut delta, false);
@@ -205,14 +215,12 @@ impl State {
         self.chaos_variant = out.chaos_variant;
 
         let mut objects = Map::new();
-        self.dungeon_facts.resize(
-            res.dungeons.len(),
-            DungeonFacts {
-                made: None,
-                dropped: false,
-            },
-        );
-        for (rec, d) in res.dungeons.iter().enumerate() {
+        let blank = DungeonFacts {
+            made: None,
+            dropped: false,
+        };
+        self.dungeon_facts.resize(res.dungeons.len(), blank);
+        for rec in 0..res.dungeons.len() {
             let made = out
                 .index_of
                 .get(rec)
@@ -222,31 +230,28 @@ impl State {
                 made,
                 dropped: counters.dropped(rec),
             };
-            if !fresh && facts == self.dungeon_facts[rec] {
+            let was = self.dungeon_facts[rec];
+            if !fresh && facts == was {
                 continue;
             }
             self.dungeon_facts[rec] = facts;
-            let id = format!("d{rec}");
-            let mut o = json!({
-                "id": id, "gameObjectName": "Dungeon", "record": rec, "name": d.name,
-                "chance": d.chance,
-            });
-            if let Some((i, r)) = made {
-                o["index"] = json!(i);
-                o["num_levels"] = json!(r.num_levels);
-                o["depth_start"] = json!(r.depth_start);
-                o["entry_level"] = json!(r.entry_level);
-                o["ledger_start"] = json!(r.ledger_start);
+            let d = if fresh {
+                Some(encode(&dungeon_object(res, rec, &facts)))
+            } else {
+                diff(
+                    &dungeon_object(res, rec, &was),
+                    &dungeon_object(res, rec, &facts),
+                )
+            };
+            if let Some(d) = d {
+                objects.insert(format!("d{rec}"), d);
             }
-            if facts.dropped {
-                o["dropped"] = json!(true);
-            }
-            put(&mut self.objects, &mut objects, id, Some(o));
         }
 
-        let mut slot_of = vec![usize::MAX; res.levels.len()];
+        self.slot_of.clear();
+        self.slot_of.resize(res.levels.len(), usize::MAX);
         for (k, s) in out.slots.iter().enumerate() {
-            if let Some(at) = slot_of.get_mut(s.record as usize) {
+            if let Some(at) = self.slot_of.get_mut(s.record as usize) {
                 *at = k;
             }
         }
@@ -257,8 +262,8 @@ impl State {
                 placed: None,
             },
         );
-        for (rec, l) in res.levels.iter().enumerate() {
-            let slot = out.slots.get(slot_of[rec]);
+        for rec in 0..res.levels.len() {
+            let slot = out.slots.get(self.slot_of[rec]);
             let facts = LevelFacts {
                 exists: slot
                     .filter(|s| s.exists || counters.rolled(rec))
@@ -273,61 +278,55 @@ impl State {
             }
             self.level_facts[rec] = facts;
             let id = format!("l{rec}");
-            let mut o = json!({
-                "id": id, "gameObjectName": "Level", "record": rec, "name": l.name,
-                "dungeon": {"id": format!("d{}", l.dungeon)}, "chance": l.chance,
-            });
-            if let Some(e) = facts.exists {
-                o["exists"] = json!(e);
+            if fresh {
+                objects.insert(id, encode(&level_object(res, rec, &facts)));
+            } else if let Some(d) = diff(
+                &level_object(res, rec, &was),
+                &level_object(res, rec, &facts),
+            ) {
+                objects.insert(id, d);
             }
-            let placement = |(_, t): (i32, u32)| format!("p{rec}.{t}");
-            if let Some((dlevel, try_)) = facts.placed {
-                let pid = placement((dlevel, try_));
-                o["dlevel"] = json!(dlevel);
-                o["placement"] = json!({ "id": pid });
-                let p = json!({
-                    "id": pid, "gameObjectName": "Placement",
-                    "level": {"id": id}, "dlevel": dlevel, "try": try_,
-                });
-                put(&mut self.objects, &mut objects, pid, Some(p));
-            }
-            // A try that no longer holds: taken back by place_level.
-            if let Some(old) = was.placed.filter(|&p| Some(p) != facts.placed) {
-                if facts.placed.is_none_or(|p| placement(p) != placement(old)) {
-                    put(&mut self.objects, &mut objects, placement(old), None);
+            // A try that no longer holds was taken back by place_level.
+            let (old, new) = (was.placed.filter(|_| !fresh), facts.placed);
+            if old != new {
+                if let Some(p) = old {
+                    objects.insert(placement_id(rec, p), Value::from(RM));
+                }
+                if let Some(p) = new {
+                    objects.insert(placement_id(rec, p), encode(&placement_object(rec, p)));
                 }
             }
-            put(&mut self.objects, &mut objects, id, Some(o));
+        }
+        if fresh {
+            for rec in 0..res.branches.len() {
+                objects.insert(format!("r{rec}"), encode(&record_object(res, rec)));
+            }
         }
 
         let record_of = |i: i32| out.dungeons.get(i as usize).map(|d| d.record);
-        let made: Vec<Made> = out
-            .branches
-            .iter()
-            .map(|b| (*b, record_of(b.end1.0), record_of(b.end2.0)))
-            .collect();
-        if fresh || made != self.made {
+        let same = self.made.len() == out.branches.len()
+            && self.made.iter().zip(&out.branches).all(|(m, b)| {
+                m.0 == *b && m.1 == record_of(b.end1.0) && m.2 == record_of(b.end2.0)
+            });
+        if fresh || !same {
+            let made: Vec<Made> = out
+                .branches
+                .iter()
+                .map(|b| (*b, record_of(b.end1.0), record_of(b.end2.0)))
+                .collect();
             for m in &made {
-                if !fresh && self.made.contains(m) {
-                    continue;
+                let old = self.made.iter().find(|o| o.0.id == m.0.id);
+                let d = match old {
+                    Some(o) if !fresh => diff(&branch_object(o), &branch_object(m)),
+                    _ => Some(encode(&branch_object(m))),
+                };
+                if let Some(d) = d {
+                    objects.insert(format!("b{}", m.0.id), d);
                 }
-                let (b, from, to) = *m;
-                let id = format!("b{}", b.id);
-                let o = json!({
-                    "id": id, "gameObjectName": "Branch", "branch": b.id,
-                    "record": {"id": format!("r{}", b.record)},
-                    "type": b.kind.name(),
-                    "from": from.map(|d| json!({ "id": format!("d{d}") })),
-                    "to": to.map(|d| json!({ "id": format!("d{d}") })),
-                    "end1": {"dungeon": b.end1.0, "level": b.end1.1},
-                    "end2": {"dungeon": b.end2.0, "level": b.end2.1},
-                    "end1_up": b.end1_up,
-                });
-                put(&mut self.objects, &mut objects, id, Some(o));
             }
             for (b, ..) in &self.made {
                 if !made.iter().any(|(n, ..)| n.id == b.id) {
-                    put(&mut self.objects, &mut objects, format!("b{}", b.id), None);
+                    objects.insert(format!("b{}", b.id), Value::from(RM));
                 }
             }
             self.made = made;
@@ -336,6 +335,78 @@ impl State {
             delta.insert("gameObjects".into(), Value::Object(objects));
         }
     }
+}
+
+fn placement_id(rec: usize, (_, try_): (i32, u32)) -> String {
+    format!("p{rec}.{try_}")
+}
+
+fn dungeon_object(res: &Resolver, rec: usize, facts: &DungeonFacts) -> Value {
+    let d = &res.dungeons[rec];
+    let mut o = json!({
+        "id": format!("d{rec}"), "gameObjectName": "Dungeon", "record": rec, "name": d.name,
+        "chance": d.chance,
+    });
+    if let Some((i, r)) = facts.made {
+        o["index"] = json!(i);
+        o["num_levels"] = json!(r.num_levels);
+        o["depth_start"] = json!(r.depth_start);
+        o["entry_level"] = json!(r.entry_level);
+        o["ledger_start"] = json!(r.ledger_start);
+    }
+    if facts.dropped {
+        o["dropped"] = json!(true);
+    }
+    o
+}
+
+fn level_object(res: &Resolver, rec: usize, facts: &LevelFacts) -> Value {
+    let l = &res.levels[rec];
+    let mut o = json!({
+        "id": format!("l{rec}"), "gameObjectName": "Level", "record": rec, "name": l.name,
+        "dungeon": {"id": format!("d{}", l.dungeon)}, "chance": l.chance,
+    });
+    if let Some(e) = facts.exists {
+        o["exists"] = json!(e);
+    }
+    if let Some(p) = facts.placed {
+        o["dlevel"] = json!(p.0);
+        o["placement"] = json!({ "id": placement_id(rec, p) });
+    }
+    o
+}
+
+fn placement_object(rec: usize, p: (i32, u32)) -> Value {
+    json!({
+        "id": placement_id(rec, p), "gameObjectName": "Placement",
+        "level": {"id": format!("l{rec}")}, "dlevel": p.0, "try": p.1,
+    })
+}
+
+fn record_object(res: &Resolver, rec: usize) -> Value {
+    let b = &res.branches[rec];
+    let owner = res
+        .dungeons
+        .iter()
+        .position(|d| (d.branches.0..d.branches.1).contains(&(rec as u32)));
+    json!({
+        "id": format!("r{rec}"), "gameObjectName": "BranchRecord", "record": rec,
+        "from": owner.map(|d| json!({ "id": format!("d{d}") })),
+        "to": b.target, "type": b.kind.name(), "up": b.up,
+    })
+}
+
+fn branch_object((b, from, to): &Made) -> Value {
+    json!({
+        "id": format!("b{}", b.id), "gameObjectName": "Branch", "branch": b.id,
+        "record": {"id": format!("r{}", b.record)},
+        "type": b.kind.name(),
+        "from": from.map(|d| json!({ "id": format!("d{d}") })),
+        "to": to.map(|d| json!({ "id": format!("d{d}") })),
+        "end1": {"dungeon": b.end1.0, "level": b.end1.1},
+        "end2": {"dungeon": b.end2.0, "level": b.end2.1},
+        "end1_up": b.end1_up,
+    })
 }
 
 fn to_value<T: serde::Serialize>(v: &T) -> Value {
@@ -388,31 +459,4 @@ fn array<T: PartialEq>(
     }
     m.insert(LEN.to_string(), Value::from(new.len()));
     Some(Value::Object(m))
-}
-
-/// Sets game object `id` to `value` (`None`: removes it) in `objects`, and
-/// its change in `delta`.
-fn put(
-    objects: &mut Map<String, Value>,
-    delta: &mut Map<String, Value>,
-    id: String,
-    value: Option<Value>,
-) {
-    match value {
-        None => {
-            if objects.remove(&id).is_some() {
-                delta.insert(id, Value::from(RM));
-            }
-        }
-        Some(v) => {
-            let d = match objects.get(&id) {
-                Some(was) => diff(was, &v),
-                None => Some(encode(&v)),
-            };
-            if let Some(d) = d {
-                delta.insert(id.clone(), d);
-            }
-            objects.insert(id, v);
-        }
-    }
 }
