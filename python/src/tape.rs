@@ -141,8 +141,52 @@ pub struct Names {
     /// Each key's last string value, by the key's name: what the builder
     /// keeps for [`Op::Slot`].
     slots: Vec<Slot>,
-    /// The shapes of objects: their keys' names.
+    /// The shapes of objects, by their keys' names ([`NONE`] for keys
+    /// that repeat one), and how many there are.
     shapes: FxMap<Box<[u32]>, u32>,
+    shaped: u32,
+    /// What came after the value of each key last, by the key's name.
+    next: Vec<Next>,
+}
+
+/// The next key as it came after a member's value: `,"key":` as it
+/// stands (up to sixteen bytes, held as the first eight and the last
+/// eight), compared inline with the text that follows the next value,
+/// which is its comma, key and colon read in one step.
+#[derive(Clone, Copy)]
+struct Next {
+    key: u32,
+    len: u32,
+    words: [u64; 2],
+}
+
+impl Default for Next {
+    fn default() -> Self {
+        Next {
+            key: NONE,
+            len: 0,
+            words: [0; 2],
+        }
+    }
+}
+
+impl Next {
+    /// `,"text":`, when `text` (of the key `key`) stands as it is and fits.
+    fn of(text: &str, key: u32) -> Option<Next> {
+        let len = text.len() + 4;
+        if len > 16 || text.contains(['"', '\\']) {
+            return None;
+        }
+        let mut bytes = [0; 16];
+        bytes[..2].copy_from_slice(b",\"");
+        bytes[2..len - 2].copy_from_slice(text.as_bytes());
+        bytes[len - 2..len].copy_from_slice(b"\":");
+        Some(Next {
+            key,
+            len: len as u32,
+            words: [word(&bytes, 0), word(&bytes, len.max(8) - 8)],
+        })
+    }
 }
 
 /// A key's last string value: its text, when it can be compared with
@@ -387,25 +431,77 @@ impl Reader<'_, '_> {
             self.i += 1;
             return Ok(());
         }
-        let mut follows = Names::first_under(key);
         let base = self.keys.len();
+        let mut k = self.key_colon(Names::first_under(key))?;
         loop {
-            self.ws();
-            if self.b.get(self.i) != Some(&b'"') {
-                return self.fault("expected a key (a string)");
-            }
-            let k = self.key(follows)?;
             self.keys.push(k);
-            self.expect(b':')?;
             self.member(k)?;
             n += 1;
-            follows = Names::after(k);
+            // The comma, key and colon that came after this key last.
+            if let Some(next) = self.names.next.get(k as usize).copied() {
+                if next.key != NONE && self.at(next.len as usize, next.words) {
+                    self.i += next.len as usize;
+                    self.tape.ops.push(Op::Named(next.key));
+                    k = next.key;
+                    continue;
+                }
+            }
             if self.next_or_close(b'}')? {
                 let shape = self.shape(base, n);
                 self.keys.truncate(base);
                 self.tape.ops[at] = Op::Dict(n, shape);
                 return Ok(());
             }
+            let after = self.key_colon(Names::after(k))?;
+            if k != NONE && after != NONE {
+                if let Some(Some(next)) = self
+                    .names
+                    .texts
+                    .get(after as usize)
+                    .map(|t| t.as_deref().and_then(|t| Next::of(t, after)))
+                {
+                    let at = k as usize;
+                    if self.names.next.len() <= at {
+                        self.names.next.resize(at + 1, Next::default());
+                    }
+                    self.names.next[at] = next;
+                }
+            }
+            k = after;
+        }
+    }
+
+    /// A key (expected to be the one `follows` keeps) and its colon: its
+    /// name, or [`NONE`].
+    fn key_colon(&mut self, follows: usize) -> Read<u32> {
+        self.ws();
+        if self.b.get(self.i) != Some(&b'"') {
+            return self.fault("expected a key (a string)");
+        }
+        let k = self.key(follows)?;
+        self.expect(b':')?;
+        Ok(k)
+    }
+
+    /// Whether the text at `self.i` is the `len` bytes whose first eight
+    /// and last eight are `words`.
+    #[inline]
+    fn at(&self, len: usize, words: [u64; 2]) -> bool {
+        let i = self.i;
+        if i + 16 <= self.b.len() {
+            let w = word(self.b, i);
+            if len <= 8 {
+                w & (u64::MAX >> (64 - 8 * len)) == words[0]
+            } else {
+                w == words[0] && word(self.b, i + len - 8) == words[1]
+            }
+        } else {
+            let mut bytes = [0; 16];
+            bytes[..8].copy_from_slice(&words[0].to_le_bytes());
+            if len > 8 {
+                bytes[len - 8..len].copy_from_slice(&words[1].to_le_bytes());
+            }
+            self.b.get(i..i + len) == Some(&bytes[..len])
         }
     }
 
@@ -421,7 +517,16 @@ impl Reader<'_, '_> {
         if self.names.shapes.len() == SHAPES {
             return NONE;
         }
-        let id = self.names.shapes.len() as u32;
+        // A key twice (never in a command's output, but JSON has it: the
+        // last value counts) would make a dict of fewer keys than members,
+        // whose copy the builder could not fill member by member.
+        let repeats = keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k));
+        let id = if repeats {
+            NONE
+        } else {
+            self.names.shaped += 1;
+            self.names.shaped - 1
+        };
         self.names.shapes.insert(keys.into(), id);
         id
     }
@@ -670,6 +775,14 @@ fn quote_or_backslash(b: &[u8]) -> usize {
         .unwrap_or(chunks.remainder().len())
 }
 
+/// The eight bytes of `s` at `at`, as a little-endian word.
+#[inline]
+fn word(s: &[u8], at: usize) -> u64 {
+    let mut w = [0; 8];
+    w.copy_from_slice(&s[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
 /// Whether `a` and `b`, of one length, are the same bytes: eight at a
 /// time, inline (the texts compared are mostly a few bytes long, where a
 /// call to `memcmp` costs more than the comparing).
@@ -679,11 +792,6 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     if n != b.len() {
         return false;
     }
-    let word = |s: &[u8], at: usize| {
-        let mut w = [0; 8];
-        w.copy_from_slice(&s[at..at + 8]);
-        u64::from_le_bytes(w)
-    };
     if n < 8 {
         return a.iter().zip(b).all(|(x, y)| x == y);
     }

@@ -112,3 +112,28 @@ def test_loads_lines_reads_what_json_reads():
     for bad in [b"{", b"[1,]", b'{"a" 1}', b"01", b"1.", b"tru", b'"\\x"', b'"\\ud800"', b"\xff", b"1 2"]:
         with pytest.raises(ValueError):
             _native.loads_lines(bad)
+
+
+def test_loads_lines_reads_lines_that_repeat_as_json_reads_them():
+    """What the reader takes from the lines before (a key's successor, a
+    key's last value, an object's shape) gives what json.loads gives:
+    keys that repeat in one object, escapes, spaces, values that change."""
+    import json
+    import random
+
+    rng = random.Random(7)
+    keys = ["version", "points", "name", "a", 'q"uote', "back\\slash", "a_rather_long_key_name", "\u00e9", "", "role"]
+    values = ['"Val"', '"3.6.1"', '"x\\"y"', '"\\u00e9"', '"a value longer than sixteen bytes"', "1", "-2", "0.5",
+              "null", "true", "[1,2]", '{"p":0.25}', '"1234"', '""', '[{"name":"bigrm","p":0.5},{"name":"oracle","p":0.5}]']
+    shapes = [keys[:6], keys[:8], keys[2:], keys[:6] + ["a"], ["name"] * 7, keys[:6][::-1], keys[:3]]
+    lines = []
+    for i in range(3000):
+        shape = rng.choice(shapes)
+        members = []
+        for j, k in enumerate(shape):
+            v = rng.choice(values) if rng.random() < 0.3 else values[(j * 7 + len(k)) % len(values)]
+            members.append(json.dumps(k) + (": " if rng.random() < 0.05 else ":") + v)
+        obj = "{" + ("," if rng.random() < 0.95 else ", ").join(members) + "}"
+        lines.append(obj if rng.random() < 0.5 else '{"line":%d,"fields":%s,"rows":[%s,%s]}' % (i, obj, obj, obj))
+    text = "\n".join(lines).encode()
+    assert _native.loads_lines(text) == [json.loads(line) for line in lines]
