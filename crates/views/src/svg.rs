@@ -4,22 +4,112 @@
 //! at the end without a stair for one-way connections), the floating Fort
 //! Ludios entrance marked as such.
 //!
+//! The picture is planned before it is written, so that it reads at its
+//! own size: no text is drawn over other text, and no arrow crosses a
+//! level's box or a text.
+//!
+//! - A column is as wide as its widest text needs (a dungeon's name, a
+//!   level's, its `entry` mark), measured with DejaVu Sans's widths
+//!   ([`text_width`]); nothing is shrunk.
+//! - Each dungeon takes rows: two for its heading, one per level, and for
+//!   a dungeon entered by a floating portal, the rows of the note under it.
+//!   Dungeons share a column only where their rows do not meet.
+//! - Dungeons are placed one at a time, depth first along the branches; a
+//!   dungeon goes to the column (an existing one or a new one, anywhere)
+//!   that makes the picture cheapest: a column more costs width, an arrow
+//!   that passes other columns costs for each, and more for leaving its
+//!   rows to find a free one.
+//! - An arrow between neighbouring columns bends in the gap between them;
+//!   one that passes columns bends in the first gap to a row free in every
+//!   column it passes, runs along it and bends into its target in the last
+//!   gap. Gaps hold no text and no box.
+//!
 //! Checked by eye: `dgn layout --format svg > d.svg`, then
 //! `chromium --headless --no-sandbox --disable-gpu --screenshot=d.png
 //! --window-size=1800,1300 d.svg` and look at the PNG; the tests check the
-//! XML and its elements.
+//! XML, and `tests/`'s `layout_svg` measures the drawn boxes, texts and
+//! arrows of every target's dungeon for overlaps.
 
-use dgnkit_script::layout::{Layout, LayoutBranch};
+use dgnkit_script::layout::{Layout, LayoutBranch, LayoutDungeon};
 use std::fmt::Write;
 
+/// The height of a row (one depth).
 const ROW: i32 = 20;
-const COL_W: i32 = 150;
+/// The narrowest column.
+const MIN_COL_W: i32 = 150;
+/// The gap between columns, where arrows bend.
 const GAP: i32 = 74;
+/// The x of the first column (the depth axis is left of it).
 const LEFT: i32 = 64;
-const TOP: i32 = 96;
+/// The y of the first row's top, under the title and subtitle.
+const HEAD: i32 = 56;
 /// Depths beyond this (only absurd native-target files reach them) are
 /// drawn at the edge, which keeps the picture bounded.
 const MAX_DEPTH: i32 = 1000;
+/// Dungeons beyond this are placed one column each and their arrows are
+/// not routed around other columns: the search is quadratic and more.
+const MAX_PLANNED: usize = 48;
+
+/// The sizes of the texts, in pixels.
+const NAME_SIZE: f64 = 12.0;
+const SMALL_SIZE: f64 = 10.0;
+const LABEL_SIZE: f64 = 11.0;
+/// The note under a dungeon entered by a floating portal, by lines (each
+/// fits the narrowest column), and their spacing.
+const NOTE: [&str; 3] = [
+    "its portal floats:",
+    "placed in a vault",
+    "deeper than level 10",
+];
+const NOTE_LINE: i32 = 12;
+
+/// What a column more costs; an arrow for each column it passes; and for
+/// each row it leaves its way to find a free one; an arrow between two
+/// levels of one column.
+const COST_COLUMN: i64 = 10;
+const COST_PASS: i64 = 4;
+const COST_DETOUR: i64 = 3;
+const COST_SAME: i64 = 12;
+
+/// DejaVu Sans's advance widths of the characters ` ` to `~`, in
+/// thousandths of an em (its `hmtx` table; 2048 units to the em, rounded
+/// up).
+const REGULAR: [u16; 95] = [
+    318, 401, 460, 838, 637, 951, 780, 275, 391, 391, 500, 838, 318, 361, 318, 337, 637, 637, 637,
+    637, 637, 637, 637, 637, 637, 637, 337, 337, 838, 838, 838, 531, 1000, 685, 687, 699, 771, 632,
+    576, 775, 752, 295, 295, 656, 558, 863, 749, 788, 604, 788, 695, 635, 611, 732, 685, 989, 686,
+    611, 686, 391, 337, 391, 838, 500, 500, 613, 635, 550, 635, 616, 353, 635, 634, 278, 278, 580,
+    278, 975, 634, 612, 635, 635, 412, 521, 393, 634, 592, 818, 592, 592, 525, 637, 337, 637, 838,
+];
+/// DejaVu Sans Bold's, likewise.
+const BOLD: [u16; 95] = [
+    349, 457, 521, 838, 696, 1002, 873, 307, 458, 458, 523, 838, 380, 416, 380, 366, 696, 696, 696,
+    696, 696, 696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 581, 1000, 774, 763, 734, 831, 684,
+    684, 821, 837, 373, 373, 775, 638, 996, 837, 851, 733, 851, 771, 721, 683, 813, 774, 1104, 771,
+    725, 726, 458, 366, 458, 838, 500, 500, 675, 716, 593, 716, 679, 436, 716, 712, 343, 343, 666,
+    343, 1042, 712, 688, 716, 716, 494, 596, 479, 712, 652, 924, 646, 652, 583, 712, 366, 712, 838,
+];
+
+/// The width `text` takes in pixels at `size` (the picture's font, DejaVu
+/// Sans, regular or bold), with room for a fallback a little wider
+/// (Verdana): DejaVu's widths plus 8%, and an em for any character
+/// beyond ASCII.
+pub fn text_width(text: &str, size: f64, bold: bool) -> f64 {
+    let table = if bold { &BOLD } else { &REGULAR };
+    let units: u64 = text
+        .chars()
+        .map(|c| match c {
+            ' '..='~' => u64::from(table[c as usize - 32]),
+            _ => 1000,
+        })
+        .sum();
+    units as f64 * size / 1000.0 * 1.08
+}
+
+/// A text's width in whole pixels, rounded up.
+fn width_px(text: &str, size: f64, bold: bool) -> i32 {
+    text_width(text, size, bold).ceil() as i32
+}
 
 /// Colours of a dungeon column by its flags.
 fn palette(hellish: bool, mazelike: bool) -> (&'static str, &'static str) {
@@ -56,175 +146,513 @@ fn branch_label(kind: &str) -> &'static str {
     }
 }
 
-/// Columns: the first dungeon in column 0; every other dungeon, visited
-/// depth-first along the branches (in branch-list order, i.e. by parent
-/// level), goes to the nearest column beside its parent (right first, or
-/// away from the first dungeon) whose depths it does not share with a
-/// dungeon already there, so branch arrows join neighbouring columns.
-fn columns(layout: &Layout) -> Vec<i32> {
-    let n = layout.dungeons.len();
-    let mut col = vec![0i32; n];
-    let mut placed = vec![false; n];
-    // Rows each column holds, as (first, last) including a two-row header.
-    let mut used: Vec<(i32, i32, i32)> = Vec::new();
-    let rows = |d: usize| {
-        let dg = &layout.dungeons[d];
-        (
-            dg.depth_start.saturating_sub(2),
-            dg.depth_start
-                .saturating_add(dg.num_levels.max(1))
-                .saturating_sub(1),
-        )
-    };
-    let fits = |used: &[(i32, i32, i32)], c: i32, (lo, hi): (i32, i32)| {
-        used.iter()
-            .all(|&(uc, ulo, uhi)| uc != c || hi < ulo || uhi < lo)
-    };
-    // The depths an arrow from `p` to `d` spans.
-    let span = |p: usize, d: usize| {
-        let b = layout
-            .branches
+/// The row of a depth.
+fn row(depth: i32) -> i32 {
+    depth.clamp(-MAX_DEPTH, MAX_DEPTH)
+}
+
+/// The depth of level `level` of dungeon `d`.
+fn depth_of(d: &LayoutDungeon, level: i32) -> i32 {
+    d.depth_start.saturating_add(level.saturating_sub(1))
+}
+
+/// The rows a dungeon takes: its heading's two, its levels', and its
+/// note's. Inclusive.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    top: i32,
+    bottom: i32,
+}
+
+impl Block {
+    fn meets(&self, o: &Block) -> bool {
+        self.top <= o.bottom && o.top <= self.bottom
+    }
+
+    fn holds(&self, r: i32) -> bool {
+        self.top <= r && r <= self.bottom
+    }
+}
+
+/// A branch between two drawn dungeons, by rows.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    branch: usize,
+    from: usize,
+    to: usize,
+    from_row: i32,
+    to_row: i32,
+}
+
+/// How an arrow goes: to a neighbouring column; past columns along a
+/// free row; or out of its column's side and back into it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Way {
+    Next,
+    Across(i32),
+    Same,
+}
+
+/// The dungeons of each column, left to right.
+#[derive(Clone, Debug, Default)]
+struct Columns {
+    members: Vec<Vec<usize>>,
+    /// The column of each dungeon placed.
+    of: Vec<Option<usize>>,
+}
+
+/// Where a dungeon may go: into column `i`, or into a new column put in
+/// at `i`.
+#[derive(Clone, Copy, Debug)]
+enum Spot {
+    Into(usize),
+    New(usize),
+}
+
+impl Spot {
+    /// Its place counted in half columns, for nearness.
+    fn half(self) -> i64 {
+        match self {
+            Spot::Into(i) => 2 * i as i64,
+            Spot::New(i) => 2 * i as i64 - 1,
+        }
+    }
+}
+
+impl Columns {
+    /// Takes `d` out, and its column when it is left empty.
+    fn take(&mut self, d: usize) {
+        let Some(i) = self.of[d].take() else {
+            return;
+        };
+        self.members[i].retain(|&m| m != d);
+        if self.members[i].is_empty() {
+            self.members.remove(i);
+            for c in self.of.iter_mut().flatten() {
+                if *c > i {
+                    *c -= 1;
+                }
+            }
+        }
+    }
+
+    fn put(&mut self, d: usize, spot: Spot) {
+        match spot {
+            Spot::Into(i) => {
+                self.members[i].push(d);
+                self.of[d] = Some(i);
+            }
+            Spot::New(i) => {
+                for c in self.of.iter_mut().flatten() {
+                    if *c >= i {
+                        *c += 1;
+                    }
+                }
+                self.members.insert(i, vec![d]);
+                self.of[d] = Some(i);
+            }
+        }
+    }
+
+    fn fits(&self, i: usize, b: &Block, blocks: &[Block]) -> bool {
+        self.members[i].iter().all(|&m| !blocks[m].meets(b))
+    }
+
+    /// How `e` goes when both its ends are placed, and what that costs.
+    fn way(&self, e: &Edge, blocks: &[Block]) -> Option<(Way, i64)> {
+        let (a, b) = (self.of[e.from]?, self.of[e.to]?);
+        if a == b {
+            return Some((Way::Same, COST_SAME));
+        }
+        if a.abs_diff(b) == 1 {
+            return Some((Way::Next, 0));
+        }
+        let passed = &self.members[a.min(b) + 1..a.max(b)];
+        let blocked = || passed.iter().flatten().map(|&m| blocks[m]);
+        let free = |r: i32| blocked().all(|b| !b.holds(r));
+        let (rp, rc) = (e.from_row, e.to_row);
+        let straight = (rp - rc).abs();
+        let candidates = [rp, rc]
+            .into_iter()
+            .chain(blocked().flat_map(|b| [b.top - 1, b.bottom + 1]));
+        let (detour, r) = candidates
+            .filter(|&r| free(r))
+            .map(|r| ((r - rp).abs() + (r - rc).abs() - straight, r))
+            .min_by_key(|&(detour, r)| (detour, (r - rp).abs(), r))?;
+        let cost = COST_PASS * (a.abs_diff(b) as i64 - 1) + COST_DETOUR * i64::from(detour);
+        Some((Way::Across(r), cost))
+    }
+
+    /// What the picture costs so far: its columns and its placed arrows.
+    fn cost(&self, edges: &[Edge], blocks: &[Block]) -> i64 {
+        let arrows: i64 = edges
             .iter()
-            .find(|b| b.end1.dungeon == p as i32 && b.end2.dungeon == d as i32);
-        let from = b.map_or(0, |b| layout.dungeons[p].depth_start + b.end1.level - 1);
-        let dg = &layout.dungeons[d];
-        let to = dg.depth_start + dg.entry_level - 1;
-        (from.min(to), from.max(to))
-    };
+            .filter_map(|e| self.way(e, blocks))
+            .map(|(_, c)| c)
+            .sum();
+        COST_COLUMN * self.members.len() as i64 + arrows
+    }
+}
+
+/// The order dungeons are placed in, each with the dungeon it branches
+/// from: depth first along the branches from the first dungeon, children
+/// in branch order; then any dungeon not reached, likewise.
+fn visit_order(layout: &Layout) -> Vec<(usize, Option<usize>)> {
+    let n = layout.dungeons.len();
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n);
     let mut stack: Vec<(usize, Option<usize>)> = Vec::new();
     for root in 0..n {
-        if placed[root] {
-            continue;
-        }
         stack.push((root, None));
         while let Some((d, parent)) = stack.pop() {
-            if placed[d] {
+            if seen[d] {
                 continue;
             }
-            let r = rows(d);
-            let c = match parent {
-                None if root == 0 => 0,
-                None => (1..).find(|&c| fits(&used, c, r)).unwrap_or(1),
-                Some(p) => {
-                    // The free column nearest the parent whose arrow
-                    // crosses the fewest dungeons on the way.
-                    let pc = col[p];
-                    let away = if pc < 0 { -1 } else { 1 };
-                    let (lo, hi) = span(p, d);
-                    let crossings = |c: i32| {
-                        let (a, b) = if c < pc { (c, pc) } else { (pc, c) };
-                        used.iter()
-                            .filter(|&&(uc, ulo, uhi)| a < uc && uc < b && !(hi < ulo || uhi < lo))
-                            .count()
-                    };
-                    (1..=n as i32 + 1)
-                        .flat_map(|k| {
-                            if pc == 0 {
-                                [pc + k, pc - k]
-                            } else {
-                                [pc + away * k, pc + away * k]
-                            }
-                        })
-                        .filter(|&c| c != 0 && fits(&used, c, r))
-                        .enumerate()
-                        .min_by_key(|&(order, c)| (crossings(c), order))
-                        .map_or(pc + away, |(_, c)| c)
-                }
-            };
-            col[d] = c;
-            placed[d] = true;
-            used.push((c, r.0, r.1));
-            // Children in reverse so the first branch is visited first.
+            seen[d] = true;
+            order.push((d, parent));
             let children: Vec<usize> = layout
                 .branches
                 .iter()
                 .filter(|b| b.end1.dungeon == d as i32)
                 .filter_map(|b| usize::try_from(b.end2.dungeon).ok())
-                .filter(|&c| c < n && !placed[c])
+                .filter(|&c| c < n && !seen[c])
                 .collect();
             stack.extend(children.into_iter().rev().map(|c| (c, Some(d))));
         }
     }
-    col
+    order
 }
 
-struct Geometry {
+/// What places dungeons: their rows, the arrows between them, and which
+/// ones a floating portal enters.
+struct Placer<'a> {
+    blocks: &'a [Block],
+    edges: &'a [Edge],
+    floating: &'a [bool],
+}
+
+impl Placer<'_> {
+    /// `cols` with `d` (not in it) put where the picture costs least;
+    /// ties go to the spot nearest `near`'s column, right of it before
+    /// left, an existing column before a new one. Returns the cost too.
+    fn best(&self, cols: &Columns, d: usize, near: Option<usize>) -> (i64, Columns) {
+        let near = near.or(Some(0)).and_then(|p| cols.of[p]).unwrap_or(0);
+        let near_half = 2 * near as i64;
+        let ncols = cols.members.len();
+        let spots = (0..ncols)
+            .filter(|&i| i != near && cols.fits(i, &self.blocks[d], self.blocks))
+            .map(Spot::Into)
+            .chain((0..=ncols).map(Spot::New))
+            // A floating portal's arrow comes from the left: never the
+            // first column, whose left is the depth axis.
+            .filter(|s| !self.floating[d] || s.half() > 0);
+        let mut best: Option<((i64, i64, bool, bool), Columns)> = None;
+        for spot in spots {
+            let mut trial = cols.clone();
+            trial.put(d, spot);
+            let key = (
+                trial.cost(self.edges, self.blocks),
+                (spot.half() - near_half).abs(),
+                spot.half() < near_half,
+                matches!(spot, Spot::New(_)),
+            );
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                best = Some((key, trial));
+            }
+        }
+        match best {
+            Some((key, c)) => (key.0, c),
+            // No spot at all: only a floating portal's target in an empty
+            // picture, which the caller never asks.
+            None => {
+                let mut c = cols.clone();
+                c.put(d, Spot::New(ncols));
+                (c.cost(self.edges, self.blocks), c)
+            }
+        }
+    }
+}
+
+/// Places every dungeon (see the module's documentation): one at a time,
+/// then each again with all the others in place while that makes the
+/// picture cheaper (a dungeon placed early could not know the columns
+/// made after it).
+fn place(layout: &Layout, blocks: &[Block], edges: &[Edge], floating: &[bool]) -> Columns {
+    let n = layout.dungeons.len();
+    let mut cols = Columns {
+        members: Vec::new(),
+        of: vec![None; n],
+    };
+    let placer = Placer {
+        blocks,
+        edges,
+        floating,
+    };
+    let order = visit_order(layout);
+    for &(d, parent) in &order {
+        if cols.members.is_empty() || n > MAX_PLANNED {
+            let last = cols.members.len();
+            cols.put(d, Spot::New(last));
+            continue;
+        }
+        cols = placer.best(&cols, d, parent).1;
+    }
+    if n > MAX_PLANNED {
+        return cols;
+    }
+    let mut cost = cols.cost(edges, blocks);
+    for _ in 0..4 {
+        let before = cost;
+        for &(d, parent) in &order {
+            let mut without = cols.clone();
+            without.take(d);
+            if without.members.is_empty() {
+                continue;
+            }
+            let (c, placed) = placer.best(&without, d, parent);
+            if c < cost {
+                cost = c;
+                cols = placed;
+            }
+        }
+        if cost == before {
+            break;
+        }
+    }
+    cols
+}
+
+/// The picture's plan: rows, columns and arrows.
+struct Plan {
+    /// The first row drawn and the last.
+    first_row: i32,
+    last_row: i32,
+    /// The depths the axis labels.
     min_depth: i32,
     max_depth: i32,
-    /// Column of each dungeon (by dungeon index), from 0.
-    col: Vec<i32>,
+    cols: Columns,
+    /// Left edge and width of each column.
+    col_x: Vec<i32>,
+    col_w: Vec<i32>,
+    /// How each drawn branch's arrow goes.
+    ways: Vec<(Edge, Way)>,
+    /// Dungeons entered by a floating portal.
+    floating: Vec<bool>,
+    width: i32,
 }
 
-impl Geometry {
-    fn x(&self, dungeon: usize) -> i32 {
-        LEFT + self.col[dungeon] * (COL_W + GAP)
+impl Plan {
+    fn y(&self, r: i32) -> i32 {
+        HEAD + (r - self.first_row) * ROW
     }
 
-    fn y(&self, depth: i32) -> i32 {
-        TOP + (depth.clamp(self.min_depth, self.max_depth) - self.min_depth) * ROW
+    fn x(&self, d: usize) -> i32 {
+        self.cols.of[d].map_or(LEFT, |c| self.col_x[c])
+    }
+
+    fn w(&self, d: usize) -> i32 {
+        self.cols.of[d].map_or(MIN_COL_W, |c| self.col_w[c])
     }
 }
 
-/// The depth of level `level` of dungeon `d`.
-fn depth_of(d: &dgnkit_script::layout::LayoutDungeon, level: i32) -> i32 {
-    d.depth_start.saturating_add(level - 1)
+/// The label of a level's box: a special level's name (the castle's with
+/// the tune).
+fn level_label(layout: &Layout, di: usize, level: i32) -> Option<String> {
+    let l = layout
+        .levels
+        .iter()
+        .find(|l| l.dungeon == di as i32 && l.level == level)?;
+    let mut label = l.name.clone();
+    if l.name.eq_ignore_ascii_case("castle") {
+        let _ = write!(label, " ♪ {}", layout.tune);
+    }
+    Some(label)
 }
 
-/// The columns and the depths the picture spans.
-fn geometry(layout: &Layout) -> Geometry {
-    let mut col = columns(layout);
-    let first = col.iter().copied().min().unwrap_or(0);
-    for c in &mut col {
-        *c -= first;
+/// The depth range under a dungeon's name.
+fn range_text(d: &LayoutDungeon) -> String {
+    if d.num_levels > 1 {
+        format!(
+            "depths {} to {}",
+            d.depth_start,
+            depth_of(d, d.num_levels.max(1))
+        )
+    } else {
+        format!("depth {}", d.depth_start)
     }
+}
+
+/// The width dungeon `di`'s texts need.
+fn needed_width(layout: &Layout, di: usize, floating: bool) -> i32 {
+    let d = &layout.dungeons[di];
+    let mut need = MIN_COL_W
+        .max(width_px(&d.name, NAME_SIZE, true) + 12)
+        .max(width_px(&range_text(d), SMALL_SIZE, false) + 12);
+    let entry_w = width_px("entry", SMALL_SIZE, false);
+    for level in 1..=d.num_levels.clamp(0, 2 * MAX_DEPTH + 1) {
+        let label =
+            level_label(layout, di, level).map_or(0, |l| width_px(&l, LABEL_SIZE, true) + 8);
+        let entry = if level == d.entry_level && di != 0 {
+            entry_w + 5 + 8
+        } else {
+            0
+        };
+        need = need.max(label + entry + 6);
+    }
+    if floating {
+        for l in NOTE {
+            need = need.max(width_px(l, SMALL_SIZE, false) + 8);
+        }
+    }
+    need
+}
+
+fn plan(layout: &Layout, subtitle_w: i32) -> Plan {
+    let n = layout.dungeons.len();
+    let floating_id = n as i32;
+    let mut floating = vec![false; n];
+    for b in &layout.branches {
+        if b.end1.dungeon == floating_id {
+            if let Some(f) = usize::try_from(b.end2.dungeon)
+                .ok()
+                .and_then(|c| floating.get_mut(c))
+            {
+                *f = true;
+            }
+        }
+    }
+    let note_rows = (NOTE_LINE * NOTE.len() as i32 + 3 + ROW - 1) / ROW;
+    let blocks: Vec<Block> = layout
+        .dungeons
+        .iter()
+        .enumerate()
+        .map(|(i, d)| Block {
+            top: row(d.depth_start) - 2,
+            bottom: row(depth_of(d, d.num_levels.max(1))) + if floating[i] { note_rows } else { 0 },
+        })
+        .collect();
+    let edges: Vec<Edge> = layout
+        .branches
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            let from = usize::try_from(b.end1.dungeon).ok().filter(|&p| p < n)?;
+            let to = usize::try_from(b.end2.dungeon).ok().filter(|&c| c < n)?;
+            Some(Edge {
+                branch: i,
+                from,
+                to,
+                from_row: row(depth_of(&layout.dungeons[from], b.end1.level)),
+                to_row: row(depth_of(&layout.dungeons[to], b.end2.level)),
+            })
+        })
+        .collect();
+    let cols = place(layout, &blocks, &edges, &floating);
+    let ways: Vec<(Edge, Way)> = edges
+        .iter()
+        .filter_map(|e| {
+            let way = if n > MAX_PLANNED {
+                match (cols.of[e.from], cols.of[e.to]) {
+                    (Some(a), Some(b)) if a == b => Way::Same,
+                    (Some(a), Some(b)) if a.abs_diff(b) == 1 => Way::Next,
+                    _ => Way::Across(e.from_row),
+                }
+            } else {
+                cols.way(e, &blocks)?.0
+            };
+            Some((*e, way))
+        })
+        .collect();
+    let mut col_w = vec![MIN_COL_W; cols.members.len()];
+    for (c, members) in cols.members.iter().enumerate() {
+        for &d in members {
+            col_w[c] = col_w[c].max(needed_width(layout, d, floating[d]));
+        }
+    }
+    let mut col_x = Vec::with_capacity(col_w.len());
+    let mut x = LEFT;
+    for w in &col_w {
+        col_x.push(x);
+        x += w + GAP;
+    }
+    let right = x - GAP;
     let min_depth = layout
         .dungeons
         .iter()
-        .map(|d| d.depth_start)
+        .map(|d| row(d.depth_start))
         .min()
         .unwrap_or(1)
-        .clamp(-MAX_DEPTH, 1);
+        .min(1);
     let max_depth = layout
         .dungeons
         .iter()
-        .map(|d| depth_of(d, d.num_levels.max(1)))
+        .map(|d| row(depth_of(d, d.num_levels.max(1))))
         .max()
         .unwrap_or(1)
-        .clamp(min_depth, MAX_DEPTH);
-    Geometry {
+        .max(min_depth);
+    let across = ways.iter().filter_map(|(_, w)| match w {
+        Way::Across(r) => Some(*r),
+        _ => None,
+    });
+    let first_row = blocks
+        .iter()
+        .map(|b| b.top)
+        .chain(across.clone())
+        .min()
+        .unwrap_or(min_depth - 2)
+        .min(min_depth - 2);
+    let last_row = blocks
+        .iter()
+        .map(|b| b.bottom)
+        .chain(across)
+        .max()
+        .unwrap_or(max_depth)
+        .max(max_depth);
+    let width = (right + 48).max(900).max(LEFT + subtitle_w + 20);
+    Plan {
+        first_row,
+        last_row,
         min_depth,
         max_depth,
-        col,
+        cols,
+        col_x,
+        col_w,
+        ways,
+        floating,
+        width,
     }
 }
 
 /// The SVG document for `layout`; `subtitle` names the file/version.
 pub fn svg(layout: &Layout, subtitle: &str) -> String {
-    let n = layout.dungeons.len();
-    let g = geometry(layout);
-    let ncols = g.col.iter().copied().max().map_or(1, |m| m + 1);
-    let width = (LEFT + ncols * (COL_W + GAP) + 20).max(900);
-    let rows = g.max_depth - g.min_depth + 1;
-    let legend_y = TOP + rows * ROW + 40;
-    let height = legend_y + 70;
+    let subtitle = format!("{subtitle} — castle tune {}", layout.tune);
+    let title = format!(
+        "Dungeon layout, seed {} ({}{})",
+        layout.seed,
+        layout.rng,
+        if layout.wizard { ", wizard mode" } else { "" }
+    );
+    let p = plan(
+        layout,
+        width_px(&subtitle, 12.0, false).max(width_px(&title, 18.0, true)),
+    );
+    let legend_y = p.y(p.last_row + 1) + 30;
+    let height = legend_y + 50;
 
     let mut s = String::new();
-    header(&mut s, layout, subtitle, width, height);
-    depth_axis(&mut s, &g, width);
-    let castle = layout
-        .levels
-        .iter()
-        .find(|l| l.name.eq_ignore_ascii_case("castle"))
-        .map(|l| (l.dungeon, l.level));
+    header(&mut s, &title, &subtitle, p.width, height);
+    depth_axis(&mut s, &p);
     for (di, d) in layout.dungeons.iter().enumerate() {
-        dungeon_column(&mut s, layout, &g, di, d, castle);
+        dungeon_column(&mut s, layout, &p, di, d);
     }
-
     // Branch arrows, drawn last so they stay visible.
     s.push_str("<g class=\"branches\">\n");
-    let floating = n as i32;
-    for b in &layout.branches {
-        branch_arrow(&mut s, layout, &g, b, floating);
+    for (i, b) in layout.branches.iter().enumerate() {
+        if let Some((e, way)) = p.ways.iter().find(|(e, _)| e.branch == i) {
+            branch_arrow(&mut s, layout, &p, b, e, *way);
+        } else if b.end1.dungeon == layout.dungeons.len() as i32 {
+            floating_arrow(&mut s, layout, &p, b);
+        }
     }
     s.push_str("</g>\n");
     legend(&mut s, legend_y);
@@ -233,18 +661,12 @@ pub fn svg(layout: &Layout, subtitle: &str) -> String {
 }
 
 /// The document's opening: size, title, markers, background and headings.
-fn header(s: &mut String, layout: &Layout, subtitle: &str, width: i32, height: i32) {
+fn header(s: &mut String, title: &str, subtitle: &str, width: i32, height: i32) {
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Verdana, sans-serif" font-size="11">"#
     );
-    let title = format!(
-        "Dungeon layout, seed {} ({}{})",
-        layout.seed,
-        layout.rng,
-        if layout.wizard { ", wizard mode" } else { "" }
-    );
-    let _ = writeln!(s, "<title>{}</title>", escape(&title));
+    let _ = writeln!(s, "<title>{}</title>", escape(title));
     s.push_str(
         r##"<defs>
 <marker id="arrow-stair" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker>
@@ -260,37 +682,36 @@ fn header(s: &mut String, layout: &Layout, subtitle: &str, width: i32, height: i
     let _ = writeln!(
         s,
         r##"<text class="title" x="{LEFT}" y="30" font-size="18" font-weight="bold" fill="#222">{}</text>"##,
-        escape(&title)
+        escape(title)
     );
     let _ = writeln!(
         s,
-        r##"<text class="subtitle" x="{LEFT}" y="50" font-size="12" fill="#555">{} — castle tune {}</text>"##,
-        escape(subtitle),
-        escape(&layout.tune)
+        r##"<text class="subtitle" x="{LEFT}" y="50" font-size="12" fill="#555">{}</text>"##,
+        escape(subtitle)
     );
 }
 
 /// Depth axis with a faint line per depth.
-fn depth_axis(s: &mut String, g: &Geometry, width: i32) {
+fn depth_axis(s: &mut String, p: &Plan) {
     s.push_str("<g class=\"axis\">\n");
     let _ = writeln!(
         s,
         r##"<text x="8" y="{}" font-size="10" fill="#777">depth</text>"##,
-        TOP - 8
+        p.y(p.min_depth) - 8
     );
-    for depth in g.min_depth..=g.max_depth {
-        let y = g.y(depth);
+    for depth in p.min_depth..=p.max_depth {
+        let y = p.y(depth);
         let _ = writeln!(
             s,
             r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#eee"/>"##,
             LEFT - 8,
             y + ROW / 2,
-            width - 10,
+            p.width - 10,
             y + ROW / 2
         );
         let _ = writeln!(
             s,
-            r##"<text x="{}" y="{}" text-anchor="end" fill="#888">{depth}</text>"##,
+            r##"<text x="{}" y="{}" font-size="11" text-anchor="end" fill="#888">{depth}</text>"##,
             LEFT - 14,
             y + ROW / 2 + 4
         );
@@ -299,37 +720,25 @@ fn depth_axis(s: &mut String, g: &Geometry, width: i32) {
 }
 
 /// Dungeon `di`'s column: its name, its depths and a box per level
-/// (`castle` gets the tune).
-fn dungeon_column(
-    s: &mut String,
-    layout: &Layout,
-    g: &Geometry,
-    di: usize,
-    d: &dgnkit_script::layout::LayoutDungeon,
-    castle: Option<(i32, i32)>,
-) {
+/// (`castle` gets the tune), and the note of a floating portal's target.
+fn dungeon_column(s: &mut String, layout: &Layout, p: &Plan, di: usize, d: &LayoutDungeon) {
     let (fill, stroke) = palette(d.hellish, d.mazelike);
-    let x = g.x(di);
-    let top = g.y(d.depth_start);
+    let (x, w) = (p.x(di), p.w(di));
+    let top = p.y(row(d.depth_start));
     let _ = writeln!(s, r#"<g class="dungeon" data-index="{di}">"#);
-    let last = depth_of(d, d.num_levels.max(1));
-    let range = if d.num_levels > 1 {
-        format!("depths {} to {}", d.depth_start, last)
-    } else {
-        format!("depth {}", d.depth_start)
-    };
     let _ = writeln!(
         s,
         r##"<text class="dungeon-name" x="{}" y="{}" text-anchor="middle" font-size="12" font-weight="bold" fill="{stroke}">{}</text>"##,
-        x + COL_W / 2,
+        x + w / 2,
         top - 18,
         escape(&d.name)
     );
     let _ = writeln!(
         s,
-        r##"<text x="{}" y="{}" text-anchor="middle" font-size="10" fill="#777">{range}</text>"##,
-        x + COL_W / 2,
-        top - 6
+        r##"<text x="{}" y="{}" text-anchor="middle" font-size="10" fill="#777">{}</text>"##,
+        x + w / 2,
+        top - 6,
+        range_text(d)
     );
     let is_branch_level = |d: i32, l: i32| {
         layout.branches.iter().any(|b| {
@@ -337,44 +746,49 @@ fn dungeon_column(
         })
     };
     for level in 1..=d.num_levels.max(0) {
-        let y = g.y(depth_of(d, level)) + 2;
-        let special = layout
-            .levels
-            .iter()
-            .find(|l| l.dungeon == di as i32 && l.level == level);
+        let y = p.y(row(depth_of(d, level))) + 2;
+        let label = level_label(layout, di, level);
         let branchy = is_branch_level(di as i32, level);
         let entry = level == d.entry_level;
-        let (rect_fill, width_px) = match (special.is_some(), branchy) {
+        let (rect_fill, width_px) = match (label.is_some(), branchy) {
             (true, _) => (stroke, 1.5),
             (false, true) => (fill, 1.5),
             _ => (fill, 0.8),
         };
         let _ = writeln!(
             s,
-            r##"<rect class="level{}" x="{x}" y="{y}" width="{COL_W}" height="{}" rx="3" fill="{rect_fill}" stroke="{stroke}" stroke-width="{width_px}"/>"##,
-            if special.is_some() { " special" } else { "" },
+            r##"<rect class="level{}" x="{x}" y="{y}" width="{w}" height="{}" rx="3" fill="{rect_fill}" stroke="{stroke}" stroke-width="{width_px}"/>"##,
+            if label.is_some() { " special" } else { "" },
             ROW - 4
         );
-        if let Some(l) = special {
-            let mut label = l.name.clone();
-            if castle == Some((l.dungeon, l.level)) {
-                let _ = write!(label, " ♪ {}", layout.tune);
-            }
+        if let Some(label) = &label {
             let _ = writeln!(
                 s,
-                r##"<text class="level-name" x="{}" y="{}" fill="#fff" font-weight="bold">{}</text>"##,
+                r##"<text class="level-name" x="{}" y="{}" font-size="11" fill="#fff" font-weight="bold">{}</text>"##,
                 x + 8,
                 y + ROW - 8,
-                escape(&label)
+                escape(label)
             );
         }
         if entry && di != 0 {
             let _ = writeln!(
                 s,
-                r##"<text x="{}" y="{}" text-anchor="end" font-size="9" fill="{}">entry</text>"##,
-                x + COL_W - 5,
+                r##"<text x="{}" y="{}" text-anchor="end" font-size="10" fill="{}">entry</text>"##,
+                x + w - 5,
                 y + ROW - 8,
-                if special.is_some() { "#fff" } else { stroke }
+                if label.is_some() { "#fff" } else { stroke }
+            );
+        }
+    }
+    if p.floating[di] {
+        // Under the last level, in the rows the dungeon keeps for it.
+        let below = p.y(row(depth_of(d, d.num_levels.max(1))) + 1);
+        for (i, line) in NOTE.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                r##"<text class="note" x="{x}" y="{}" font-size="10" fill="#a3369d">{}</text>"##,
+                below + NOTE_LINE * (i as i32 + 1) - 1,
+                escape(line)
             );
         }
     }
@@ -383,33 +797,32 @@ fn dungeon_column(
 
 /// The legend under the picture, at `legend_y`.
 fn legend(s: &mut String, legend_y: i32) {
-    let lx = LEFT;
-    let _ = writeln!(
-        s,
-        r#"<g class="legend" transform="translate({lx},{legend_y})">"#
-    );
-    let items: [(&str, &str); 3] = [
+    s.push_str("<g class=\"legend\">\n");
+    let arrows: [(&str, &str); 3] = [
         (
             "stairs",
-            r##"<line x1="0" y1="0" x2="40" y2="0" stroke="#333" stroke-width="1.6" marker-end="url(#arrow-stair)"/>"##,
+            r##"stroke="#333" stroke-width="1.6" marker-end="url(#arrow-stair)""##,
         ),
         (
             "magic portal",
-            r##"<line x1="0" y1="0" x2="40" y2="0" stroke="#a3369d" stroke-width="1.6" stroke-dasharray="5 3" marker-end="url(#arrow-portal)"/>"##,
+            r##"stroke="#a3369d" stroke-width="1.6" stroke-dasharray="5 3" marker-end="url(#arrow-portal)""##,
         ),
         (
             "one-way (bar: no stair at that end)",
-            r##"<line x1="0" y1="0" x2="40" y2="0" stroke="#333" stroke-width="1.6" marker-end="url(#bar)"/>"##,
+            r##"stroke="#333" stroke-width="1.6" marker-end="url(#bar)""##,
         ),
     ];
-    let mut ix = 0;
-    for (label, sample) in items {
+    let mut x = LEFT;
+    for (label, style) in arrows {
         let _ = writeln!(
             s,
-            r#"<g transform="translate({ix},0)">{sample}<text x="48" y="4">{}</text></g>"#,
+            r##"<line x1="{x}" y1="{legend_y}" x2="{}" y2="{legend_y}" {style}/><text x="{}" y="{}" font-size="11">{}</text>"##,
+            x + 40,
+            x + 48,
+            legend_y + 4,
             escape(label)
         );
-        ix += 90 + label.len() as i32 * 6;
+        x += 48 + width_px(label, LABEL_SIZE, false) + 32;
     }
     let swatches = [
         ("special level", "#5b7f3a", "#5b7f3a"),
@@ -417,18 +830,24 @@ fn legend(s: &mut String, legend_y: i32) {
         ("maze-like", "#e6eef7", "#4a6d96"),
         ("hellish", "#fbe3df", "#b5473a"),
     ];
-    let mut ix = 0;
+    let mut x = LEFT;
+    let y = legend_y + 26;
     for (label, fill, stroke) in swatches {
         let _ = writeln!(
             s,
-            r##"<g transform="translate({ix},26)"><rect x="0" y="-8" width="30" height="14" rx="3" fill="{fill}" stroke="{stroke}"/><text x="38" y="4">{label}</text></g>"##
+            r##"<rect x="{x}" y="{}" width="30" height="14" rx="3" fill="{fill}" stroke="{stroke}"/><text x="{}" y="{}" font-size="11">{label}</text>"##,
+            y - 8,
+            x + 38,
+            y + 4
         );
-        ix += 70 + label.len() as i32 * 6;
+        x += 38 + width_px(label, LABEL_SIZE, false) + 32;
     }
     s.push_str("</g>\n");
 }
 
-fn branch_arrow(s: &mut String, layout: &Layout, g: &Geometry, b: &LayoutBranch, floating: i32) {
+/// Fort Ludios's arrow: its portal is placed later, in a vault below
+/// depth 10, so the arrow comes from nowhere, out of the gap to the left.
+fn floating_arrow(s: &mut String, layout: &Layout, p: &Plan, b: &LayoutBranch) {
     let Some(child) = usize::try_from(b.end2.dungeon)
         .ok()
         .filter(|&c| c < layout.dungeons.len())
@@ -436,8 +855,21 @@ fn branch_arrow(s: &mut String, layout: &Layout, g: &Geometry, b: &LayoutBranch,
         return;
     };
     let cd = &layout.dungeons[child];
-    let cy = g.y(cd.depth_start + b.end2.level - 1) + ROW / 2;
-    let cx = g.x(child);
+    let cy = p.y(row(depth_of(cd, b.end2.level))) + ROW / 2;
+    let cx = p.x(child);
+    let _ = writeln!(
+        s,
+        r##"<g class="branch floating"><title>{}</title><line x1="{}" y1="{cy}" x2="{}" y2="{cy}" stroke="#a3369d" stroke-width="1.6" stroke-dasharray="6 4" marker-end="url(#arrow-portal)"/></g>"##,
+        escape(&format!("portal to {}", cd.name)),
+        cx - 40,
+        cx - 2,
+    );
+}
+
+fn branch_arrow(s: &mut String, layout: &Layout, p: &Plan, b: &LayoutBranch, e: &Edge, way: Way) {
+    let (Some(a), Some(c)) = (p.cols.of[e.from], p.cols.of[e.to]) else {
+        return;
+    };
     let portal = b.branch_type == "portal";
     let (color, dash, marker) = if portal {
         (
@@ -451,35 +883,51 @@ fn branch_arrow(s: &mut String, layout: &Layout, g: &Geometry, b: &LayoutBranch,
     let title = format!(
         "{} to {}",
         branch_label(&b.branch_type),
-        layout.dungeons.get(child).map_or("?", |d| d.name.as_str())
+        layout.dungeons[e.to].name
     );
-    if b.end1.dungeon == floating {
-        // Fort Ludios: its portal is placed later, in a vault below depth 10.
-        let _ = writeln!(
-            s,
-            r##"<g class="branch floating"><title>{}</title><line x1="{}" y1="{cy}" x2="{}" y2="{cy}" stroke="{color}" stroke-width="1.6"{dash} marker-end="{marker}"/><text x="{cx}" y="{}" font-size="10" fill="{color}">portal floats: placed in a vault</text><text x="{cx}" y="{}" font-size="10" fill="{color}">deeper than level 10</text></g>"##,
-            escape(&title),
-            cx - 40,
-            cx - 2,
-            cy + 20,
-            cy + 32
-        );
-        return;
-    }
-    let Some(parent) = usize::try_from(b.end1.dungeon)
-        .ok()
-        .filter(|&p| p < layout.dungeons.len())
-    else {
-        return;
+    let py = p.y(e.from_row) + ROW / 2;
+    let cy = p.y(e.to_row) + ROW / 2;
+    let left = |i: usize| p.col_x[i];
+    let right = |i: usize| p.col_x[i] + p.col_w[i];
+    // An S-bend from (x0, y0) to (x1, y1) within a gap.
+    let bend = |x0: i32, y0: i32, x1: i32, y1: i32| {
+        let h = (x1 - x0) / 2;
+        format!("C{},{y0} {},{y1} {x1},{y1}", x0 + h, x1 - h)
     };
-    let pd = &layout.dungeons[parent];
-    let py = g.y(pd.depth_start + b.end1.level - 1) + ROW / 2;
-    let (px, ex) = if g.col[parent] < g.col[child] {
-        (g.x(parent) + COL_W, cx)
-    } else {
-        (g.x(parent), cx + COL_W)
+    let (px, d) = match way {
+        Way::Same => {
+            let px = right(a);
+            let k = GAP * 3 / 5;
+            (
+                px,
+                format!("M{px},{py} C{},{py} {},{cy} {px},{cy}", px + k, px + k),
+            )
+        }
+        Way::Next => {
+            let (px, ex) = if a < c {
+                (right(a), left(c))
+            } else {
+                (left(a), right(c))
+            };
+            (px, format!("M{px},{py} {}", bend(px, py, ex, cy)))
+        }
+        Way::Across(r) => {
+            let ry = p.y(r) + ROW / 2;
+            let (px, g1, g2, ex) = if a < c {
+                (right(a), left(a + 1), right(c - 1), left(c))
+            } else {
+                (left(a), right(a - 1), left(c + 1), right(c))
+            };
+            (
+                px,
+                format!(
+                    "M{px},{py} {} L{g2},{ry} {}",
+                    bend(px, py, g1, ry),
+                    bend(g2, ry, ex, cy)
+                ),
+            )
+        }
     };
-    let bend = ((ex - px).abs() / 2).max(30) * if ex >= px { 1 } else { -1 };
     // Arrowheads where a stair lets you go: end1 -> end2 always unless the
     // child end has no stair back; the bar marks the end without a stair.
     let (start_marker, end_marker) = match b.branch_type.as_str() {
@@ -492,10 +940,8 @@ fn branch_arrow(s: &mut String, layout: &Layout, g: &Geometry, b: &LayoutBranch,
     };
     let _ = writeln!(
         s,
-        r##"<path class="branch {}" d="M{px},{py} C{},{py} {},{cy} {ex},{cy}" fill="none" stroke="{color}" stroke-width="1.8"{dash}{start_marker}{end_marker} opacity="0.85"><title>{}</title></path>"##,
+        r##"<path class="branch {}" d="{d}" fill="none" stroke="{color}" stroke-width="1.8"{dash}{start_marker}{end_marker} opacity="0.85"><title>{}</title></path>"##,
         escape(&b.branch_type),
-        px + bend,
-        ex - bend,
         escape(&title)
     );
     let _ = writeln!(s, r##"<circle cx="{px}" cy="{py}" r="3" fill="{color}"/>"##);
@@ -545,5 +991,21 @@ mod tests {
         };
         let s = svg(&layout, "absurd");
         assert!(s.len() < 2_000_000, "{} bytes", s.len());
+    }
+
+    #[test]
+    fn text_widths_are_dejavu_s_with_room() {
+        // "iii" is narrow, "WWW" wide; bold is wider; beyond ASCII an em.
+        assert!(text_width("iii", 10.0, false) < 10.0);
+        assert!(text_width("WWW", 10.0, false) > 30.0);
+        assert!(text_width("oracle", 11.0, true) > text_width("oracle", 11.0, false));
+        assert_eq!(text_width("♪", 10.0, false), 10.8);
+    }
+
+    #[test]
+    fn the_note_fits_the_narrowest_column() {
+        assert!(NOTE
+            .iter()
+            .all(|l| width_px(l, SMALL_SIZE, false) + 8 <= MIN_COL_W));
     }
 }

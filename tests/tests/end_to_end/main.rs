@@ -20,6 +20,7 @@ mod given_cli;
 mod layout_cli;
 mod layout_default;
 mod layout_parity;
+mod layout_svg;
 mod nethack37_parity;
 mod nethack50_parity;
 mod nle_parity;
