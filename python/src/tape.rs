@@ -189,12 +189,12 @@ impl Next {
     }
 }
 
-/// A key's last string value: its text, when it can be compared with
-/// JSON text as it stands.
+/// A key's last string value, as it stood in JSON between its quotes,
+/// escapes and all: the same bytes followed by a quote are the same
+/// string.
 #[derive(Default)]
 struct Slot {
-    text: String,
-    plain: bool,
+    raw: Vec<u8>,
 }
 
 impl Names {
@@ -536,7 +536,7 @@ impl Reader<'_, '_> {
     fn key(&mut self, follows: usize) -> Read<u32> {
         if let Some(&k) = self.names.follows.get(follows) {
             if let Some(Some(text)) = self.names.texts.get(k as usize) {
-                if let Some(end) = self.is_string(text) {
+                if let Some(end) = self.is_string(text.as_bytes()) {
                     self.i = end;
                     self.tape.ops.push(Op::Named(k));
                     return Ok(k);
@@ -558,24 +558,21 @@ impl Reader<'_, '_> {
             return self.value(key);
         }
         if let Some(slot) = self.names.slots.get(key as usize) {
-            if slot.plain {
-                if let Some(end) = self.is_string(&slot.text) {
-                    self.i = end;
-                    self.tape.ops.push(Op::Slot(key));
-                    return Ok(());
-                }
+            if let Some(end) = self.is_string(&slot.raw) {
+                self.i = end;
+                self.tape.ops.push(Op::Slot(key));
+                return Ok(());
             }
         }
         self.string(Some(key)).map(drop)
     }
 
-    /// Where the JSON string at `self.i` (its quote) ends, when it is
-    /// `text` as it stands (`text` holds no `"` and no `\\`).
-    fn is_string(&self, text: &str) -> Option<usize> {
+    /// Where the JSON string at `self.i` (its quote) ends, when its bytes
+    /// are `raw` (the bytes between a string's quotes).
+    fn is_string(&self, raw: &[u8]) -> Option<usize> {
         let start = self.i + 1;
-        let end = start + text.len();
-        (self.b.get(end) == Some(&b'"') && same(&self.b[start..end], text.as_bytes()))
-            .then_some(end + 1)
+        let end = start + raw.len();
+        (self.b.get(end) == Some(&b'"') && same(&self.b[start..end], raw)).then_some(end + 1)
     }
 
     /// A string, the value of the member `slot` if any: its name, if it
@@ -596,22 +593,27 @@ impl Reader<'_, '_> {
             },
         };
         self.i = j + 1;
-        Ok(self.push_str(s, true, slot))
+        if let Some(k) = slot {
+            self.keep(k, start, j);
+        }
+        Ok(self.push_str(s, true))
     }
 
-    /// Pushes the string `s` (`plain` when it holds no `"` and no `\\`),
-    /// the value of the member `slot` if any: its name, if it has one.
-    fn push_str(&mut self, s: &str, plain: bool, slot: Option<u32>) -> Option<u32> {
-        if let Some(k) = slot {
-            let k = k as usize;
-            if self.names.slots.len() <= k {
-                self.names.slots.resize_with(k + 1, Slot::default);
-            }
-            let kept = &mut self.names.slots[k];
-            kept.text.clear();
-            kept.text.push_str(s);
-            kept.plain = plain;
+    /// Keeps the string at `self.b[start..end]` (between its quotes) as
+    /// the last value of the key `key`.
+    fn keep(&mut self, key: u32, start: usize, end: usize) {
+        let k = key as usize;
+        if self.names.slots.len() <= k {
+            self.names.slots.resize_with(k + 1, Slot::default);
         }
+        let raw = &mut self.names.slots[k].raw;
+        raw.clear();
+        raw.extend_from_slice(&self.b[start..end]);
+    }
+
+    /// Pushes the string `s` (`plain` when it holds no `"` and no `\\`):
+    /// its name, if it has one.
+    fn push_str(&mut self, s: &str, plain: bool) -> Option<u32> {
         // A number written as text (an xlogfile's points, turns, dates)
         // seldom comes twice: not worth a name.
         let named = s.len() < SHORT && !s.starts_with(|c: char| c.is_ascii_digit() || c == '-');
@@ -641,6 +643,10 @@ impl Reader<'_, '_> {
         let mut out = Vec::new();
         let mut j = start;
         loop {
+            // The run up to the next quote or escape, whole.
+            let run = quote_or_backslash(&self.b[j..]);
+            out.extend_from_slice(&self.b[j..j + run]);
+            j += run;
             match self.b.get(j) {
                 Some(b'"') => break,
                 Some(b'\\') => {
@@ -669,19 +675,18 @@ impl Reader<'_, '_> {
                     out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                     j += 2;
                 }
-                Some(&c) => {
-                    out.push(c);
-                    j += 1;
-                }
-                None => return self.fault("a string that does not end"),
+                Some(_) | None => return self.fault("a string that does not end"),
             }
         }
         let Ok(s) = String::from_utf8(out) else {
             return self.fault("a string that is not UTF-8");
         };
         self.i = j + 1;
+        if let Some(k) = slot {
+            self.keep(k, start, j);
+        }
         let plain = !s.contains(['"', '\\']);
-        Ok(self.push_str(&s, plain, slot))
+        Ok(self.push_str(&s, plain))
     }
 
     /// `\uXXXX` at `j` (a surrogate pair is two): the character and the
