@@ -12,7 +12,7 @@
 //! weights carry their error bounds through the sums).
 
 use super::acc::END_PLAIN;
-use super::engine::{Edge, Enumeration, Present, PresentKey};
+use super::engine::{CoreOf, Edge, Enumeration, Present, PresentKey};
 use super::fxhash::FxHashMap;
 use super::weight::W;
 
@@ -79,6 +79,21 @@ impl After {
     }
 }
 
+/// What [`Alike::add`] takes for outcome `info` of dungeon record `i`
+/// from state `from`: the core masses of its branch's parent when the
+/// branch is plain (a no-bones parent level brings rule 12), else none.
+pub(crate) fn core<'e>(
+    run: &'e Enumeration,
+    i: usize,
+    from: usize,
+    info: &Present,
+) -> Option<CoreOf<'e>> {
+    match info.branch {
+        Some(b) if b.other == END_PLAIN && !b.floated => Some(run.core_of(i, from, b.parent)),
+        _ => None,
+    }
+}
+
 /// One group: its first outcome, and the sum of its outcomes' chances.
 pub(crate) struct Group<'r> {
     pub index: u32,
@@ -104,23 +119,22 @@ pub(crate) struct Alike<'r> {
 impl<'r> Alike<'r> {
     /// Adds outcome `info` of dungeon record `i` at dungeon index `index`
     /// (the edge's outcome, at level `at` of its spread): edge `e`, reached
-    /// with chance `a`, to state `t`.
+    /// with chance `a`, to state `t`; `core`: [`Enumeration::core_of`] of
+    /// the branch's parent in the state it leaves, for a plain branch (see
+    /// [`core`]).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn add(
         &mut self,
-        run: &Enumeration,
         after: &After,
-        i: usize,
         index: u32,
         (e, at): (&'r Edge, u32),
         info: Present,
+        core: Option<&CoreOf<'_>>,
         a: W,
         t: usize,
     ) {
-        let q = match info.branch {
-            Some(b) if b.other == END_PLAIN && !b.floated => {
-                run.core_at(i, e.from as usize, b.parent, b.level)
-            }
+        let q = match (info.branch, core) {
+            (Some(b), Some(core)) => core.at(b.level),
             _ => W::ZERO,
         };
         let present = match self.known.get(&(e.info, at)) {

@@ -2,7 +2,7 @@
 //! chance of reaching it and the chance that the rest succeeds.
 
 use super::acc::{bump, Acc, Ends, Kinds, Static, ENDS, END_NO_BONES, END_PLAIN, PW};
-use super::alike::{After, Alike};
+use super::alike::{self, After, Alike};
 use super::engine::{BackAt, BranchInfo, Edge, Enumeration, Present, To};
 use super::place::{Class, LEVELS};
 use super::weight::W;
@@ -89,6 +89,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
     }
     let preds = predecessors(run, all);
     let madman = madman_records(res, opts).ok().flatten();
+    let file = FileKinds::new(res, opts);
     // Grouping a layer's outcomes (`Alike`) reads only the run: on the
     // largest files another thread groups the next layers while this one
     // judges the groups, in layer order as one thread would.
@@ -108,7 +109,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
                 a: g.a,
                 t: g.t,
             };
-            present(res, run, opts, madman, &mut acc, &at);
+            present(res, run, opts, (madman, &file), &mut acc, &at);
         }
     };
     let layers: Vec<usize> = (0..run.layers.len())
@@ -221,6 +222,9 @@ fn group<'r>(run: &'r Enumeration, all: &[Vec<W>], i: usize) -> Grouped<'r> {
                 // dungeon's number in the game's dungeons[].
                 let index = layer.states[e.from as usize].loaded.len() as u32;
                 let t = t as usize;
+                // The same parent for each level of a spread.
+                let core = alike::core(run, i, e.from as usize, info);
+                let core = core.as_ref();
                 match info.branch.and_then(|b| b.spread.map(|id| (b, id))) {
                     // A deferred run's branch: each level it may leave
                     // from, with its chance.
@@ -234,10 +238,10 @@ fn group<'r>(run: &'r Enumeration, all: &[Vec<W>], i: usize) -> Grouped<'r> {
                                 ..b
                             });
                             let at = at as u32;
-                            alike.add(run, &after, i, index, (e, at), moved, a * x.p, t);
+                            alike.add(&after, index, (e, at), moved, core, a * x.p, t);
                         }
                     }
-                    None => alike.add(run, &after, i, index, (e, 0), info.clone(), a, t),
+                    None => alike.add(&after, index, (e, 0), info.clone(), core, a, t),
                 }
             }
         }
@@ -256,11 +260,44 @@ struct Outcome<'r> {
     t: usize,
 }
 
+/// What the bones rules read of each record of the file, named the same
+/// for every outcome: worked out once rather than for each of the tens of
+/// thousands judged.
+struct FileKinds {
+    /// Per level record.
+    kinds: Vec<Kind>,
+    /// Per dungeon record: whether it holds the vibrating square's level.
+    hellish: Vec<bool>,
+}
+
+impl FileKinds {
+    fn new(res: &Resolver, opts: &BonesOptions) -> FileKinds {
+        FileKinds {
+            kinds: (0..res.levels.len())
+                .map(|l| level_kind(res, l, opts))
+                .collect(),
+            hellish: res
+                .dungeons
+                .iter()
+                .map(|d| {
+                    opts.rules
+                        .invocation
+                        .applies(d.flags & flags::HELLISH != 0, || {
+                            (d.levels.0..d.levels.1).any(|l| {
+                                res.levels[l as usize].name == dgnkit_bones::rules::SANCTUM
+                            })
+                        })
+                })
+                .collect(),
+        }
+    }
+}
+
 fn present(
     res: &Resolver,
     run: &Enumeration,
     opts: &BonesOptions,
-    madman: Option<(u32, u32)>,
+    (madman, file): (Option<(u32, u32)>, &FileKinds),
     acc: &mut Acc,
     at: &Outcome<'_>,
 ) {
@@ -273,13 +310,7 @@ fn present(
     count_dungeon(acc, rec, info, a * e.p * back.succ);
     let class = &run.placements[info.placement as usize].classes[info.class as usize];
     let (l0, _) = d.levels;
-    let hellish = opts
-        .rules
-        .invocation
-        .applies(d.flags & flags::HELLISH != 0, || {
-            (d.levels.0..d.levels.1)
-                .any(|l| res.levels[l as usize].name == dgnkit_bones::rules::SANCTUM)
-        });
+    let hellish = file.hellish[rec];
     // Rule 10: the level above the locate level (kept, so one level in
     // this class), when the start level exists too.
     let madman_home = madman.and_then(|(strt, loca)| {
@@ -301,9 +332,7 @@ fn present(
         back,
         hellish,
         madman_home,
-        kinds: (0..class.pos.len())
-            .map(|j| level_kind(res, l0 as usize + j, opts))
-            .collect(),
+        kinds: &file.kinds[l0 as usize..l0 as usize + class.pos.len()],
         base: a * info.prefix,
         opts,
     };
@@ -344,7 +373,7 @@ struct Judge<'r> {
     /// Rule 10's level, when it lies in this dungeon.
     madman_home: Option<i32>,
     /// Per level record of the dungeon.
-    kinds: Vec<Kind>,
+    kinds: &'r [Kind],
     /// The chance of reaching the outcome without its class's.
     base: W,
     opts: &'r BonesOptions,

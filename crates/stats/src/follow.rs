@@ -14,14 +14,15 @@ use std::sync::Arc;
 use std::thread;
 
 use super::acc::END_PLAIN;
-use super::engine::{core_chance, n_slots, FutureMasks, Layer, Reach, State, To, LEVEL_BITS};
+use super::engine::{
+    core_chance, n_slots, CoreFacts, FutureMasks, Layer, Ranks, Reach, State, To, LEVEL_BITS,
+};
 use super::fxhash::FxHashMap;
 use super::halves::{alone, is_alone};
 use super::place::Placement;
 use super::runs::bit;
 use super::weight::{largest_bound, W};
 use super::Stop;
-use dgnkit_bones::BonesOptions;
 use dgnkit_loader::Resolver;
 
 /// A finished layer, with what the enumeration added to its tables while
@@ -45,7 +46,7 @@ pub(crate) struct Followed {
 pub(crate) struct Follow<'a> {
     res: &'a Resolver,
     /// dNetHack's bones rules: with them only are core masses summed.
-    other_end: Option<&'a BonesOptions>,
+    other_end: Option<Arc<CoreFacts<'a>>>,
     future: Arc<FutureMasks>,
     evidence: bool,
     stop: Stop,
@@ -62,7 +63,7 @@ pub(crate) struct Follow<'a> {
 impl<'a> Follow<'a> {
     pub fn new(
         res: &'a Resolver,
-        other_end: Option<&'a BonesOptions>,
+        other_end: Option<Arc<CoreFacts<'a>>>,
         future: Arc<FutureMasks>,
         evidence: bool,
         stop: Stop,
@@ -244,7 +245,7 @@ impl<'a> Follow<'a> {
                             let l = levels.trailing_zeros() as i32;
                             levels &= levels - 1;
                             let core = *cores.entry((e.info, l)).or_insert_with(|| {
-                                core_chance(self.res, self.other_end, &self.placements, i, info, l)
+                                core_chance(self.other_end.as_deref(), &self.placements, i, info, l)
                             });
                             out[k] += w * core;
                             k += 1;
@@ -257,11 +258,11 @@ impl<'a> Follow<'a> {
                         let Some((fmask, fmass, ferr)) = cur.at(f, li) else {
                             continue;
                         };
+                        let mut from_rank = Ranks::new(fmask, levels);
                         while levels != 0 {
                             let l = levels.trailing_zeros();
                             levels &= levels - 1;
-                            if fmask & (1u64 << l) != 0 {
-                                let kf = (fmask & ((1u64 << l) - 1)).count_ones() as usize;
+                            if let Some(kf) = from_rank.of(l) {
                                 let x = W {
                                     v: fmass[kf],
                                     e: ferr,

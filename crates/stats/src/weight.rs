@@ -206,11 +206,42 @@ impl W4 {
         }
     }
 
-    /// The largest bound of the four, folded into `m` one at a time (as
-    /// [`largest_bound`] does).
-    #[inline]
-    pub fn largest_bound_into(&self, m: f64) -> f64 {
-        self.e.iter().fold(m, |m, &e| m.max(e))
+    /// The largest bound of every one of `sums` (0 for none), as
+    /// [`largest_bound`] folds them one at a time: a NaN is passed over,
+    /// and bounds are never -0, so the largest is the same taken two lanes
+    /// at a time (SSE2's `maxpd` keeps its second operand unless the first
+    /// is larger, as the fold keeps what it has).
+    #[cfg(target_arch = "x86_64")]
+    pub fn largest_bound_of(sums: &[W4]) -> f64 {
+        use std::arch::x86_64::{
+            _mm_cvtsd_f64, _mm_loadu_pd, _mm_max_pd, _mm_setzero_pd, _mm_unpackhi_pd,
+        };
+        // SAFETY: SSE2 is in the x86_64 baseline, and each load reads two
+        // of the four `f64`s of an array, at 0 and 2.
+        #[allow(unsafe_code)]
+        unsafe {
+            let (mut lo, mut hi) = (_mm_setzero_pd(), _mm_setzero_pd());
+            for sum in sums {
+                lo = _mm_max_pd(_mm_loadu_pd(sum.e.as_ptr()), lo);
+                hi = _mm_max_pd(_mm_loadu_pd(sum.e[2..].as_ptr()), hi);
+            }
+            let m = _mm_max_pd(hi, lo);
+            let (a, b) = (_mm_cvtsd_f64(m), _mm_cvtsd_f64(_mm_unpackhi_pd(m, m)));
+            if b > a {
+                b
+            } else {
+                a
+            }
+        }
+    }
+
+    /// The largest bound of every one of `sums` (0 for none), as
+    /// [`largest_bound`] folds them.
+    #[cfg(not(target_arch = "x86_64"))]
+    pub fn largest_bound_of(sums: &[W4]) -> f64 {
+        sums.iter()
+            .flat_map(|sum| sum.e)
+            .fold(0.0, |m, e| if e > m { e } else { m })
     }
 }
 
@@ -298,7 +329,7 @@ mod tests {
             assert_eq!(four.v[j].to_bits(), sum.v.to_bits(), "value {j}");
             assert_eq!(four.e[j].to_bits(), sum.e.to_bits(), "bound {j}");
         }
-        assert_eq!(four.largest_bound_into(0.0), largest_bound(&one));
+        assert_eq!(W4::largest_bound_of(&[four]), largest_bound(&one));
         assert!(four.e.iter().all(|&e| e > 0.0), "every bound was exercised");
     }
 
@@ -334,6 +365,32 @@ mod tests {
                 proptest::prop_assert_eq!(four.v[j].to_bits(), one.v.to_bits());
                 proptest::prop_assert_eq!(four.e[j].to_bits(), one.e.to_bits());
             }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_largest_bound_of_many_sums_is_the_fold_s(
+            sums in proptest::collection::vec(proptest::array::uniform4(arb_w()), 0..9),
+            nan in proptest::option::of((0usize..9, 0usize..4)),
+        ) {
+            let mut four: Vec<W4> = sums
+                .iter()
+                .map(|s| W4 { v: s.map(|w| w.v), e: s.map(|w| w.e) })
+                .collect();
+            if let Some((k, j)) = nan {
+                if let Some(sum) = four.get_mut(k) {
+                    sum.e[j] = f64::NAN;
+                }
+            }
+            let one: Vec<W> = four
+                .iter()
+                .flat_map(|s| (0..4).map(|j| W { v: s.v[j], e: s.e[j] }))
+                .collect();
+            proptest::prop_assert_eq!(
+                W4::largest_bound_of(&four).to_bits(),
+                largest_bound(&one).to_bits()
+            );
         }
     }
 

@@ -49,6 +49,9 @@ pub(super) struct FileFacts {
     /// Rule 10's locate-level record, kept in the class key
     /// ([`crate::exact::madman_records`]).
     pub(super) madman_locate: Option<u32>,
+    /// Per dungeon record: its level records that read a chain, by local
+    /// index.
+    pub(super) chained_levels: Vec<Vec<usize>>,
 }
 
 impl FileFacts {
@@ -99,6 +102,17 @@ impl FileFacts {
             run_members: runs.members,
             run_subs: runs.subs,
             madman_locate: None,
+            chained_levels: res
+                .dungeons
+                .iter()
+                .map(|d| {
+                    (d.levels.0..d.levels.1)
+                        .enumerate()
+                        .filter(|&(_, l)| res.levels[l as usize].chain >= 0)
+                        .map(|(j, _)| j)
+                        .collect()
+                })
+                .collect(),
         }
     }
 }

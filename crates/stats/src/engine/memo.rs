@@ -104,7 +104,7 @@ pub(super) struct PlanKey {
 
 /// [`Memo::tail_starts`]' key: the record, its size, its first slot, its
 /// kept levels and the chains it reads outside it.
-#[derive(PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq)]
 pub(super) struct TailStartKey {
     pub(super) record: u32,
     pub(super) size: i32,
@@ -164,6 +164,16 @@ impl std::hash::Hash for PlaceKey {
         self.external.hash(h);
         self.filters.hash(h);
         self.chances.hash(h);
+    }
+}
+
+/// As [`PlaceKey`]'s: every state that loads a dungeon asks.
+impl std::hash::Hash for TailStartKey {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(u64::from(self.record) | u64::from(self.size as u32) << 32);
+        h.write_i32(self.start);
+        hash_flags(&self.keep, h);
+        self.external.hash(h);
     }
 }
 
@@ -291,9 +301,10 @@ impl<'a> Engine<'a> {
     ) {
         let l0 = self.res.dungeons[rec].levels.0 as usize;
         external.clear();
-        for (j, &on) in pattern.iter().enumerate() {
+        // Only the levels that read a chain, in order.
+        for &j in &self.facts.chained_levels[rec] {
             let c = self.res.levels[l0 + j].chain;
-            if on && c >= 0 && c < n_slots {
+            if pattern.get(j).copied().unwrap_or(false) && c < n_slots {
                 let v = s
                     .slots
                     .iter()

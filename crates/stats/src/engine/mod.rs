@@ -62,7 +62,7 @@ use crate::runs::bit;
 use crate::weight::W;
 use crate::{Budget, Stop, STOPPED};
 use back::{backward, DeferredRuns};
-pub(crate) use back::{BackAt, BackLayer, Reach, LEVEL_BITS};
+pub(crate) use back::{BackAt, BackLayer, Ranks, Reach, LEVEL_BITS};
 use dgnkit_bones::{BonesOptions, BranchRule};
 use dgnkit_loader::rng::RngKind;
 use dgnkit_loader::FailCode;
@@ -73,7 +73,7 @@ pub(crate) use facts::FutureMasks;
 use layer::Presents;
 pub(crate) use layer::{BranchInfo, Edge, FailKey, Layer, Present, PresentKey, To};
 use memo::Memo;
-pub(crate) use other_end::core_chance;
+pub(crate) use other_end::{core_chance, CoreFacts};
 pub(crate) use spread::Spread;
 use spread::Spreads;
 use state::Lists;
@@ -127,14 +127,40 @@ impl Enumeration {
     /// state `from` of layer `i`, is a no-bones level judged without branch
     /// rules, given that state (zero without dNetHack's bones rules).
     pub fn core_at(&self, i: usize, from: usize, record: u32, level: i32) -> W {
+        self.core_of(i, from, record).at(level)
+    }
+
+    /// [`Enumeration::core_at`] for the levels of one live dungeon of one
+    /// state, found once: a deferred run's branch asks for each level of
+    /// its spread.
+    pub fn core_of(&self, i: usize, from: usize, record: u32) -> CoreOf<'_> {
         let s = &self.layers[i].states[from];
-        let Some(li) = s.live.iter().position(|l| u32::from(l.record) == record) else {
+        let masses = s
+            .live
+            .iter()
+            .position(|l| u32::from(l.record) == record)
+            .and_then(|li| self.core.get(i).and_then(|m| m.at(from, li)));
+        CoreOf {
+            masses,
+            a: self.alpha[i][from],
+        }
+    }
+}
+
+/// [`Enumeration::core_of`]: a live dungeon's core masses in one state
+/// (none without them), and the chance of reaching the state.
+pub struct CoreOf<'e> {
+    masses: Option<(u64, &'e [f64], f64)>,
+    a: W,
+}
+
+impl CoreOf<'_> {
+    /// [`Enumeration::core_at`] of level `level`.
+    pub fn at(&self, level: i32) -> W {
+        let Some((mask, mass, err)) = self.masses else {
             return W::ZERO;
         };
-        let Some((mask, mass, err)) = self.core.get(i).and_then(|m| m.at(from, li)) else {
-            return W::ZERO;
-        };
-        let a = self.alpha[i][from];
+        let a = self.a;
         match usize::try_from(level).ok().filter(|&l| l < LEVELS) {
             Some(l) if mask & (1u64 << l) != 0 && a.v > 0.0 => {
                 let v = mass[(mask & ((1u64 << l) - 1)).count_ones() as usize];
@@ -154,8 +180,8 @@ pub struct Engine<'a> {
     budget: Budget,
     stop: Stop,
     /// dNetHack's bones rules (a branch level judged by its other end),
-    /// when the statistics follow them.
-    other_end: Option<&'a BonesOptions>,
+    /// when the statistics follow them, with what they read of the file.
+    other_end: Option<Arc<CoreFacts<'a>>>,
     /// The evidence the statistics are conditional on, if any.
     checks: Option<Checks>,
     /// The placements and the plans that ask for them.
@@ -208,7 +234,7 @@ impl<'a> Engine<'a> {
     /// ending there); other rules need nothing from the enumeration.
     pub fn with_bones(mut self, opts: &'a BonesOptions) -> Self {
         if opts.rules.branch == BranchRule::OtherEnd {
-            self.other_end = Some(opts);
+            self.other_end = Some(Arc::new(CoreFacts::new(self.res, opts)));
         }
         self.facts.madman_locate = super::exact::madman_records(self.res, opts)
             .ok()
@@ -299,7 +325,7 @@ impl<'a> Engine<'a> {
         self.check_final_moves()?;
         let follow = Follow::new(
             self.res,
-            self.other_end,
+            self.other_end.clone(),
             self.facts.future.clone(),
             self.checks.is_some(),
             self.stop.clone(),

@@ -13,46 +13,84 @@ use dgnkit_loader::Resolver;
 use dgnkit_script::flags;
 use std::sync::Arc;
 
+/// What [`core_chance`] reads of the file besides the outcome, worked
+/// out once: it is asked for every level a later branch may leave from,
+/// of every outcome of a dungeon, and the names it compares are the same
+/// each time.
+#[derive(Debug)]
+pub(crate) struct CoreFacts<'a> {
+    opts: &'a BonesOptions,
+    /// Per dungeon record.
+    dungeons: Vec<CoreDungeon>,
+}
+
+#[derive(Debug)]
+struct CoreDungeon {
+    dungeon_none: bool,
+    main_dungeon: bool,
+    hellish: bool,
+    /// Its level records that make a no-bones level where they lie (marker
+    /// "none", or waiting for an event), by local index, in order.
+    core: Vec<usize>,
+}
+
+impl<'a> CoreFacts<'a> {
+    pub(crate) fn new(res: &Resolver, opts: &'a BonesOptions) -> CoreFacts<'a> {
+        let dungeons = res
+            .dungeons
+            .iter()
+            .map(|d| CoreDungeon {
+                dungeon_none: d.bones.is_empty(),
+                main_dungeon: d.name == dgnkit_bones::rules::MAIN_DUNGEON,
+                hellish: d.flags & flags::HELLISH != 0,
+                core: (d.levels.0..d.levels.1)
+                    .enumerate()
+                    .filter(|&(_, l)| {
+                        let lrec = &res.levels[l as usize];
+                        lrec.bones.is_empty() || opts.event_level(&lrec.name).is_some()
+                    })
+                    .map(|(j, _)| j)
+                    .collect(),
+            })
+            .collect();
+        CoreFacts { opts, dungeons }
+    }
+}
+
 /// The chance that level `l` of dungeon record `rec`, as outcome `info`
 /// has it, is a no-bones level judged without branch rules: by its own
 /// facts, or by a special level with marker "none" or waiting for an event
-/// lying there.
+/// lying there. Zero without dNetHack's bones rules (`facts`).
 pub(crate) fn core_chance(
-    res: &Resolver,
-    other_end: Option<&BonesOptions>,
+    facts: Option<&CoreFacts<'_>>,
     placements: &[Arc<Placement>],
     rec: usize,
     info: &Present,
     l: i32,
 ) -> W {
-    let Some(opts) = other_end else {
+    let Some(facts) = facts else {
         return W::ZERO;
     };
-    let d = &res.dungeons[rec];
+    let d = &facts.dungeons[rec];
     let num = info.n;
     let f = LevelFacts {
-        dungeon_none: d.bones.is_empty(),
+        dungeon_none: d.dungeon_none,
         bottom: l == num,
         level: l,
-        main_dungeon: d.name == dgnkit_bones::rules::MAIN_DUNGEON,
-        vibrating: d.flags & flags::HELLISH != 0 && l == num - 1,
+        main_dungeon: d.main_dungeon,
+        vibrating: d.hellish && l == num - 1,
         ..LevelFacts::default()
     };
-    if no_bones_rule(&opts.rules, &f, false).is_some() {
+    if no_bones_rule(&facts.opts.rules, &f, false).is_some() {
         return W::ONE;
     }
     let Some(at) = usize::try_from(l).ok().filter(|&l| l < LEVELS) else {
         return W::ZERO;
     };
     let class = &placements[info.placement as usize].classes[info.class as usize];
-    let core = (0..class.pos.len())
-        .filter(|&j| {
-            let lrec = &res.levels[d.levels.0 as usize + j];
-            lrec.bones.is_empty() || opts.event_level(&lrec.name).is_some()
-        })
-        .fold(W::ZERO, |a, j| {
-            a + class.pos[j].get(at).copied().unwrap_or(W::ZERO)
-        });
+    let core = d.core.iter().fold(W::ZERO, |a, &j| {
+        a + class.pos[j].get(at).copied().unwrap_or(W::ZERO)
+    });
     if class.p.v > 0.0 {
         (core / class.p).snapped()
     } else {
@@ -64,8 +102,7 @@ impl<'a> Engine<'a> {
     /// [`core_chance`], with the placements so far.
     pub(super) fn core_chance(&self, rec: usize, info: &Present, l: i32) -> W {
         core_chance(
-            self.res,
-            self.other_end,
+            self.other_end.as_deref(),
             &self.memo.placements,
             rec,
             info,
