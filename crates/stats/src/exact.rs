@@ -2,7 +2,7 @@
 //! chance of reaching it and the chance that the rest succeeds.
 
 use super::acc::{bump, Acc, Ends, Kinds, Static, ENDS, END_NO_BONES, END_PLAIN, PW};
-use super::alike::{self, After, Alike};
+use super::alike::{self, After, Alike, Group};
 use super::engine::{BackAt, BranchInfo, Edge, Enumeration, Present, To};
 use super::place::{Class, LEVELS};
 use super::weight::W;
@@ -91,7 +91,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
     let madman = madman_records(res, opts).ok().flatten();
     let file = FileKinds::new(res, opts);
     // Grouping a layer's outcomes (`Alike`) reads only the run: on the
-    // largest files another thread groups the next layers while this one
+    // largest files two other threads group the layers while this one
     // judges the groups, in layer order as one thread would.
     let mut judge = |i: usize, grouped: Grouped| {
         let layer = &run.layers[i];
@@ -100,7 +100,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
                 acc.fail((**key).clone(), p, || example(res, run, &preds, i, ei));
             }
         }
-        for g in &grouped.alike.groups {
+        for g in &grouped.groups {
             let at = Outcome {
                 i,
                 index: g.index,
@@ -116,35 +116,48 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
         .filter(|&i| !run.layers[i].edges.is_empty())
         .collect();
     let edges: usize = run.layers.iter().map(|l| l.edges.len()).sum();
-    // Two threads group every other layer each; this one judges them in
-    // layer order. Should a thread not start, nothing has been judged yet
-    // and this one does it all.
+    // Two threads group the layers, each taking the next one not taken
+    // once done with its last (the layers' sizes vary a hundredfold), as
+    // far ahead of the judging as they get: what is sent is only the
+    // groups, a few megabytes for all the layers of the largest files.
+    // This one judges them in layer order. Should no thread start,
+    // nothing has been judged yet and this one does it all.
+    let next = std::sync::atomic::AtomicUsize::new(0);
     let piped = edges >= PIPELINE_AT
         && std::thread::scope(|scope| {
-            let mut halves = Vec::with_capacity(2);
-            for h in 0..2 {
-                let (tx, rx) = std::sync::mpsc::sync_channel(1);
-                let mine: Vec<usize> = layers.iter().copied().skip(h).step_by(2).collect();
-                let started = std::thread::Builder::new()
+            let (tx, rx) = std::sync::mpsc::channel::<(usize, Grouped)>();
+            let mut started = false;
+            for _ in 0..2 {
+                let (tx, next, layers) = (tx.clone(), &next, &layers);
+                let spawned = std::thread::Builder::new()
                     .name("dgnkit-stats".into())
-                    .spawn_scoped(scope, move || {
-                        for i in mine {
-                            // A judge that stopped early hangs up.
-                            if run.stop.is_set() || tx.send((i, group(run, all, i))).is_err() {
-                                break;
-                            }
+                    .spawn_scoped(scope, move || loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&i) = layers.get(k) else {
+                            break;
+                        };
+                        // A judge that stopped early hangs up.
+                        if run.stop.is_set() || tx.send((k, group(run, all, i))).is_err() {
+                            break;
                         }
                     });
-                if started.is_err() {
-                    return false;
-                }
-                halves.push(rx);
+                started |= spawned.is_ok();
             }
-            for k in 0..layers.len() {
-                let Ok((i, grouped)) = halves[k % 2].recv() else {
-                    break;
-                };
-                judge(i, grouped);
+            drop(tx);
+            if !started {
+                return false;
+            }
+            // The layers that came before their turn.
+            let mut early: Vec<Option<Grouped>> = (0..layers.len()).map(|_| None).collect();
+            let mut turn = 0;
+            for (k, grouped) in rx {
+                if let Some(slot) = early.get_mut(k) {
+                    *slot = Some(grouped);
+                }
+                while let Some(grouped) = early.get_mut(turn).and_then(Option::take) {
+                    judge(layers[turn], grouped);
+                    turn += 1;
+                }
             }
             true
         });
@@ -197,7 +210,8 @@ const PIPELINE_AT: usize = 16_384;
 /// of reaching it) in edge order.
 struct Grouped<'r> {
     fails: Vec<(usize, W)>,
-    alike: Alike<'r>,
+    /// [`Alike::groups`], the tables that made them dropped.
+    groups: Vec<Group<'r>>,
 }
 
 fn group<'r>(run: &'r Enumeration, all: &[Vec<W>], i: usize) -> Grouped<'r> {
@@ -246,7 +260,10 @@ fn group<'r>(run: &'r Enumeration, all: &[Vec<W>], i: usize) -> Grouped<'r> {
             }
         }
     }
-    Grouped { fails, alike }
+    Grouped {
+        fails,
+        groups: alike.groups,
+    }
 }
 
 /// One outcome of dungeon record `i` (at dungeon index `index`): edge `e`
@@ -266,8 +283,10 @@ struct Outcome<'r> {
 struct FileKinds {
     /// Per level record.
     kinds: Vec<Kind>,
-    /// Per dungeon record: whether it holds the vibrating square's level.
+    /// Per dungeon record: whether it holds the vibrating square's level,
+    /// and whether it is the main dungeon (rule 9).
     hellish: Vec<bool>,
+    main_dungeon: Vec<bool>,
 }
 
 impl FileKinds {
@@ -288,6 +307,11 @@ impl FileKinds {
                             })
                         })
                 })
+                .collect(),
+            main_dungeon: res
+                .dungeons
+                .iter()
+                .map(|d| d.name == dgnkit_bones::rules::MAIN_DUNGEON)
                 .collect(),
         }
     }
@@ -332,6 +356,7 @@ fn present(
         back,
         hellish,
         madman_home,
+        main_dungeon: file.main_dungeon[rec],
         kinds: &file.kinds[l0 as usize..l0 as usize + class.pos.len()],
         base: a * info.prefix,
         opts,
@@ -372,6 +397,8 @@ struct Judge<'r> {
     hellish: bool,
     /// Rule 10's level, when it lies in this dungeon.
     madman_home: Option<i32>,
+    /// The dungeon is the main one ([`FileKinds`]).
+    main_dungeon: bool,
     /// Per level record of the dungeon.
     kinds: &'r [Kind],
     /// The chance of reaching the outcome without its class's.
@@ -433,7 +460,7 @@ impl Judge<'_> {
             dungeon_none: self.d.bones.is_empty(),
             bottom: l == info.n,
             vibrating: self.hellish && l == info.n - 1,
-            main_dungeon: self.d.name == dgnkit_bones::rules::MAIN_DUNGEON,
+            main_dungeon: self.main_dungeon,
             madman: self.madman_home == Some(l),
         }
     }

@@ -50,11 +50,13 @@ impl<T: Send> Parts for &mut [T] {
 /// Calls `f(part, out_part, base)` over `order` (sorted by `key`) and
 /// `out`, indexed by `key`: one call on this thread for few edges, else
 /// one each for the edges of the keys below a middle key and those of the
-/// rest, on two threads; `base` is the first key `out_part` holds. The
-/// results in key order.
-pub(crate) fn halves<K, P, R>(
+/// rest, on two threads, the middle key where half of the edges'
+/// `weight`s (the work each takes) lie below it; `base` is the first key
+/// `out_part` holds. The results in key order.
+pub(crate) fn halves_by<K, P, R>(
     order: &[K],
     key: impl Fn(&K) -> usize,
+    weight: impl Fn(&K) -> usize,
     out: P,
     f: impl Fn(&[K], P, usize) -> R + Sync,
 ) -> Vec<R>
@@ -63,7 +65,19 @@ where
     P: Parts,
     R: Send,
 {
-    let mid = order.len() / 2;
+    let mid = if order.len() >= SPLIT_AT {
+        let total: usize = order.iter().map(&weight).sum();
+        let mut below = 0;
+        order
+            .iter()
+            .position(|k| {
+                below += weight(k);
+                2 * below >= total
+            })
+            .unwrap_or(order.len() / 2)
+    } else {
+        order.len() / 2
+    };
     let split = (order.len() >= SPLIT_AT)
         .then(|| key(&order[mid]))
         .filter(|&at| at > 0 && at < out.len());
@@ -177,13 +191,23 @@ mod tests {
             let mut order = keys.clone();
             order.sort_unstable();
             let mut out = vec![0u64; 64];
-            let parts = halves(&order, |&k| k, &mut out[..], |part, out: &mut [u64], base| {
+            let parts = halves_by(&order, |&k| k, |_| 1, &mut out[..], |part, out: &mut [u64], base| {
                 for &k in part {
                     out[k - base] += 1;
                 }
                 part.len()
             });
             prop_assert_eq!(parts.iter().sum::<usize>(), keys.len());
+            // The same split by weight.
+            let mut by_weight = vec![0u64; 64];
+            let parts = halves_by(&order, |&k| k, |&k| k % 7, &mut by_weight[..], |part, out: &mut [u64], base| {
+                for &k in part {
+                    out[k - base] += 1;
+                }
+                part.len()
+            });
+            prop_assert_eq!(parts.iter().sum::<usize>(), keys.len());
+            prop_assert_eq!(&by_weight, &out);
             for (k, &n) in out.iter().enumerate() {
                 prop_assert_eq!(n as usize, keys.iter().filter(|&&x| x == k).count());
             }

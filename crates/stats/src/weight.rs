@@ -151,13 +151,21 @@ impl W4 {
 
     /// `self[j] += p * x[j]` for each `j`, where `x[j]` is
     /// `W { v: xv[j], e: xe[j] }`.
-    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub fn add_product(&mut self, p: W, xv: [f64; 4], xe: [f64; 4]) {
+        self.add(&W4::product(p, xv, xe));
+    }
+
+    /// `p * x[j]` for each `j`, as `Mul`, where `x[j]` is
+    /// `W { v: xv[j], e: xe[j] }`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub fn product(p: W, xv: [f64; 4], xe: [f64; 4]) -> W4 {
         use std::arch::x86_64::{
             __m128d, _mm_add_pd, _mm_and_pd, _mm_castsi128_pd, _mm_loadu_pd, _mm_mul_pd,
             _mm_set1_epi64x, _mm_set1_pd, _mm_storeu_pd,
         };
+        let mut out = W4::ZERO;
         // SAFETY: SSE2 is in the x86_64 baseline (every x86_64 target
         // enables it), and each load and store reads or writes two of the
         // four `f64`s of an array, at 0 and 2.
@@ -169,7 +177,6 @@ impl W4 {
             for h in [0, 2] {
                 let x_v = _mm_loadu_pd(xv[h..].as_ptr());
                 let x_e = _mm_loadu_pd(xe[h..].as_ptr());
-                // `p * x`, as `Mul`.
                 let v = _mm_mul_pd(pv, x_v);
                 let e = _mm_add_pd(
                     _mm_add_pd(
@@ -178,10 +185,36 @@ impl W4 {
                     ),
                     _mm_mul_pd(abs(v), u),
                 );
-                // `+=`, as `Add`.
-                let sum = _mm_add_pd(_mm_loadu_pd(self.v[h..].as_ptr()), v);
+                _mm_storeu_pd(out.v[h..].as_mut_ptr(), v);
+                _mm_storeu_pd(out.e[h..].as_mut_ptr(), e);
+            }
+        }
+        out
+    }
+
+    /// `self[j] += o[j]` for each `j`, as `Add`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub fn add(&mut self, o: &W4) {
+        use std::arch::x86_64::{
+            __m128d, _mm_add_pd, _mm_and_pd, _mm_castsi128_pd, _mm_loadu_pd, _mm_mul_pd,
+            _mm_set1_epi64x, _mm_set1_pd, _mm_storeu_pd,
+        };
+        // SAFETY: as in `product`.
+        #[allow(unsafe_code)]
+        unsafe {
+            let abs = |x: __m128d| _mm_and_pd(x, _mm_castsi128_pd(_mm_set1_epi64x(i64::MAX)));
+            let u = _mm_set1_pd(U);
+            for h in [0, 2] {
+                let sum = _mm_add_pd(
+                    _mm_loadu_pd(self.v[h..].as_ptr()),
+                    _mm_loadu_pd(o.v[h..].as_ptr()),
+                );
                 let bound = _mm_add_pd(
-                    _mm_add_pd(_mm_loadu_pd(self.e[h..].as_ptr()), e),
+                    _mm_add_pd(
+                        _mm_loadu_pd(self.e[h..].as_ptr()),
+                        _mm_loadu_pd(o.e[h..].as_ptr()),
+                    ),
                     _mm_mul_pd(abs(sum), u),
                 );
                 _mm_storeu_pd(self.v[h..].as_mut_ptr(), sum);
@@ -190,19 +223,32 @@ impl W4 {
         }
     }
 
-    /// `self[j] += p * x[j]` for each `j`, where `x[j]` is
+    /// `p * x[j]` for each `j`, as `Mul`, where `x[j]` is
     /// `W { v: xv[j], e: xe[j] }`.
     #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
-    pub fn add_product(&mut self, p: W, xv: [f64; 4], xe: [f64; 4]) {
+    pub fn product(p: W, xv: [f64; 4], xe: [f64; 4]) -> W4 {
+        let mut out = W4::ZERO;
         for j in 0..4 {
-            // `p * x[j]`, as `Mul`.
-            let v = p.v * xv[j];
-            let e = p.v.abs() * xe[j] + xv[j].abs() * p.e + p.e * xe[j] + v.abs() * U;
-            // `+=`, as `Add`.
-            let s = self.v[j] + v;
-            self.e[j] = self.e[j] + e + s.abs() * U;
-            self.v[j] = s;
+            let x = p * W { v: xv[j], e: xe[j] };
+            (out.v[j], out.e[j]) = (x.v, x.e);
+        }
+        out
+    }
+
+    /// `self[j] += o[j]` for each `j`, as `Add`.
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    pub fn add(&mut self, o: &W4) {
+        for j in 0..4 {
+            let s = W {
+                v: self.v[j],
+                e: self.e[j],
+            } + W {
+                v: o.v[j],
+                e: o.e[j],
+            };
+            (self.v[j], self.e[j]) = (s.v, s.e);
         }
     }
 

@@ -7,7 +7,7 @@ use super::layer::{Edge, FailKey, Layer, To};
 use super::spread::Spread;
 use super::state::State;
 use crate::acc::{Ends, ENDS};
-use crate::halves::{self, halves};
+use crate::halves::{self, halves_by};
 use crate::place::LEVELS;
 use crate::runs::RunDist;
 use crate::weight::{largest_bound, W, W4};
@@ -97,7 +97,7 @@ impl Back {
         self.ends_of(t, li, values_before(self.reach(t), li))
     }
 
-    /// The whole layer's values, to sum into ([`halves()`] splits them).
+    /// The whole layer's values, to sum into ([`halves_by()`] splits them).
     fn part(&mut self) -> BackPart<'_> {
         BackPart {
             base: 0,
@@ -477,7 +477,14 @@ pub(super) fn backward(
             .collect();
         order.sort_by_key(|&k| layer.edges[k as usize].from);
         let from_of = |&k: &u32| layer.edges[k as usize].from as usize;
-        halves(&order, from_of, here.part(), |part, mut cur, _| {
+        let part = here.part();
+        // An edge's work: its state's levels (`Summing::level_ends`).
+        let ends_at = part.ends_at;
+        let work = |k: &u32| {
+            let t = from_of(k);
+            1 + (ends_at[t + 1] - ends_at[t]) as usize
+        };
+        halves_by(&order, from_of, work, part, |part, mut cur, _| {
             let mut sums: Vec<W4> = Vec::new();
             for group in
                 part.chunk_by(|&a, &b| layer.edges[a as usize].from == layer.edges[b as usize].from)
@@ -619,6 +626,9 @@ impl Summing<'_, '_> {
         let added = added_end(self.layer, e, self.runs);
         let to_live = &self.next.states[t].live;
         let to_reach = self.after.reach(t);
+        // A level nothing ends on after this edge adds the same: the
+        // chance that the rest succeeds.
+        let only_succ = W4::product(e.p, [succ.v, 0.0, 0.0, 0.0], [succ.e, 0.0, 0.0, 0.0]);
         // Both states' live dungeons are in record order: the next state's
         // are walked once, with where their values start.
         let (mut p, mut p_at) = (0, 0);
@@ -644,17 +654,16 @@ impl Summing<'_, '_> {
                 let adds = added == Some((u32::from(live.record), l as i32));
                 // The values `W`s would hold: the class chances' own
                 // bounds, the state after's one bound, or `succ`'s.
-                let (xv, xe) = if adds {
+                if adds {
                     let c = (self.classes)(self.i, e);
                     let b = [W::ZERO, c[0] * succ, c[1] * succ, c[2] * succ];
-                    (b.map(|w| w.v), b.map(|w| w.e))
+                    sums[k].add_product(e.p, b.map(|w| w.v), b.map(|w| w.e));
                 } else {
                     match at {
-                        Some(at) => (next_ends[at], [err; 1 + ENDS]),
-                        None => ([succ.v, 0.0, 0.0, 0.0], [succ.e, 0.0, 0.0, 0.0]),
+                        Some(at) => sums[k].add_product(e.p, next_ends[at], [err; 1 + ENDS]),
+                        None => sums[k].add(&only_succ),
                     }
-                };
-                sums[k].add_product(e.p, xv, xe);
+                }
                 k += 1;
             }
         }

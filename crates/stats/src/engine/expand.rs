@@ -78,6 +78,8 @@ pub(super) struct DungeonDraw<'p> {
     pub(super) floating_here: u8,
     /// The level records whose levels go into the class key.
     pub(super) kept: &'p [usize],
+    /// The level slots of the records loaded before it.
+    pub(super) n_slots: i32,
 }
 
 /// One placement of a dungeon for one branch draw.
@@ -123,7 +125,11 @@ impl<'a> Engine<'a> {
             return Ok(());
         };
         let n_slots = self.n_slots(&from.loaded);
-        for &(num, p_size) in self.sizes(rec)?.iter() {
+        let sizes = self.sizes(rec)?;
+        for k in 0..sizes {
+            let Some(&(num, p_size)) = self.memo.sizes[rec].as_ref().and_then(|s| s.get(k)) else {
+                break;
+            };
             let entry = entry_level(self.res, rec, num);
             let p = p_exist * p_size;
             // A buffer kept from state to state (lost only on an error).
@@ -223,15 +229,16 @@ impl<'a> Engine<'a> {
         (c != 0).then(|| p_exist * W::ratio(c, 100))
     }
 
-    /// [`Engine::size_distribution`], once per record: every state that
-    /// loads it asks.
-    fn sizes(&mut self, rec: usize) -> Result<Sizes, TooLarge> {
+    /// [`Engine::size_distribution`], once per record (every state that
+    /// loads it asks), into [`super::memo::Memo::sizes`]; how many.
+    fn sizes(&mut self, rec: usize) -> Result<usize, TooLarge> {
         if let Some(sizes) = &self.memo.sizes[rec] {
-            return Ok(sizes.clone());
+            return Ok(sizes.len());
         }
         let sizes: Sizes = self.size_distribution(rec)?.into();
-        self.memo.sizes[rec] = Some(sizes.clone());
-        Ok(sizes)
+        let n = sizes.len();
+        self.memo.sizes[rec] = Some(sizes);
+        Ok(n)
     }
 
     /// The sizes of dungeon record `rec` with their chances, dNetHack's
@@ -537,7 +544,7 @@ impl<'a> Engine<'a> {
                 return Ok(true);
             }
         }
-        let (chances, enumerated) = self.mixing(s, rec, num, n_slots, &plan);
+        let (chances, enumerated) = self.mixing(s, (rec, floating_here), num, n_slots, &plan);
         let optional = enumerated.as_deref().unwrap_or(&plan.optional);
         if optional.len() > self.budget.optional_levels {
             return Err(TooLarge {
@@ -556,6 +563,7 @@ impl<'a> Engine<'a> {
             entry,
             floating_here,
             kept: &plan.kept,
+            n_slots,
         };
         // One key for every pattern and move, and every state: a state's
         // placements are looked up by reference, and copied only when new.
@@ -565,10 +573,16 @@ impl<'a> Engine<'a> {
         key.n = num;
         key.pattern.clear();
         key.pattern.extend_from_slice(&plan.possible);
-        key.keep = plan.keep.clone();
+        // The lists a state's plan holds are most often the last one's:
+        // kept, not counted again.
+        if !Arc::ptr_eq(&key.keep, &plan.keep) {
+            key.keep = plan.keep.clone();
+        }
         key.adjust = 0;
         key.filters.clear();
-        key.chances = chances;
+        if !Arc::ptr_eq(&key.chances, &chances) {
+            key.chances = chances;
+        }
         let placed = self.each_pattern(s, &at, &plan, optional, draws, &mut key, out);
         self.memo.key = key;
         placed
@@ -633,45 +647,6 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(true)
-    }
-
-    /// Which optional levels' chance rolls the placement weighs (mixed)
-    /// rather than the enumeration: per level record its chance as placed
-    /// (100 unless mixed), and the levels still enumerated when some are
-    /// mixed (none: the plan's optional levels).
-    fn mixing(
-        &mut self,
-        s: &State,
-        rec: usize,
-        num: i32,
-        n_slots: i32,
-        plan: &LevelPlan,
-    ) -> (Arc<[u8]>, Option<Vec<usize>>) {
-        let mixed = if self.facts.skip_level_chance {
-            Vec::new()
-        } else {
-            self.mixable(s, rec, num, n_slots, plan)
-        };
-        if mixed.is_empty() {
-            return (plan.unmixed.clone(), None);
-        }
-        let (l0, l1) = self.res.dungeons[rec].levels;
-        let chances: Arc<[u8]> = (0..(l1 - l0) as usize)
-            .map(|j| {
-                if mixed.contains(&j) {
-                    self.res.levels[l0 as usize + j].chance.clamp(0, 100) as u8
-                } else {
-                    100
-                }
-            })
-            .collect();
-        let enumerated = plan
-            .optional
-            .iter()
-            .copied()
-            .filter(|j| !mixed.contains(j))
-            .collect();
-        (chances, Some(enumerated))
     }
 
     /// With evidence whose levels depend on the dungeon's top: the

@@ -43,12 +43,12 @@ pub(super) struct Memo {
     pub(super) placement_nodes: usize,
     pub(super) plans: FxHashMap<PlanKey, Arc<LevelPlan>>,
     /// Per dungeon record: a placement found its levels' rolls unmixable
-    /// ([`Engine::mixable`]).
+    /// ([`Engine::mixing`]).
     pub(super) no_mix: Vec<bool>,
     /// The placements' tails ([`crate::tail`]), shared by all of them.
     pub(super) tails: Tails,
-    /// [`place::tail_start`]'s answers.
-    pub(super) tail_starts: FxHashMap<TailStartKey, usize>,
+    /// [`Engine::mixing`]'s answers.
+    pub(super) mixings: FxHashMap<TailStartKey, Mixing>,
     /// Per dungeon record: its sizes with their chances, once asked
     /// ([`Engine::sizes`]).
     pub(super) sizes: Vec<Option<Sizes>>,
@@ -74,7 +74,7 @@ impl Memo {
             plans: FxHashMap::default(),
             no_mix: vec![false; records],
             tails: Tails::default(),
-            tail_starts: FxHashMap::default(),
+            mixings: FxHashMap::default(),
             sizes: vec![None; records],
             wanted: None,
             key: PlaceKey::default(),
@@ -87,7 +87,7 @@ impl Memo {
     pub(super) fn forget_search(&mut self) {
         self.tails = Tails::default();
         self.ids = FxHashMap::default();
-        self.tail_starts = FxHashMap::default();
+        self.mixings = FxHashMap::default();
         self.plans = FxHashMap::default();
     }
 }
@@ -102,16 +102,22 @@ pub(super) struct PlanKey {
     pub(super) floating_here: u8,
 }
 
-/// [`Memo::tail_starts`]' key: the record, its size, its first slot, its
-/// kept levels and the chains it reads outside it.
-#[derive(PartialEq, Eq)]
+/// [`Memo::mixings`]' key: the record, its size, its first slot, the
+/// floating levels still to come (which with them say which levels are
+/// kept) and the chains it reads outside it.
+#[derive(PartialEq, Eq, Hash)]
 pub(super) struct TailStartKey {
     pub(super) record: u32,
     pub(super) size: i32,
     pub(super) start: i32,
-    pub(super) keep: Arc<[bool]>,
+    pub(super) floating_here: u8,
     pub(super) external: Vec<(i32, i32)>,
 }
+
+/// Which optional levels' chance rolls a placement weighs: per level
+/// record its chance as placed (100 unless mixed), and the levels still
+/// enumerated when some are mixed (none: the plan's optional levels).
+pub(super) type Mixing = (Arc<[u8]>, Option<Arc<[usize]>>);
 
 #[derive(Clone, Default, PartialEq, Eq)]
 pub(super) struct PlaceKey {
@@ -164,16 +170,6 @@ impl std::hash::Hash for PlaceKey {
         self.external.hash(h);
         self.filters.hash(h);
         self.chances.hash(h);
-    }
-}
-
-/// As [`PlaceKey`]'s: every state that loads a dungeon asks.
-impl std::hash::Hash for TailStartKey {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        h.write_u64(u64::from(self.record) | u64::from(self.size as u32) << 32);
-        h.write_i32(self.start);
-        hash_flags(&self.keep, h);
-        self.external.hash(h);
     }
 }
 
@@ -318,70 +314,91 @@ impl<'a> Engine<'a> {
         external.sort_unstable();
     }
 
-    /// The optional levels of record `rec` (of `num` levels) whose chance
-    /// rolls can be mixed into the placement's tail rather than
-    /// enumerated: those of the tail ([`place::tail_start`], with every
-    /// level that may exist) that nothing after the placement reads (not
-    /// kept, not floating, not `dummy`). Not with evidence, dNetHack's
-    /// moving Quest locate level or rule 10's Quest, nor after a placement
-    /// of this record found its rolls unmixable.
-    pub(super) fn mixable(
+    /// Which optional levels' chance rolls the placement of record `rec`
+    /// (of `num` levels, with floating levels `floating_here` still to
+    /// come) weighs (mixed) rather than the enumeration: those of the tail
+    /// ([`place::tail_start`], with every level that may exist) that
+    /// nothing after the placement reads (not kept, not floating, not
+    /// `dummy`). Not in wizard mode, with evidence, dNetHack's moving Quest
+    /// locate level or rule 10's Quest, nor after a placement of this
+    /// record found its rolls unmixable. Every state that loads the record
+    /// asks: the answers are memoised on what they depend on.
+    pub(super) fn mixing(
         &mut self,
         s: &State,
-        rec: usize,
+        (rec, floating_here): (usize, u8),
         num: i32,
         n_slots: i32,
         plan: &LevelPlan,
-    ) -> Vec<usize> {
+    ) -> Mixing {
         let res = self.res;
         let d = &res.dungeons[rec];
         let madman_here = self
             .facts
             .madman_locate
             .is_some_and(|l| res.levels[l as usize].dungeon == rec as u32);
-        if self.memo.no_mix[rec]
+        if self.facts.skip_level_chance
+            || self.memo.no_mix[rec]
             || self.checks.is_some()
             || (res.rules.quest_locate && d.is_quest)
             || madman_here
         {
-            return Vec::new();
+            return (plan.unmixed.clone(), None);
         }
-        // Every state that loads this record asks again: the answer
-        // depends on these alone. The key borrows the buffer of the
-        // chains it reads, and gives it back unless it is kept.
+        // The key borrows the buffer of the chains it reads, and gives it
+        // back unless it is kept.
         let mut key = TailStartKey {
             record: rec as u32,
             size: num,
             start: n_slots,
-            keep: plan.keep.clone(),
+            floating_here,
             external: std::mem::take(&mut self.memo.external),
         };
         self.external_into(s, rec, &plan.possible, n_slots, &mut key.external);
-        let start = match self.memo.tail_starts.get(&key) {
-            Some(&start) => {
-                self.memo.external = key.external;
-                start
-            }
-            None => {
-                let levels = self.plevels(rec, &plan.possible, &plan.keep, 0, &[], &[]);
-                let start = place::tail_start(&place::Input {
-                    n: num,
-                    start: n_slots,
-                    levels: &levels,
-                    external: &key.external,
-                });
-                self.memo.tail_starts.insert(key, start);
-                start
-            }
-        };
-        plan.optional
+        if let Some(mixing) = self.memo.mixings.get(&key) {
+            let mixing = mixing.clone();
+            self.memo.external = key.external;
+            return mixing;
+        }
+        let levels = self.plevels(rec, &plan.possible, &plan.keep, 0, &[], &[]);
+        let start = place::tail_start(&place::Input {
+            n: num,
+            start: n_slots,
+            levels: &levels,
+            external: &key.external,
+        });
+        let mixed: Vec<usize> = plan
+            .optional
             .iter()
             .copied()
             .filter(|&j| {
                 let l = &res.levels[d.levels.0 as usize + j];
                 j >= start && !plan.keep[j] && l.floating.is_none() && !l.is_dummy
             })
-            .collect()
+            .collect();
+        let mixing: Mixing = if mixed.is_empty() {
+            (plan.unmixed.clone(), None)
+        } else {
+            let (l0, l1) = d.levels;
+            let chances = (0..(l1 - l0) as usize)
+                .map(|j| {
+                    if mixed.contains(&j) {
+                        res.levels[l0 as usize + j].chance.clamp(0, 100) as u8
+                    } else {
+                        100
+                    }
+                })
+                .collect();
+            let enumerated = plan
+                .optional
+                .iter()
+                .copied()
+                .filter(|j| !mixed.contains(j))
+                .collect();
+            (chances, Some(enumerated))
+        };
+        self.memo.mixings.insert(key, mixing.clone());
+        mixing
     }
 
     /// The placement of `key`, memoised; `None` when its mixed levels

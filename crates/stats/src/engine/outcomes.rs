@@ -60,23 +60,24 @@ impl<'a> Engine<'a> {
                 )
             });
         }
-        let n_slots = self.n_slots(&s.loaded);
+        let n_slots = at.n_slots;
+        // The same for every class.
+        let too_many_branches = res.rules.limits.is_some_and(|limits| {
+            self.n_branch_records(&s.loaded) + (d.branches.1 - d.branches.0) as usize
+                > limits.max_branches
+        });
         for (ci, class) in placement.classes.iter().enumerate() {
             let p = prefix * class.p;
             let mut branch = draw.branch;
             let (floating_done, floating_bad) = self.first_floating(s, at, &class.key, &mut branch);
-            if let Some(limits) = res.rules.limits {
-                let count =
-                    self.n_branch_records(&s.loaded) + (d.branches.1 - d.branches.0) as usize;
-                if count > limits.max_branches {
-                    out.push(Expansion::failure(
-                        p,
-                        rec,
-                        FailCode::TooManyBranches.code(),
-                        None,
-                    ));
-                    continue;
-                }
+            if too_many_branches {
+                out.push(Expansion::failure(
+                    p,
+                    rec,
+                    FailCode::TooManyBranches.code(),
+                    None,
+                ));
+                continue;
             }
             let (dummy_done, ds_adj) = self.lifted_start(s, rec, at.num, draw.depth_start, pattern);
             let mut next = self.next_state(
