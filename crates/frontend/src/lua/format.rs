@@ -3,12 +3,15 @@
 //! and only what a reader of NetHack's file expects to be regular is made
 //! so:
 //!
-//! - each line is indented by how many lines with an open bracket enclose
-//!   it (brackets opened on one line count once, `dungeon = { {` indents
-//!   its contents once), a line starting with closing brackets by what
-//!   they close; the unit is the file's own (its first indented line at
-//!   the outermost level: three spaces in NetHack's file), three spaces
-//!   when it has none;
+//! - each line is indented by how many lines with an open bracket or
+//!   block enclose it (brackets opened on one line count once, `dungeon =
+//!   { {` indents its contents once; a block is opened by `then`, `do`,
+//!   `function` or `repeat` and closed by `end` or `until`, and `else` and
+//!   `elseif` close one and open the next, as in NetHack's own Lua), a
+//!   line starting with closing brackets or `end` by what they close; the
+//!   unit is the file's own (its first indented line at the outermost
+//!   level: three spaces in NetHack's file), three spaces when it has
+//!   none;
 //! - trailing blanks are removed;
 //! - the file ends in one line end (of its kind).
 //!
@@ -65,8 +68,13 @@ struct Tok {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Blank,
+    /// A bracket or a keyword that opens a block.
     Open,
+    /// A bracket or a keyword that closes a block (`elseif` closes the
+    /// `then` before it, and its own `then` opens the next).
     Close,
+    /// `else`: closes a block and opens one.
+    CloseOpen,
     /// Anything else that is written (names, numbers, strings, comments,
     /// other symbols).
     Text,
@@ -96,11 +104,27 @@ fn lex(src: &[u8]) -> Result<Vec<Tok>, Vec<Diagnostic>> {
             kind: match t.token_type() {
                 TokenType::Whitespace { .. } => Kind::Blank,
                 TokenType::Symbol {
-                    symbol: Symbol::LeftBrace | Symbol::LeftParen | Symbol::LeftBracket,
+                    symbol:
+                        Symbol::LeftBrace
+                        | Symbol::LeftParen
+                        | Symbol::LeftBracket
+                        | Symbol::Then
+                        | Symbol::Do
+                        | Symbol::Function
+                        | Symbol::Repeat,
                 } => Kind::Open,
                 TokenType::Symbol {
-                    symbol: Symbol::RightBrace | Symbol::RightParen | Symbol::RightBracket,
+                    symbol:
+                        Symbol::RightBrace
+                        | Symbol::RightParen
+                        | Symbol::RightBracket
+                        | Symbol::End
+                        | Symbol::Until
+                        | Symbol::ElseIf,
                 } => Kind::Close,
+                TokenType::Symbol {
+                    symbol: Symbol::Else,
+                } => Kind::CloseOpen,
                 _ => Kind::Text,
             },
             start: t.start_position().bytes().min(src.len()),
@@ -174,6 +198,12 @@ fn reindent(src: &[u8], tokens: &[Tok]) -> Vec<u8> {
                 Kind::Close if leading => {
                     stack.pop();
                 }
+                Kind::CloseOpen if leading => {
+                    stack.pop();
+                    leading = false;
+                    line.depth = distinct_lines(&stack);
+                    stack.push(n);
+                }
                 Kind::Open | Kind::Close | Kind::Text if leading => {
                     leading = false;
                     line.depth = distinct_lines(&stack);
@@ -231,6 +261,10 @@ fn apply(stack: &mut Vec<usize>, kind: Kind, line: usize) {
         Kind::Open => stack.push(line),
         Kind::Close => {
             stack.pop();
+        }
+        Kind::CloseOpen => {
+            stack.pop();
+            stack.push(line);
         }
         _ => {}
     }
@@ -324,6 +358,21 @@ mod tests {
         // Idempotent on NetHack's layout.
         let nested = "dungeon = {\n   {\n      name = \"D\",\n      levels = {\n         { name = \"o\" },\n      },\n   },\n}\n";
         assert_eq!(fmt(nested), nested);
+    }
+
+    #[test]
+    fn blocks_are_indented_like_brackets() {
+        let src = "local t = { 1, 2 }\nif percent(50) then\nt[1], t[2] = t[2], t[1]\nelseif x then\nlocal function f()\n return 1\nend\nelse\nfor i = 1, 2 do t[i] = 0 end\nend\ndungeon = {\n{ name = \"D\", f = function() return 1 end },\n}\n";
+        assert_eq!(
+            fmt(src),
+            "local t = { 1, 2 }\nif percent(50) then\n   t[1], t[2] = t[2], t[1]\nelseif x then\n   local function f()\n      return 1\n   end\nelse\n   for i = 1, 2 do t[i] = 0 end\nend\ndungeon = {\n   { name = \"D\", f = function() return 1 end },\n}\n"
+        );
+        // `repeat ... until` and a block inside a table's field.
+        let src = "repeat\nn = n + 1\nuntil n > 3\nx = {\nf = function()\nreturn 2\nend,\n}\n";
+        assert_eq!(
+            fmt(src),
+            "repeat\n   n = n + 1\nuntil n > 3\nx = {\n   f = function()\n      return 2\n   end,\n}\n"
+        );
     }
 
     #[test]
