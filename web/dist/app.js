@@ -14,112 +14,112 @@
 # after a level name counts from where that level was placed.
 
 # --- The main dungeon: 25 to 29 levels --------------------------------
-DUNGEON:     "The Dungeons of Doom" "D" (25, 5)
-ALIGNMENT:   unaligned
+DUNGEON:	"The Dungeons of Doom" "D" (25, 5)
+ALIGNMENT:	unaligned
 # The Mines open on level 2, 3 or 4.
-BRANCH:      "The Gnomish Mines" @ (2, 3)
+BRANCH:		"The Gnomish Mines" @ (2, 3)
 # The tribute level drawn in the style of the original Rogue.
-LEVEL:       "rogue" "R" @ (15, 4)
-LEVELDESC:   roguelike
-LEVEL:       "oracle" "O" @ (5, 5)
-LEVALIGN:    neutral
+LEVEL:		"rogue" "R" @ (15, 4)
+LEVELDESC:	roguelike
+LEVEL:		"oracle" "O" @ (5, 5)
+LEVALIGN:	neutral
 # Sokoban is entered by the up stairs of the level below the Oracle.
-CHAINBRANCH: "Sokoban" "oracle" + (1, 0) up
+CHAINBRANCH:	"Sokoban" "oracle" + (1, 0) up
 # One of ten big rooms, present in 40% of games.
-RNDLEVEL:    "bigrm" "B" @ (10, 3) 40 10
+RNDLEVEL:	"bigrm" "B" @ (10, 3) 40 10
 # The quest portal: six to seven levels below the Oracle.
-CHAINBRANCH: "The Quest" "oracle" + (6, 2) portal
+CHAINBRANCH:	"The Quest" "oracle" + (6, 2) portal
 # Fort Ludios: the loader records a level here, but the game moves the
 # portal to a vault once the level is made (the branch "floats").
-BRANCH:      "Fort Ludios" @ (18, 4) portal
-RNDLEVEL:    "medusa" "none" @ (-5, 4) 4
-LEVALIGN:    chaotic
-LEVEL:       "castle" "none" @ (-1, 0)
+BRANCH:		"Fort Ludios" @ (18, 4) portal
+RNDLEVEL:	"medusa" "none" @ (-5, 4) 4
+LEVALIGN:	chaotic
+LEVEL:		"castle" "none" @ (-1, 0)
 # No stairs down from the castle: the way on is its trap doors.
-CHAINBRANCH: "Gehennom" "castle" + (0, 0) no_down
+CHAINBRANCH:	"Gehennom" "castle" + (0, 0) no_down
 # The up stairs of level 1 lead out; with the Amulet, to the Planes.
-BRANCH:      "The Elemental Planes" @ (1, 0) no_down up
+BRANCH:		"The Elemental Planes" @ (1, 0) no_down up
 
 # --- Gehennom: 20 to 24 levels below the castle ------------------------
 # The game counts on Gehennom being the second dungeon.
-DUNGEON:     "Gehennom" "G" (20, 5)
-DESCRIPTION: mazelike
-DESCRIPTION: hellish
-ALIGNMENT:   noalign
-BRANCH:      "Vlad's Tower" @ (9, 5) up
-LEVEL:       "valley" "V" @ (1, 0)
-LEVEL:       "sanctum" "none" @ (-1, 0)
-LEVEL:       "juiblex" "J" @ (4, 4)
-LEVEL:       "baalz" "B" @ (6, 4)
-LEVEL:       "asmodeus" "A" @ (2, 6)
+DUNGEON:	"Gehennom" "G" (20, 5)
+DESCRIPTION:	mazelike
+DESCRIPTION:	hellish
+ALIGNMENT:	noalign
+BRANCH:		"Vlad's Tower" @ (9, 5) up
+LEVEL:		"valley" "V" @ (1, 0)
+LEVEL:		"sanctum" "none" @ (-1, 0)
+LEVEL:		"juiblex" "J" @ (4, 4)
+LEVEL:		"baalz" "B" @ (6, 4)
+LEVEL:		"asmodeus" "A" @ (2, 6)
 # The Wizard's Tower spans three consecutive levels.
-LEVEL:       "wizard1" "none" @ (11, 6)
-CHAINLEVEL:  "wizard2" "X" "wizard1" + (1, 0)
-CHAINLEVEL:  "wizard3" "Y" "wizard1" + (2, 0)
-LEVEL:       "orcus" "O" @ (10, 6)
+LEVEL:		"wizard1" "none" @ (11, 6)
+CHAINLEVEL:	"wizard2" "X" "wizard1" + (1, 0)
+CHAINLEVEL:	"wizard3" "Y" "wizard1" + (2, 0)
+LEVEL:		"orcus" "O" @ (10, 6)
 # Two decoy towers near the bottom; the first holds the vibrating
 # square's portal.
-LEVEL:       "fakewiz1" "F" @ (-6, 4)
-LEVEL:       "fakewiz2" "G" @ (-6, 4)
+LEVEL:		"fakewiz1" "F" @ (-6, 4)
+LEVEL:		"fakewiz2" "G" @ (-6, 4)
 
 # --- The Gnomish Mines: 8 or 9 levels ----------------------------------
-DUNGEON:     "The Gnomish Mines" "M" (8, 2)
-ALIGNMENT:   lawful
-DESCRIPTION: mazelike
+DUNGEON:	"The Gnomish Mines" "M" (8, 2)
+ALIGNMENT:	lawful
+DESCRIPTION:	mazelike
 # Minetown: one of seven towns, on the mines' level 3 or 4.
-RNDLEVEL:    "minetn" "T" @ (3, 2) 7
-LEVELDESC:   town
-RNDLEVEL:    "minend" "E" @ (-1, 0) 3
+RNDLEVEL:	"minetn" "T" @ (3, 2) 7
+LEVELDESC:	town
+RNDLEVEL:	"minend" "E" @ (-1, 0) 3
 
 # --- The Quest: 5 or 6 levels ------------------------------------------
 # "x" stands for the role: the game loads Arc-strt, Val-goal and so on.
-DUNGEON:     "The Quest" "Q" (5, 2)
-LEVEL:       "x-strt" "none" @ (1, 1)
-LEVEL:       "x-loca" "L" @ (3, 1)
-LEVEL:       "x-goal" "none" @ (-1, 0)
+DUNGEON:	"The Quest" "Q" (5, 2)
+LEVEL:		"x-strt" "none" @ (1, 1)
+LEVEL:		"x-loca" "L" @ (3, 1)
+LEVEL:		"x-goal" "none" @ (-1, 0)
 
 # --- Sokoban: four puzzle levels, climbed from the bottom --------------
-DUNGEON:     "Sokoban" "none" (4, 0)
-DESCRIPTION: mazelike
-ALIGNMENT:   neutral
-ENTRY:       -1
-RNDLEVEL:    "soko1" "none" @ (1, 0) 2
-RNDLEVEL:    "soko2" "none" @ (2, 0) 2
-RNDLEVEL:    "soko3" "none" @ (3, 0) 2
-RNDLEVEL:    "soko4" "none" @ (4, 0) 2
+DUNGEON:	"Sokoban" "none" (4, 0)
+DESCRIPTION:	mazelike
+ALIGNMENT:	neutral
+ENTRY:		-1
+RNDLEVEL:	"soko1" "none" @ (1, 0) 2
+RNDLEVEL:	"soko2" "none" @ (2, 0) 2
+RNDLEVEL:	"soko3" "none" @ (3, 0) 2
+RNDLEVEL:	"soko4" "none" @ (4, 0) 2
 
 # --- Fort Ludios: one level ---------------------------------------------
-DUNGEON:     "Fort Ludios" "K" (1, 0)
-DESCRIPTION: mazelike
-ALIGNMENT:   unaligned
-LEVEL:       "knox" "K" @ (-1, 0)
+DUNGEON:	"Fort Ludios" "K" (1, 0)
+DESCRIPTION:	mazelike
+ALIGNMENT:	unaligned
+LEVEL:		"knox" "K" @ (-1, 0)
 
 # --- Vlad's Tower: three levels, entered at the bottom -----------------
 # No bones on the top level: the dungeon's bones marker covers the rest.
-DUNGEON:     "Vlad's Tower" "T" (3, 0)
-PROTOFILE:   "tower"
-DESCRIPTION: mazelike
-ALIGNMENT:   chaotic
-ENTRY:       -1
-LEVEL:       "tower1" "none" @ (1, 0)
+DUNGEON:	"Vlad's Tower" "T" (3, 0)
+PROTOFILE:	"tower"
+DESCRIPTION:	mazelike
+ALIGNMENT:	chaotic
+ENTRY:		-1
+LEVEL:		"tower1" "none" @ (1, 0)
 # Listed so that they show in the overview and the level-teleport menu.
-LEVEL:       "tower2" "none" @ (2, 0)
-LEVEL:       "tower3" "none" @ (3, 0)
+LEVEL:		"tower2" "none" @ (2, 0)
+LEVEL:		"tower3" "none" @ (3, 0)
 
 # --- The Elemental Planes: the endgame ----------------------------------
 # Entered on the second level from the bottom. The bottom one stands for
 # the surface and is never visited; the loader looks for the name
 # "dummy" and lifts the whole dungeon one level so Earth is at depth -1.
-DUNGEON:     "The Elemental Planes" "E" (6, 0)
-DESCRIPTION: mazelike
-ALIGNMENT:   unaligned
-ENTRY:       -2
-LEVEL:       "astral" "none" @ (1, 0)
-LEVEL:       "water" "none" @ (2, 0)
-LEVEL:       "fire" "none" @ (3, 0)
-LEVEL:       "air" "none" @ (4, 0)
-LEVEL:       "earth" "none" @ (5, 0)
-LEVEL:       "dummy" "none" @ (6, 0)
+DUNGEON:	"The Elemental Planes" "E" (6, 0)
+DESCRIPTION:	mazelike
+ALIGNMENT:	unaligned
+ENTRY:		-2
+LEVEL:		"astral" "none" @ (1, 0)
+LEVEL:		"water" "none" @ (2, 0)
+LEVEL:		"fire" "none" @ (3, 0)
+LEVEL:		"air" "none" @ (4, 0)
+LEVEL:		"earth" "none" @ (5, 0)
+LEVEL:		"dummy" "none" @ (6, 0)
 `;var xr=`-- dgnkit's description of the dungeon of NetHack 3.7 (the tree of commit
 -- 79c688cc6, whose game starts are recorded in expected/nethack37).
 --

@@ -291,11 +291,11 @@ test("edit: diagnostics as you type, a level's hover with its depths and bones, 
   const messy = await p.evaluate(() => {
     const v = window.dgnEditor;
     const text = v.state.doc.toString();
-    const at = text.indexOf('LEVEL:       "oracle" "O" @ (5, 5)');
+    const at = text.indexOf('LEVEL:\t\t"oracle" "O" @ (5, 5)');
     v.dispatch({
       changes: {
         from: at,
-        to: at + 'LEVEL:       "oracle" "O" @ (5, 5)'.length,
+        to: at + 'LEVEL:\t\t"oracle" "O" @ (5, 5)'.length,
         insert: 'LEVEL:"oracle"   "O"  @(5,5)',
       },
     });

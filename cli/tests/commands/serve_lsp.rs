@@ -307,7 +307,7 @@ fn a_session_gives_diagnostics_hovers_and_formatting_and_runs_nothing() {
         // Formatting: `dgn fmt`'s text, as edits.
         let messy_uri = "untitled:messy.def";
         let messy = builtin.replace(
-            "LEVEL:       \"oracle\" \"O\" @ (5, 5)",
+            "LEVEL:\t\t\"oracle\" \"O\" @ (5, 5)",
             "LEVEL:\"oracle\"    \"O\"   @(5,5)",
         );
         assert_ne!(messy, builtin);

@@ -9,8 +9,8 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const ORACLE: &str = "LEVEL:       \"oracle\" \"O\" @ (5, 5)";
-const MOVED: &str = "LEVEL:       \"oracle\" \"O\" @ (7, 5)";
+const ORACLE: &str = "LEVEL:\t\t\"oracle\" \"O\" @ (5, 5)";
+const MOVED: &str = "LEVEL:\t\t\"oracle\" \"O\" @ (7, 5)";
 
 fn builtin() -> String {
     std::fs::read_to_string(concat!(

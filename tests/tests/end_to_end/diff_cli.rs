@@ -360,8 +360,8 @@ fn input_errors_and_usage() {
     let broken = Edited::new(
         "nethack-3.6.def",
         "broken",
-        "CHAINBRANCH: \"Sokoban\" \"oracle\"",
-        "CHAINBRANCH: \"Sokoban\" \"oracel\"",
+        "CHAINBRANCH:\t\"Sokoban\" \"oracle\"",
+        "CHAINBRANCH:\t\"Sokoban\" \"oracel\"",
     );
     let good = corpus("nethack-3.6.def");
     let (code, _, err) = run(&[&good, &broken.path()]);

@@ -275,11 +275,11 @@ fn dnethack_stats_say_exact_or_why_not() {
         assert!((sum - 1.0).abs() < 1e-9, "{name}: {sum}");
     }
 
-    let line = "BRANCH:      \"The Elemental Planes\" @ (1, 0) no_down up";
+    let line = "BRANCH:\t\t\"The Elemental Planes\" @ (1, 0) no_down up";
     assert!(src.contains(line), "{line}");
     let widened = src.replace(
         line,
-        "BRANCH:      \"The Elemental Planes\" @ (5, 25) no_down up",
+        "BRANCH:\t\t\"The Elemental Planes\" @ (5, 25) no_down up",
     );
     let path = std::env::temp_dir().join(format!("dgnkit-dnstats-{}.def", std::process::id()));
     std::fs::write(&path, widened).expect("temporary file");
