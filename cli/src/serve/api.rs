@@ -598,9 +598,11 @@ fn find_call(r: Request<'_>) -> Result<Call, Refusal> {
     ))
 }
 
-/// The name `--given-overview`'s text has among the in-memory files: one
-/// [`file_name`] refuses, so that no request's own text can take it.
-const OVERVIEW_FILE: &str = "<given_overview>";
+/// The name `--given-overview`'s text has among the in-memory files, and
+/// so in its messages (`the overview:4: ...`): what the page and a caller
+/// call it, and one [`file_name`] refuses (it has a blank), so that no
+/// request's own text can take it.
+const OVERVIEW_FILE: &str = "the overview";
 
 /// What `stats` and `bones` take alike, up to the request's text: the
 /// parameters known (the loader's, `portal_levels`, `format` and

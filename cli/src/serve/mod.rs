@@ -16,6 +16,7 @@ pub mod access_log;
 pub mod api;
 pub mod assets;
 pub mod lsp_ws;
+pub mod words;
 
 use crate::EXIT_USAGE;
 use axum::body::Bytes;
@@ -473,7 +474,9 @@ async fn answer(shared: Arc<Shared>, endpoint: String, params: api::Params) -> R
         }
         Ok(Ok(Ok(r))) => r,
     };
-    let stderr = String::from_utf8_lossy(&err).trim_end().to_string();
+    // The command's messages, in the API's words (`the target `native``,
+    // not `--target native`).
+    let stderr = words::in_api_words(String::from_utf8_lossy(&err).trim_end());
     let mut response = match code {
         0 => (StatusCode::OK, out).into_response(),
         // The command's answer (diagnostics, a failing seed's line, a

@@ -17,5 +17,6 @@ mod lua_mutation;
 mod lua_sandbox;
 mod serve_api;
 mod serve_lsp;
+mod serve_words;
 mod session_cli;
 mod variants_cli;

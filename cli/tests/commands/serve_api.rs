@@ -671,7 +671,7 @@ fn a_given_overview_is_answered_without_touching_the_disk() {
     assert!(describe.contains("oracle.depth == 5"), "{describe}");
     let notes = a.header("x-dgn-stderr").unwrap_or_default();
     assert!(
-        notes.contains("dgn stats: <given_overview>:4: `A dragon was here.`"),
+        notes.contains("dgn stats: the overview:4: `A dragon was here.`"),
         "{notes}"
     );
     assert_eq!(
