@@ -221,6 +221,47 @@ test("dungeon: NLE's seeds and a random hero, as `dgn layout --target nle`", asy
   await p.close();
 });
 
+test('edit: each game starts from its own description, and Edit and Layout agree', async () => {
+  // The game's own file, as `dgn layout --target GAME` lays it out when given none.
+  const own = {
+    dnethack: 'dnethack-3.23.def',
+    evilhack: 'evilhack-0.9.def',
+    'nethack-3.4.3': 'nethack-3.4.3.def',
+    xnethack: 'xnethack-9.1.lua',
+  };
+  for (const [game, file] of Object.entries(own)) {
+    const { p, errors } = await page(`?view=edit&game=${game}`);
+    await p.waitForFunction(
+      () => document.querySelector('#edit-status')?.dataset.errors === '0',
+      null,
+      { timeout: 30000 },
+    );
+    const text = readFileSync(path.join(root, 'corpus', file), 'utf8');
+    assert.equal(await p.evaluate(() => window.dgnEditor.state.doc.toString()), text, game);
+    const kind = file.endsWith('.lua') ? 'dungeon.lua' : 'dungeon.def';
+    assert.equal(await p.locator('select[name=kind]').inputValue(), kind, game);
+    assert.match(await p.locator('#edit-kept').textContent(), new RegExp(`corpus/${file}`));
+    // The layout pane lays the same text out: a map, not an error.
+    await mapShown(p);
+    assert.equal(await p.locator('#preview .error').count(), 0, game);
+    if (game === 'dnethack') {
+      await p.screenshot({ path: path.join(shots, 'serve-edit-dnethack.png') });
+      // Another game over the untouched sample brings its own, of its own kind.
+      await p.selectOption('select[name=game]', 'xnethack');
+      await p.waitForFunction(() =>
+        window.dgnEditor.state.doc.toString().includes('name = "The Dungeons of Doom"'),
+      );
+      assert.equal(await p.locator('select[name=kind]').inputValue(), 'dungeon.lua');
+      assert.equal(
+        await p.evaluate(() => window.dgnEditor.state.doc.toString()),
+        readFileSync(path.join(root, 'corpus', own.xnethack), 'utf8'),
+      );
+    }
+    assert.deepEqual(errors, [], game);
+    await p.close();
+  }
+});
+
 test("edit: diagnostics as you type, a level's hover with its depths and bones, and Format", async () => {
   const { p, errors } = await page('?view=edit&seed=3');
   await p.waitForFunction(
@@ -520,6 +561,8 @@ test('odds: the tables, and the same given what was seen', async () => {
   const { p, errors } = await page('?view=odds');
   await p.locator('table.odds').first().waitFor({ timeout: 30000 });
   assert.ok((await p.locator('table.odds').first().locator('tbody tr').count()) > 5);
+  // NetHack 3.6's own file never fails to load, and the page says so in words.
+  assert.match(await p.locator('#odds-method').textContent(), /; the loader never fails\.$/);
   await p.fill('input[name=given]', 'oracle.depth == 7');
   await p.click('#view-odds button[type=submit]');
   await p.waitForURL(/given=oracle/);

@@ -929,3 +929,46 @@ fn hundreds_of_concurrent_requests_stay_correct_and_bounded() {
         );
     }
 }
+
+/// The page's Edit and Diff views start each game from the description
+/// `dgn layout --target GAME` lays out when given none: the page's table
+/// (`web/src/samples.ts`, which the page embeds) names the same file, and
+/// imports that file, for every game.
+#[test]
+fn the_page_starts_each_game_from_the_description_the_command_line_uses() {
+    let samples = repo("web/src/samples.ts");
+    // `import NAME from '../../corpus/FILE';`
+    let imports: Vec<(&str, &str)> = samples
+        .lines()
+        .filter_map(|l| {
+            let (name, from) = l.strip_prefix("import ")?.split_once(" from '../../corpus/")?;
+            Some((name, from.strip_suffix("';")?))
+        })
+        .collect();
+    for target in dgnkit::options::Target::ALL {
+        let game = target.name();
+        // `  GAME: sample('FILE', NAME),` (quoted when the name is not an identifier)
+        let row = samples
+            .lines()
+            .map(str::trim)
+            .find(|l| {
+                l.strip_prefix(&format!("'{game}': sample("))
+                    .or_else(|| l.strip_prefix(&format!("{game}: sample(")))
+                    .is_some()
+            })
+            .unwrap_or_else(|| panic!("web/src/samples.ts has no sample for {game}"));
+        let (file, name) = row
+            .split_once("sample('")
+            .and_then(|(_, r)| r.strip_suffix("),"))
+            .and_then(|r| r.split_once("', "))
+            .unwrap_or_else(|| panic!("not a sample row: {row}"));
+        let (built_in, _) = dgnkit_cli::layout::built_in(target);
+        assert_eq!(
+            format!("{file} (built in)"),
+            built_in,
+            "{game}: the page's sample is not what dgn layout lays out"
+        );
+        let imported = imports.iter().find(|(n, _)| *n == name).map(|(_, f)| *f);
+        assert_eq!(imported, Some(file), "{game}: {name} is not corpus/{file}");
+    }
+}

@@ -5,7 +5,7 @@
 import { api, type Games } from '../api';
 import { bars, checkbox, el, errorBox, field, onSubmit } from '../dom';
 import { looksLikeLua } from '../kept';
-import { SAMPLE_DEF } from '../samples';
+import { ownKind, sampleFor } from '../samples';
 import { flagOf, setQuery } from '../url';
 import { gameSelect } from './common';
 
@@ -101,17 +101,31 @@ function nameOf(s: Side): string {
   return `${s.which}.${looksLikeLua(s.text.value) ? 'lua' : 'def'}`;
 }
 
+/**
+ * The texts the two sides start from: `game`'s own description, and the
+ * same with its Oracle moved, to start from a change.
+ */
+function samplePair(game: string): [string, string] {
+  const text = sampleFor(game, ownKind(game)).text;
+  const moved = text
+    .replace(/(LEVEL:\s*"oracle"\s*"O"\s*@ \()(\d+)(, \d+\))/, (_, a, n, b) => `${a}${+n + 1}${b}`)
+    .replace(/(name = "oracle",[^\n]*?base = )(\d+)/, (_, a, n) => `${a}${+n + 1}`);
+  return [text, moved];
+}
+
 export function diffView(root: HTMLElement, games: Games): void {
   const target = gameSelect(games);
   const all = checkbox('all', flagOf('all'));
   const old = side('old', 'Old');
   const neu = side('new', 'New');
-  old.text.value = SAMPLE_DEF;
-  // The sample's Oracle moved, to start from a change.
-  neu.text.value = SAMPLE_DEF.replace(
-    /LEVEL:(\s*)"oracle"(\s*)"O"(\s*)@ \(5, 5\)/,
-    'LEVEL:$1"oracle"$2"O"$3@ (6, 3)',
-  );
+  let pair = samplePair(target.value);
+  [old.text.value, neu.text.value] = pair;
+  // Another game over the samples untouched: that game's own.
+  target.addEventListener('change', () => {
+    if (old.text.value !== pair[0] || neu.text.value !== pair[1]) return;
+    pair = samplePair(target.value);
+    [old.text.value, neu.text.value] = pair;
+  });
   const form = el(
     'form',
     { class: 'controls' },

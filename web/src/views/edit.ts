@@ -16,7 +16,7 @@ import { api, type Games } from '../api';
 import { el, errorBox, field, onSubmit, select, svgImage } from '../dom';
 import { looksLikeLua, readKept, writeKept } from '../kept';
 import { client, connect, settings, type Connection } from '../lsp';
-import { SAMPLE_DEF, SAMPLE_LUA } from '../samples';
+import { ownKind, sampleFor } from '../samples';
 import { query, setQuery } from '../url';
 import { DEFAULT_GAME, gameForm, gameParams, type GameForm } from './common';
 
@@ -80,7 +80,13 @@ export function editView(root: HTMLElement, games: Games): () => void {
   };
   // The text shown is the one kept for the game and kind chosen (an edit
   // follows the game when that game has none of its own).
-  c.f.target.addEventListener('change', () => docs.show(c.f.target.value, c.kind.value));
+  // A game chosen over its sample untouched brings its own description,
+  // of its own kind (xNetHack's dungeon.lua, dNetHack's dungeon.def).
+  c.f.target.addEventListener('change', () => {
+    const game = c.f.target.value;
+    if (docs.unedited() && !readKept('kept', game, c.kind.value)) c.kind.value = ownKind(game);
+    docs.show(game, c.kind.value);
+  });
   c.kind.addEventListener('change', () => {
     pairGame(c, games);
     docs.show(c.f.target.value, c.kind.value);
@@ -128,16 +134,17 @@ export function editView(root: HTMLElement, games: Games): () => void {
   };
 }
 
-/** The sample a kind of file starts from. */
-function sampleOf(kind: string): string {
-  return kind === 'dungeon.lua' ? SAMPLE_LUA : SAMPLE_DEF;
+/** The text `game`'s editor starts from for a kind of file. */
+function sampleOf(game: string, kind: string): string {
+  return sampleFor(game, kind).text;
 }
 
-/** What the built-in sample of a kind of file is. */
-function sampleName(kind: string): string {
-  return kind === 'dungeon.lua'
-    ? "dgnkit's description of NetHack 3.7's dungeon.lua"
-    : "dgnkit's description of NetHack 3.6's dungeon.def";
+/** What the built-in sample of `game` for a kind of file is. */
+function sampleName(game: string, kind: string): string {
+  const s = sampleFor(game, kind);
+  return ownKind(game) === kind
+    ? `dgnkit's description of ${game}'s own ${kind} (corpus/${s.file})`
+    : `NetHack's ${kind} (corpus/${s.file}): ${game}'s own is a ${ownKind(game)}`;
 }
 
 /** Download and Open, above the editor. */
@@ -212,7 +219,7 @@ class Documents {
     const kept = readKept('kept', this.game, this.kind);
     this.view = new EditorView({
       parent,
-      state: this.state(kept?.text ?? sampleOf(this.kind), []),
+      state: this.state(kept?.text ?? sampleOf(this.game, this.kind), []),
     });
     (window as unknown as { dgnEditor: EditorView }).dgnEditor = this.view;
     this.describe();
@@ -245,13 +252,18 @@ class Documents {
     return this.view.state.doc.toString();
   }
 
+  /** Whether the text shown is the built-in sample, untouched. */
+  unedited(): boolean {
+    return this.text() === sampleOf(this.game, this.kind);
+  }
+
   /** Keeps `text` as the edit of the game and kind shown (the sample is not an edit). */
   private keep(text: string): void {
     this.refused = writeKept(
       'kept',
       this.game,
       this.kind,
-      text === sampleOf(this.kind) ? null : text,
+      text === sampleOf(this.game, this.kind) ? null : text,
     );
   }
 
@@ -269,7 +281,7 @@ class Documents {
   show(game: string, kind: string): void {
     if (game === this.game && kind === this.kind) return;
     const text = this.text();
-    const edited = text !== sampleOf(this.kind);
+    const edited = text !== sampleOf(this.game, this.kind);
     const there = readKept('kept', game, kind);
     const fits = kind === this.kind || looksLikeLua(text) === (kind === 'dungeon.lua');
     if (edited && !there && fits) {
@@ -281,7 +293,7 @@ class Documents {
     }
     this.keep(text);
     [this.game, this.kind] = [game, kind];
-    this.replace(there?.text ?? sampleOf(kind));
+    this.replace(there?.text ?? sampleOf(game, kind));
   }
 
   /** A new document: its own undo history, checked as the kind it is. */
@@ -301,7 +313,7 @@ class Documents {
   open(name: string, text: string): void {
     this.said = '';
     const shown = this.text();
-    if (shown !== sampleOf(this.kind) && shown !== text) this.putAside(shown);
+    if (shown !== sampleOf(this.game, this.kind) && shown !== text) this.putAside(shown);
     this.set(text);
     this.said = `Opened “${name}”.`;
     this.describe();
@@ -310,7 +322,7 @@ class Documents {
   /** The built-in sample again, the edit put aside (and offered back). */
   toSample(): void {
     this.putAside(this.text());
-    this.set(sampleOf(this.kind));
+    this.set(sampleOf(this.game, this.kind));
     this.view.focus();
   }
 
@@ -319,7 +331,12 @@ class Documents {
     const aside = readKept('aside', this.game, this.kind);
     if (!aside) return;
     const shown = this.text();
-    writeKept('aside', this.game, this.kind, shown === sampleOf(this.kind) ? null : shown);
+    writeKept(
+      'aside',
+      this.game,
+      this.kind,
+      shown === sampleOf(this.game, this.kind) ? null : shown,
+    );
     this.set(aside.text);
     this.view.focus();
   }
@@ -337,7 +354,7 @@ class Documents {
 
   /** The notice: which text is shown, and the way to the other. */
   private describe(): void {
-    const edited = this.text() !== sampleOf(this.kind);
+    const edited = this.text() !== sampleOf(this.game, this.kind);
     const parts: (Node | string)[] = [];
     if (this.said) parts.push(`${this.said} `);
     if (edited) {
@@ -355,7 +372,7 @@ class Documents {
         ),
       );
     } else {
-      parts.push(`The built-in sample is shown: ${sampleName(this.kind)}.`);
+      parts.push(`The built-in sample is shown: ${sampleName(this.game, this.kind)}.`);
     }
     if (readKept('aside', this.game, this.kind))
       parts.push(
@@ -394,7 +411,12 @@ function clock(ms: number): string {
 
 function controls(games: Games): Controls {
   const f = gameForm(games);
-  const kind = select('kind', ['dungeon.def', 'dungeon.lua'], query.get('name') ?? 'dungeon.def');
+  // The game's own kind of file unless the URL names one.
+  const kind = select(
+    'kind',
+    ['dungeon.def', 'dungeon.lua'],
+    query.get('name') ?? ownKind(f.target.value),
+  );
   f.form.prepend(field('File', kind));
   const format = el('button', {
     type: 'button',
