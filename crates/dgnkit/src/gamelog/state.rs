@@ -238,10 +238,7 @@ impl State {
             let d = if fresh {
                 Some(encode(&dungeon_object(res, rec, &facts)))
             } else {
-                diff(
-                    &dungeon_object(res, rec, &was),
-                    &dungeon_object(res, rec, &facts),
-                )
+                dungeon_delta(&was, &facts)
             };
             if let Some(d) = d {
                 objects.insert(format!("d{rec}"), d);
@@ -280,10 +277,7 @@ impl State {
             let id = format!("l{rec}");
             if fresh {
                 objects.insert(id, encode(&level_object(res, rec, &facts)));
-            } else if let Some(d) = diff(
-                &level_object(res, rec, &was),
-                &level_object(res, rec, &facts),
-            ) {
+            } else if let Some(d) = level_delta(rec, &was, &facts) {
                 objects.insert(id, d);
             }
             // A try that no longer holds was taken back by place_level.
@@ -317,6 +311,8 @@ impl State {
             for m in &made {
                 let old = self.made.iter().find(|o| o.0.id == m.0.id);
                 let d = match old {
+                    // Most branches stay as they were when another moves.
+                    Some(o) if !fresh && o == m => None,
                     Some(o) if !fresh => diff(&branch_object(o), &branch_object(m)),
                     _ => Some(encode(&branch_object(m))),
                 };
@@ -358,6 +354,90 @@ fn dungeon_object(res: &Resolver, rec: usize, facts: &DungeonFacts) -> Value {
         o["dropped"] = json!(true);
     }
     o
+}
+
+/// `diff(dungeon_object(was), dungeon_object(now))`, made from the facts
+/// (a draw changes a field or two of one object; building both objects
+/// to compare them cost more than the rest of the log).
+fn dungeon_delta(was: &DungeonFacts, now: &DungeonFacts) -> Option<Value> {
+    let mut m = Map::new();
+    let fields = |f: &DungeonFacts| {
+        f.made.map(|(i, r)| {
+            [
+                ("index", i),
+                ("num_levels", r.num_levels),
+                ("depth_start", r.depth_start),
+                ("entry_level", r.entry_level),
+                ("ledger_start", r.ledger_start),
+            ]
+        })
+    };
+    match (fields(was), fields(now)) {
+        (_, Some(new)) => {
+            let old = fields(was);
+            for (k, (name, v)) in new.into_iter().enumerate() {
+                if old.is_none_or(|o| o[k].1 != v) {
+                    m.insert(name.into(), Value::from(v));
+                }
+            }
+        }
+        (Some(old), None) => {
+            for (name, _) in old {
+                m.insert(name.into(), Value::from(RM));
+            }
+        }
+        (None, None) => {}
+    }
+    field(
+        &mut m,
+        "dropped",
+        was.dropped.then_some(true),
+        now.dropped.then_some(true),
+    );
+    (!m.is_empty()).then_some(Value::Object(m))
+}
+
+/// `diff(level_object(was), level_object(now))`, made from the facts.
+fn level_delta(rec: usize, was: &LevelFacts, now: &LevelFacts) -> Option<Value> {
+    let mut m = Map::new();
+    field(&mut m, "exists", was.exists, now.exists);
+    field(
+        &mut m,
+        "dlevel",
+        was.placed.map(|p| p.0),
+        now.placed.map(|p| p.0),
+    );
+    let id = |p: Option<(i32, u32)>| p.map(|p| placement_id(rec, p));
+    match (id(was.placed), id(now.placed)) {
+        (Some(a), Some(b)) if a == b => {}
+        (_, Some(b)) => {
+            m.insert("placement".into(), json!({ "id": b }));
+        }
+        (Some(_), None) => {
+            m.insert("placement".into(), Value::from(RM));
+        }
+        (None, None) => {}
+    }
+    (!m.is_empty()).then_some(Value::Object(m))
+}
+
+/// A scalar member's delta: set when new or changed, `&RM` when gone.
+fn field<T: PartialEq + Into<Value>>(
+    m: &mut Map<String, Value>,
+    name: &str,
+    was: Option<T>,
+    now: Option<T>,
+) {
+    match (was, now) {
+        (Some(a), Some(b)) if a == b => {}
+        (_, Some(b)) => {
+            m.insert(name.into(), b.into());
+        }
+        (Some(_), None) => {
+            m.insert(name.into(), Value::from(RM));
+        }
+        (None, None) => {}
+    }
 }
 
 fn level_object(res: &Resolver, rec: usize, facts: &LevelFacts) -> Value {
