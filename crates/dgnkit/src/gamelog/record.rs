@@ -10,7 +10,6 @@
 //! placement taken back when the next level finds no room) shows in the
 //! next draw's delta; what happens after the last one, in `over`.
 
-use super::delta::encode;
 use super::state::{Counters, State};
 use crate::games::rng_log::RngLog;
 use crate::loader::{Checkpoint, LoadError, Resolved, Resolver, Trace};
@@ -50,14 +49,19 @@ pub struct Recorder<'r> {
     rng_log: Option<&'static RngLog>,
     /// The game start's draws, before `init_dungeons()`.
     before: Vec<Draw>,
-    /// `init_dungeons()`'s draws, each with its delta once settled.
-    draws: Vec<(Draw, Option<Value>)>,
-    /// The start, as a whole, once known (at the first settled state).
+    /// `init_dungeons()`'s draws so far, each written (`,` and its `ran`
+    /// delta) once its consequences are settled: the log is text as it
+    /// goes, and no tree of all its deltas is kept.
+    ran: Vec<u8>,
+    /// How many of `init_dungeons()`'s draws were made.
+    count: usize,
+    /// The start, as a whole delta from nothing, once known (at the first
+    /// settled state).
     start: Option<Value>,
     /// The last settled state.
     anchor: Option<State>,
-    /// The last draw's consequences are not settled yet.
-    open: bool,
+    /// The last draw, while its consequences are not settled.
+    open: Option<Draw>,
     counters: Counters,
 }
 
@@ -67,10 +71,11 @@ impl<'r> Recorder<'r> {
             resolver,
             rng_log,
             before: Vec::new(),
-            draws: Vec::new(),
+            ran: Vec::with_capacity(1 << 16),
+            count: 0,
             start: None,
             anchor: None,
-            open: false,
+            open: None,
             counters: Counters::default(),
         }
     }
@@ -88,23 +93,22 @@ impl<'r> Recorder<'r> {
             blank.character = out.character;
             blank.pre_draws = out.pre_draws;
             blank.outcome = out.outcome;
-            let state = State::new(top, &blank, &Counters::default());
-            *start = Some(state.value(top));
+            let (state, whole) = State::start(top, &blank, &Counters::default());
+            *start = Some(whole);
             state
         })
     }
 
     fn settle(&mut self, out: &Resolved) {
-        if !self.open {
+        if self.open.is_none() {
             return;
         }
         let (top, counters) = (self.resolver, std::mem::take(&mut self.counters));
         let delta = self.anchor(out).advance(top, out, &counters);
         self.counters = counters;
-        if let Some(last) = self.draws.last_mut() {
-            last.1 = Some(delta.unwrap_or_else(|| json!({})));
+        if let Some(draw) = self.open.take() {
+            self.write_ran(&draw, delta);
         }
-        self.open = false;
     }
 
     /// The whole gamelog as JSON text, once the resolution ended with
@@ -124,15 +128,15 @@ impl<'r> Recorder<'r> {
             .unwrap_or_else(|| json!({}));
         // The last draw settles with the end; else what followed it is
         // the end's own change.
-        let over = match self.draws.last_mut() {
-            Some(last) if self.open => {
-                last.1 = Some(rest);
+        let over = match self.open.take() {
+            Some(draw) => {
+                self.write_ran(&draw, Some(rest));
                 json!({})
             }
-            _ => rest,
+            None => rest,
         };
         let start = self.start.take().unwrap_or_else(|| json!({}));
-        let mut w = Vec::with_capacity(256 * (self.draws.len() + 8));
+        let mut w = Vec::with_capacity(self.ran.len() + (1 << 16));
         let head = json!({
             "gamelogVersion": "2.2.0",
             "gameName": settings.title,
@@ -149,12 +153,9 @@ impl<'r> Recorder<'r> {
         let _ = serde_json::to_writer(&mut w, &head);
         w.pop();
         w.extend_from_slice(b",\"deltas\":[");
-        let start = json!({"type": "start", "data": self.start_data(), "game": encode(&start)});
+        let start = json!({"type": "start", "data": self.start_data(), "game": start});
         let _ = serde_json::to_writer(&mut w, &start);
-        for (i, (draw, delta)) in std::mem::take(&mut self.draws).into_iter().enumerate() {
-            w.push(b',');
-            let _ = serde_json::to_writer(&mut w, &self.ran(i, &draw, delta));
-        }
+        w.extend_from_slice(&self.ran);
         let mut over = json!({"type": "over", "game": over});
         if let Err(e) = result {
             over["data"] = json!({"error": e.to_string()});
@@ -201,16 +202,20 @@ impl<'r> Recorder<'r> {
         }
     }
 
-    fn ran(&self, i: usize, d: &Draw, delta: Option<Value>) -> Ran {
+    /// Writes the `count`th draw's `ran` delta, `delta` what it changed.
+    fn write_ran(&mut self, d: &Draw, delta: Option<Value>) {
         let caller = self.rng_log.and_then(|l| l.caller(d.site, 0));
         let mut data = self.run(d, caller);
-        data.draw = Some(i + 1);
+        data.draw = Some(self.count);
         data.object = object_of(d.site).map(|id| Ref { id });
-        Ran {
+        let ran = Ran {
             kind: "ran",
             data,
-            game: delta.unwrap_or_else(|| json!({})),
-        }
+            game: delta.unwrap_or_else(|| Value::Object(Map::new())),
+        };
+        self.ran.push(b',');
+        // Writing JSON values into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut self.ran, &ran);
     }
 }
 
@@ -271,15 +276,13 @@ impl Trace for Recorder<'_> {
             Site::Place { level } => mark(&mut self.counters.tries, level, |t| *t += 1),
             _ => {}
         }
-        if self.open {
+        if let Some(last) = self.open.take() {
             // No state shown since the last draw: nothing it could see
             // changed (a drawing `dungeon.lua`'s draws, nhlib's shuffle).
-            if let Some(last) = self.draws.last_mut() {
-                last.1 = Some(json!({}));
-            }
+            self.write_ran(&last, None);
         }
-        self.draws.push((draw, None));
-        self.open = true;
+        self.count += 1;
+        self.open = Some(draw);
     }
 
     fn checkpoint(&mut self, at: Checkpoint, out: &Resolved) -> ControlFlow<()> {
