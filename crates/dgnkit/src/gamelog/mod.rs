@@ -18,6 +18,7 @@
 //! game start's draws before the loader are `start`'s `data.game_start`.
 
 pub mod delta;
+mod objects;
 pub mod read;
 pub mod record;
 pub mod state;

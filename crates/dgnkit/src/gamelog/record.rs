@@ -10,7 +10,7 @@
 //! placement taken back when the next level finds no room) shows in the
 //! next draw's delta; what happens after the last one, in `over`.
 
-use super::state::{Counters, State};
+use super::state::{Counters, Delta, State};
 use crate::games::rng_log::RngLog;
 use crate::loader::{Checkpoint, LoadError, Resolved, Resolver, Trace};
 use crate::rng::{Draw, Site};
@@ -57,7 +57,7 @@ pub struct Recorder<'r> {
     count: usize,
     /// The start, as a whole delta from nothing, once known (at the first
     /// settled state).
-    start: Option<Value>,
+    start: Option<Delta>,
     /// The last settled state.
     anchor: Option<State>,
     /// The last draw, while its consequences are not settled.
@@ -125,17 +125,17 @@ impl<'r> Recorder<'r> {
         let rest = self
             .anchor(out)
             .advance(top, out, &counters)
-            .unwrap_or_else(|| json!({}));
+            .unwrap_or_default();
         // The last draw settles with the end; else what followed it is
         // the end's own change.
         let over = match self.open.take() {
             Some(draw) => {
                 self.write_ran(&draw, Some(rest));
-                json!({})
+                Delta::default()
             }
             None => rest,
         };
-        let start = self.start.take().unwrap_or_else(|| json!({}));
+        let start = self.start.take().unwrap_or_default();
         let mut w = Vec::with_capacity(self.ran.len() + (1 << 16));
         let head = json!({
             "gamelogVersion": "2.2.0",
@@ -153,15 +153,14 @@ impl<'r> Recorder<'r> {
         let _ = serde_json::to_writer(&mut w, &head);
         w.pop();
         w.extend_from_slice(b",\"deltas\":[");
-        let start = json!({"type": "start", "data": self.start_data(), "game": start});
-        let _ = serde_json::to_writer(&mut w, &start);
+        write_delta(&mut w, "start", Some(&self.start_data()), &start);
         w.extend_from_slice(&self.ran);
-        let mut over = json!({"type": "over", "game": over});
-        if let Err(e) = result {
-            over["data"] = json!({"error": e.to_string()});
-        }
         w.push(b',');
-        let _ = serde_json::to_writer(&mut w, &over);
+        let error = result
+            .as_ref()
+            .err()
+            .map(|e| json!({"error": e.to_string()}));
+        write_delta(&mut w, "over", error.as_ref(), &over);
         w.extend_from_slice(b"]}");
         w
     }
@@ -203,29 +202,34 @@ impl<'r> Recorder<'r> {
     }
 
     /// Writes the `count`th draw's `ran` delta, `delta` what it changed.
-    fn write_ran(&mut self, d: &Draw, delta: Option<Value>) {
+    fn write_ran(&mut self, d: &Draw, delta: Option<Delta>) {
         let caller = self.rng_log.and_then(|l| l.caller(d.site, 0));
         let mut data = self.run(d, caller);
         data.draw = Some(self.count);
         data.object = object_of(d.site).map(|id| Ref { id });
-        let ran = Ran {
-            kind: "ran",
-            data,
-            game: delta.unwrap_or_else(|| Value::Object(Map::new())),
-        };
         self.ran.push(b',');
-        // Writing JSON values into a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut self.ran, &ran);
+        write_delta(
+            &mut self.ran,
+            "ran",
+            Some(&data),
+            &delta.unwrap_or_default(),
+        );
     }
 }
 
-/// A `ran` delta, written as it is made (no tree of values).
-#[derive(Serialize)]
-struct Ran {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    data: RanData,
-    game: Value,
+/// A delta of the log: `{"type":KIND,"data":DATA,"game":GAME}`.
+fn write_delta<T: Serialize>(w: &mut Vec<u8>, kind: &str, data: Option<&T>, game: &Delta) {
+    w.extend_from_slice(b"{\"type\":\"");
+    w.extend_from_slice(kind.as_bytes());
+    w.push(b'"');
+    if let Some(data) = data {
+        w.extend_from_slice(b",\"data\":");
+        // Writing JSON values into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *w, data);
+    }
+    w.extend_from_slice(b",\"game\":");
+    game.write(w);
+    w.push(b'}');
 }
 
 /// A draw: the framework's `run` and `returned`, and dgnkit's words.

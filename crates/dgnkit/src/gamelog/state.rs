@@ -11,9 +11,13 @@
 //! that holds `p<rec>.<try>`, branch records `r<rec>` and the branches
 //! made, `b<id>` by NetHack's branch id.
 
-use super::delta::{diff, diff_value, encode, LEN, RM};
+use super::delta::{diff, diff_value, encode, LEN};
+use super::objects::{
+    branch_object, dungeon_delta, dungeon_object, level_delta, level_object, placement_object,
+    record_object, DungeonFacts, LevelFacts, Made, Obj,
+};
 use crate::loader::{Resolved, ResolvedBranch, ResolvedDungeon, ResolvedLevel, Resolver};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// What the loader's trace adds to `Resolved`: which chance rolls and
 /// placement tries were made.
@@ -39,23 +43,33 @@ impl Counters {
     }
 }
 
-/// What a dungeon record's object shows.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct DungeonFacts {
-    made: Option<(i32, ResolvedDungeon)>,
-    dropped: bool,
+/// A delta: the layout's members as values, and `gameObjects`' as JSON
+/// text (`{...}`, or nothing when no object changed).
+#[derive(Debug, Default)]
+pub struct Delta {
+    pub members: Map<String, Value>,
+    pub objects: Vec<u8>,
 }
 
-/// What a level record's object shows.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct LevelFacts {
-    exists: Option<bool>,
-    /// Its level and the try that put it there.
-    placed: Option<(i32, u32)>,
-}
+impl Delta {
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty() && self.objects.is_empty()
+    }
 
-/// A branch made, with the dungeon records at its ends.
-type Made = (ResolvedBranch, Option<u32>, Option<u32>);
+    /// The delta as JSON text. (Its keys are the layout's member names:
+    /// nothing to escape.)
+    pub fn write(&self, w: &mut Vec<u8>) {
+        let mut o = Obj::new(w);
+        for (k, v) in &self.members {
+            let _ = serde_json::to_writer(o.key(format_args!("{k}")), v);
+        }
+        if !self.objects.is_empty() {
+            o.key(format_args!("gameObjects"))
+                .extend_from_slice(&self.objects);
+        }
+        o.end();
+    }
+}
 
 pub struct State {
     outcome: u32,
@@ -80,11 +94,11 @@ impl State {
     /// The state of `out`, and the whole of it as a delta from nothing
     /// (`encode(&state.value(top))`, made as the state is: the start of a
     /// log, where building the objects twice cost a tenth of the log).
-    pub fn start(top: &Resolver, out: &Resolved, counters: &Counters) -> (State, Value) {
+    pub fn start(top: &Resolver, out: &Resolved, counters: &Counters) -> (State, Delta) {
         let mut s = State::empty(top, out);
-        let mut fresh = Map::new();
+        let mut fresh = Delta::default();
         s.update(top, out, counters, &mut fresh, true);
-        let mut whole = match encode(&Value::Object(s.extras.clone())) {
+        let mut members = match encode(&Value::Object(s.extras.clone())) {
             Value::Object(m) => m,
             _ => Map::new(),
         };
@@ -94,18 +108,18 @@ impl State {
             ("branches", &s.branch_values),
         ] {
             // The fresh delta holds an array only when it is not empty.
-            let array = fresh.remove(key).unwrap_or_else(|| {
+            let array = fresh.members.remove(key).unwrap_or_else(|| {
                 let mut m = Map::new();
                 m.insert(LEN.to_string(), Value::from(values.len()));
                 Value::Object(m)
             });
-            whole.insert(key.into(), array);
+            members.insert(key.into(), array);
         }
-        let objects = fresh
-            .remove("gameObjects")
-            .unwrap_or_else(|| Value::Object(Map::new()));
-        whole.insert("gameObjects".into(), objects);
-        (s, Value::Object(whole))
+        let objects = match fresh.objects.is_empty() {
+            true => b"{}".to_vec(),
+            false => fresh.objects,
+        };
+        (s, Delta { members, objects })
     }
 
     fn empty(top: &Resolver, out: &Resolved) -> State {
@@ -139,29 +153,33 @@ impl State {
         m.insert("levels".into(), Value::Array(self.level_values.clone()));
         m.insert("branches".into(), Value::Array(self.branch_values.clone()));
         let objects = self.objects(top.outcome(self.outcome));
-        m.insert("gameObjects".into(), Value::Object(objects));
+        // The objects are dgnkit's own JSON text.
+        let objects = serde_json::from_slice(&objects).unwrap_or(Value::Null);
+        m.insert("gameObjects".into(), objects);
         Value::Object(m)
     }
 
-    /// Every game object, as the facts kept say.
-    fn objects(&self, res: &Resolver) -> Map<String, Value> {
-        let mut m = Map::new();
+    /// Every game object, as the facts kept say, as JSON text.
+    fn objects(&self, res: &Resolver) -> Vec<u8> {
+        let mut w = Vec::new();
+        let mut o = Obj::new(&mut w);
         for (rec, facts) in self.dungeon_facts.iter().enumerate() {
-            m.insert(format!("d{rec}"), dungeon_object(res, rec, facts));
+            dungeon_object(o.key(format_args!("d{rec}")), res, rec, facts);
         }
         for (rec, facts) in self.level_facts.iter().enumerate() {
-            m.insert(format!("l{rec}"), level_object(res, rec, facts));
+            level_object(o.key(format_args!("l{rec}")), res, rec, facts);
             if let Some(p) = facts.placed {
-                m.insert(placement_id(rec, p), placement_object(rec, p));
+                placement_object(o.key(format_args!("p{rec}.{}", p.1)), rec, p);
             }
         }
         for rec in 0..res.branches.len() {
-            m.insert(format!("r{rec}"), record_object(res, rec));
+            record_object(o.key(format_args!("r{rec}")), res, rec);
         }
         for made in &self.made {
-            m.insert(format!("b{}", made.0.id), branch_object(made));
+            branch_object(o.key(format_args!("b{}", made.0.id)), made);
         }
-        m
+        o.end();
+        w
     }
 
     /// Moves to the state of `out`; returns the delta (`None`: nothing
@@ -171,18 +189,24 @@ impl State {
         top: &Resolver,
         out: &Resolved,
         counters: &Counters,
-    ) -> Option<Value> {
+    ) -> Option<Delta> {
         if out.outcome != self.outcome {
             // A drawing dungeon.lua took another outcome: other records.
             // (The loader settles the outcome before its first state, so a
             // log never starts on another; kept whole for safety.)
             let was = self.value(top);
             *self = State::new(top, out, counters);
-            return diff(&was, &self.value(top));
+            return match diff(&was, &self.value(top)) {
+                Some(Value::Object(members)) => Some(Delta {
+                    members,
+                    objects: Vec::new(),
+                }),
+                _ => None,
+            };
         }
-        let mut delta = Map::new();
+        let mut delta = Delta::default();
         self.update(top, out, counters, &mut delta, false);
-        (!delta.is_empty()).then_some(Value::Object(delta))
+        (!delta.is_empty()).then_some(delta)
     }
 
     fn update(
@@ -190,9 +214,10 @@ impl State {
         top: &Resolver,
         out: &Resolved,
         counters: &Counters,
-        delta: &mut Map<String, Value>,
+        delta: &mut Delta,
         fresh: bool,
     ) {
+        let members = &mut delta.members;
         let res = top.outcome(out.outcome);
         let redo_extras = (out.levels != self.levels && res.rules.planes.is_some())
             || out.tune != self.tune
@@ -203,12 +228,12 @@ impl State {
             &out.dungeons,
             |d| to_value(&d.named(res)),
         ) {
-            delta.insert("dungeons".into(), d);
+            members.insert("dungeons".into(), d);
         }
         if let Some(d) = array(&mut self.level_values, &self.levels, &out.levels, |l| {
             to_value(&l.named(res))
         }) {
-            delta.insert("levels".into(), d);
+            members.insert("levels".into(), d);
         }
         if let Some(d) = array(
             &mut self.branch_values,
@@ -216,7 +241,7 @@ impl State {
             &out.branches,
             |b| to_value(&b.named()),
         ) {
-            delta.insert("branches".into(), d);
+            members.insert("branches".into(), d);
         }
         if redo_extras && !fresh {
             // The layout's other members change with the levels only where
@@ -236,7 +261,7 @@ impl State {
                 &Value::Object(std::mem::take(&mut self.extras)),
                 &Value::Object(now.clone()),
             ) {
-                delta.extend(d);
+                members.extend(d);
             }
             self.extras = now;
         }
@@ -246,7 +271,7 @@ impl State {
         self.tune = out.tune;
         self.chaos_variant = out.chaos_variant;
 
-        let mut objects = Map::new();
+        let mut objects = Obj::new(&mut delta.objects);
         let blank = DungeonFacts {
             made: None,
             dropped: false,
@@ -267,13 +292,10 @@ impl State {
                 continue;
             }
             self.dungeon_facts[rec] = facts;
-            let d = if fresh {
-                Some(encode(&dungeon_object(res, rec, &facts)))
+            if fresh {
+                dungeon_object(objects.key(format_args!("d{rec}")), res, rec, &facts);
             } else {
-                dungeon_delta(&was, &facts)
-            };
-            if let Some(d) = d {
-                objects.insert(format!("d{rec}"), d);
+                dungeon_delta(&mut objects, rec, &was, &facts);
             }
         }
 
@@ -306,26 +328,25 @@ impl State {
                 continue;
             }
             self.level_facts[rec] = facts;
-            let id = format!("l{rec}");
             if fresh {
-                objects.insert(id, encode(&level_object(res, rec, &facts)));
-            } else if let Some(d) = level_delta(rec, &was, &facts) {
-                objects.insert(id, d);
+                level_object(objects.key(format_args!("l{rec}")), res, rec, &facts);
+            } else {
+                level_delta(&mut objects, rec, &was, &facts);
             }
             // A try that no longer holds was taken back by place_level.
             let (old, new) = (was.placed.filter(|_| !fresh), facts.placed);
             if old != new {
                 if let Some(p) = old {
-                    objects.insert(placement_id(rec, p), Value::from(RM));
+                    objects.removed(format_args!("p{rec}.{}", p.1));
                 }
                 if let Some(p) = new {
-                    objects.insert(placement_id(rec, p), encode(&placement_object(rec, p)));
+                    placement_object(objects.key(format_args!("p{rec}.{}", p.1)), rec, p);
                 }
             }
         }
         if fresh {
             for rec in 0..res.branches.len() {
-                objects.insert(format!("r{rec}"), encode(&record_object(res, rec)));
+                record_object(objects.key(format_args!("r{rec}")), res, rec);
             }
         }
 
@@ -341,184 +362,40 @@ impl State {
                 .map(|b| (*b, record_of(b.end1.0), record_of(b.end2.0)))
                 .collect();
             for m in &made {
-                let old = self.made.iter().find(|o| o.0.id == m.0.id);
-                let d = match old {
+                match self.made.iter().find(|o| o.0.id == m.0.id) {
                     // Most branches stay as they were when another moves.
-                    Some(o) if !fresh && o == m => None,
-                    Some(o) if !fresh => diff(&branch_object(o), &branch_object(m)),
-                    _ => Some(encode(&branch_object(m))),
-                };
-                if let Some(d) = d {
-                    objects.insert(format!("b{}", m.0.id), d);
+                    Some(o) if !fresh && o == m => {}
+                    Some(o) if !fresh => {
+                        // Rare (a branch moved): compared as values.
+                        if let Some(d) = diff(&branch_value(o), &branch_value(m)) {
+                            let w = objects.key(format_args!("b{}", m.0.id));
+                            let _ = serde_json::to_writer(w, &d);
+                        }
+                    }
+                    _ => branch_object(objects.key(format_args!("b{}", m.0.id)), m),
                 }
             }
             for (b, ..) in &self.made {
                 if !made.iter().any(|(n, ..)| n.id == b.id) {
-                    objects.insert(format!("b{}", b.id), Value::from(RM));
+                    objects.removed(format_args!("b{}", b.id));
                 }
             }
             self.made = made;
         }
-        if !objects.is_empty() {
-            delta.insert("gameObjects".into(), Value::Object(objects));
+        if objects.is_empty() {
+            delta.objects.clear();
+        } else {
+            objects.end();
         }
     }
 }
 
-fn placement_id(rec: usize, (_, try_): (i32, u32)) -> String {
-    format!("p{rec}.{try_}")
-}
-
-fn dungeon_object(res: &Resolver, rec: usize, facts: &DungeonFacts) -> Value {
-    let d = &res.dungeons[rec];
-    let mut o = json!({
-        "id": format!("d{rec}"), "gameObjectName": "Dungeon", "record": rec, "name": d.name,
-        "chance": d.chance,
-    });
-    if let Some((i, r)) = facts.made {
-        o["index"] = json!(i);
-        o["num_levels"] = json!(r.num_levels);
-        o["depth_start"] = json!(r.depth_start);
-        o["entry_level"] = json!(r.entry_level);
-        o["ledger_start"] = json!(r.ledger_start);
-    }
-    if facts.dropped {
-        o["dropped"] = json!(true);
-    }
-    o
-}
-
-/// `diff(dungeon_object(was), dungeon_object(now))`, made from the facts
-/// (a draw changes a field or two of one object; building both objects
-/// to compare them cost more than the rest of the log).
-fn dungeon_delta(was: &DungeonFacts, now: &DungeonFacts) -> Option<Value> {
-    let mut m = Map::new();
-    let fields = |f: &DungeonFacts| {
-        f.made.map(|(i, r)| {
-            [
-                ("index", i),
-                ("num_levels", r.num_levels),
-                ("depth_start", r.depth_start),
-                ("entry_level", r.entry_level),
-                ("ledger_start", r.ledger_start),
-            ]
-        })
-    };
-    match (fields(was), fields(now)) {
-        (_, Some(new)) => {
-            let old = fields(was);
-            for (k, (name, v)) in new.into_iter().enumerate() {
-                if old.is_none_or(|o| o[k].1 != v) {
-                    m.insert(name.into(), Value::from(v));
-                }
-            }
-        }
-        (Some(old), None) => {
-            for (name, _) in old {
-                m.insert(name.into(), Value::from(RM));
-            }
-        }
-        (None, None) => {}
-    }
-    field(
-        &mut m,
-        "dropped",
-        was.dropped.then_some(true),
-        now.dropped.then_some(true),
-    );
-    (!m.is_empty()).then_some(Value::Object(m))
-}
-
-/// `diff(level_object(was), level_object(now))`, made from the facts.
-fn level_delta(rec: usize, was: &LevelFacts, now: &LevelFacts) -> Option<Value> {
-    let mut m = Map::new();
-    field(&mut m, "exists", was.exists, now.exists);
-    field(
-        &mut m,
-        "dlevel",
-        was.placed.map(|p| p.0),
-        now.placed.map(|p| p.0),
-    );
-    let id = |p: Option<(i32, u32)>| p.map(|p| placement_id(rec, p));
-    match (id(was.placed), id(now.placed)) {
-        (Some(a), Some(b)) if a == b => {}
-        (_, Some(b)) => {
-            m.insert("placement".into(), json!({ "id": b }));
-        }
-        (Some(_), None) => {
-            m.insert("placement".into(), Value::from(RM));
-        }
-        (None, None) => {}
-    }
-    (!m.is_empty()).then_some(Value::Object(m))
-}
-
-/// A scalar member's delta: set when new or changed, `&RM` when gone.
-fn field<T: PartialEq + Into<Value>>(
-    m: &mut Map<String, Value>,
-    name: &str,
-    was: Option<T>,
-    now: Option<T>,
-) {
-    match (was, now) {
-        (Some(a), Some(b)) if a == b => {}
-        (_, Some(b)) => {
-            m.insert(name.into(), b.into());
-        }
-        (Some(_), None) => {
-            m.insert(name.into(), Value::from(RM));
-        }
-        (None, None) => {}
-    }
-}
-
-fn level_object(res: &Resolver, rec: usize, facts: &LevelFacts) -> Value {
-    let l = &res.levels[rec];
-    let mut o = json!({
-        "id": format!("l{rec}"), "gameObjectName": "Level", "record": rec, "name": l.name,
-        "dungeon": {"id": format!("d{}", l.dungeon)}, "chance": l.chance,
-    });
-    if let Some(e) = facts.exists {
-        o["exists"] = json!(e);
-    }
-    if let Some(p) = facts.placed {
-        o["dlevel"] = json!(p.0);
-        o["placement"] = json!({ "id": placement_id(rec, p) });
-    }
-    o
-}
-
-fn placement_object(rec: usize, p: (i32, u32)) -> Value {
-    json!({
-        "id": placement_id(rec, p), "gameObjectName": "Placement",
-        "level": {"id": format!("l{rec}")}, "dlevel": p.0, "try": p.1,
-    })
-}
-
-fn record_object(res: &Resolver, rec: usize) -> Value {
-    let b = &res.branches[rec];
-    let owner = res
-        .dungeons
-        .iter()
-        .position(|d| (d.branches.0..d.branches.1).contains(&(rec as u32)));
-    json!({
-        "id": format!("r{rec}"), "gameObjectName": "BranchRecord", "record": rec,
-        "from": owner.map(|d| json!({ "id": format!("d{d}") })),
-        "to": b.target, "type": b.kind.name(), "up": b.up,
-    })
-}
-
-fn branch_object((b, from, to): &Made) -> Value {
-    json!({
-        "id": format!("b{}", b.id), "gameObjectName": "Branch", "branch": b.id,
-        "record": {"id": format!("r{}", b.record)},
-        "type": b.kind.name(),
-        "from": from.map(|d| json!({ "id": format!("d{d}") })),
-        "to": to.map(|d| json!({ "id": format!("d{d}") })),
-        "end1": {"dungeon": b.end1.0, "level": b.end1.1},
-        "end2": {"dungeon": b.end2.0, "level": b.end2.1},
-        "end1_up": b.end1_up,
-    })
+/// A branch object as a value, to compare.
+fn branch_value(made: &Made) -> Value {
+    let mut w = Vec::new();
+    branch_object(&mut w, made);
+    // dgnkit's own JSON text.
+    serde_json::from_slice(&w).unwrap_or(Value::Null)
 }
 
 fn to_value<T: serde::Serialize>(v: &T) -> Value {
