@@ -7,7 +7,7 @@
 use super::arith::{entry_level, level_range, nonpositive_branch_levels, quest_size};
 use super::layer::{BranchInfo, FailKey, Present, To};
 use super::memo::{LevelPlan, PlaceKey, Sizes};
-use super::state::{shared, Live, State};
+use super::state::{list_id, shared, Live, State};
 use super::{Engine, TooLarge};
 use crate::runs::{bit, probe};
 use crate::weight::W;
@@ -78,8 +78,10 @@ pub(super) struct DungeonDraw<'p> {
     pub(super) floating_here: u8,
     /// The level records whose levels go into the class key.
     pub(super) kept: &'p [usize],
-    /// The level slots of the records loaded before it.
+    /// The level slots and branch records of the records loaded before
+    /// it.
     pub(super) n_slots: i32,
+    pub(super) n_branches: usize,
 }
 
 /// One placement of a dungeon for one branch draw.
@@ -124,7 +126,7 @@ impl<'a> Engine<'a> {
         let Some(p_exist) = self.dungeon_chance_outcomes(from, rec, p_kept, out) else {
             return Ok(());
         };
-        let n_slots = self.n_slots(&from.loaded);
+        let (n_slots, n_branches) = self.counts(&from.loaded);
         let sizes = self.sizes(rec)?;
         for k in 0..sizes {
             let Some(&(num, p_size)) = self.memo.sizes[rec].as_ref().and_then(|s| s.get(k)) else {
@@ -140,7 +142,8 @@ impl<'a> Engine<'a> {
                 continue;
             }
             let num = num.min(self.res.rules.maxlevel);
-            let placed = self.expand_patterns(from, rec, (num, entry), n_slots, &draws, out);
+            let placed =
+                self.expand_patterns(from, rec, (num, entry), (n_slots, n_branches), &draws, out);
             self.memo.draws = draws;
             if !placed? {
                 // A placement whose mixed rolls cannot be mixed: this
@@ -227,6 +230,18 @@ impl<'a> Engine<'a> {
             out.push(Expansion::skipped(p_exist * W::ratio(100 - c, 100), next));
         }
         (c != 0).then(|| p_exist * W::ratio(c, 100))
+    }
+
+    /// The level slots and branch records of the records `loaded`, once
+    /// per list (a layer's states load a few hundred distinct lists).
+    fn counts(&mut self, loaded: &Arc<[u16]>) -> (i32, usize) {
+        let id = list_id(loaded);
+        if let Some((_, counts)) = self.memo.counts.get(&id) {
+            return *counts;
+        }
+        let counts = (self.n_slots(loaded), self.n_branch_records(loaded));
+        self.memo.counts.insert(id, (loaded.clone(), counts));
+        counts
     }
 
     /// [`Engine::size_distribution`], once per record (every state that
@@ -517,7 +532,7 @@ impl<'a> Engine<'a> {
         s: &State,
         rec: usize,
         (num, entry): (i32, i32),
-        n_slots: i32,
+        (n_slots, n_branches): (i32, usize),
         draws: &[Draw],
         out: &mut Vec<Expansion>,
     ) -> Result<bool, TooLarge> {
@@ -564,6 +579,7 @@ impl<'a> Engine<'a> {
             floating_here,
             kept: &plan.kept,
             n_slots,
+            n_branches,
         };
         // One key for every pattern and move, and every state: a state's
         // placements are looked up by reference, and copied only when new.

@@ -20,6 +20,9 @@ use std::thread::{self, ThreadId};
 /// A dungeon record's sizes with their chances.
 pub(super) type Sizes = Arc<[(i32, W)]>;
 
+/// The level slots and branch records of a list of records.
+pub(super) type Counts = (i32, usize);
+
 /// A placement [`Engine::prefetch_placements`] has yet to make.
 pub(super) const NOT_YET: u32 = u32::MAX;
 
@@ -62,6 +65,10 @@ pub(super) struct Memo {
     pub(super) external: Vec<(i32, i32)>,
     /// The draws of a branch ([`Engine::expand`]).
     pub(super) draws: Vec<Draw>,
+    /// Lists of records loaded, by address (the entry holds the list, so
+    /// its address is its own), with their level slots and branch records
+    /// ([`Engine::counts`]).
+    pub(super) counts: FxHashMap<usize, (Arc<[u16]>, Counts)>,
 }
 
 impl Memo {
@@ -80,6 +87,7 @@ impl Memo {
             key: PlaceKey::default(),
             external: Vec::new(),
             draws: Vec::new(),
+            counts: FxHashMap::default(),
         }
     }
 
@@ -89,6 +97,7 @@ impl Memo {
         self.ids = FxHashMap::default();
         self.mixings = FxHashMap::default();
         self.plans = FxHashMap::default();
+        self.counts = FxHashMap::default();
     }
 }
 

@@ -63,8 +63,7 @@ impl<'a> Engine<'a> {
         let n_slots = at.n_slots;
         // The same for every class.
         let too_many_branches = res.rules.limits.is_some_and(|limits| {
-            self.n_branch_records(&s.loaded) + (d.branches.1 - d.branches.0) as usize
-                > limits.max_branches
+            at.n_branches + (d.branches.1 - d.branches.0) as usize > limits.max_branches
         });
         for (ci, class) in placement.classes.iter().enumerate() {
             let p = prefix * class.p;

@@ -132,39 +132,75 @@ pub(super) struct Lists {
     pub(super) loaded: Distinct<u16>,
     pub(super) slots: Distinct<(i32, i32)>,
     pub(super) alts: Distinct<AltSlot>,
-    /// The last list of records extended: a layer's states mostly load
-    /// the same records, and each would otherwise build and look up the
-    /// list.
-    extended: Mutex<Option<Extended>>,
+    /// The lists of records extended with one record, by the list
+    /// extended: a layer's states load a few hundred distinct lists, and
+    /// each state would otherwise build and look up its list.
+    extended: Mutex<Derived<u16>>,
+    /// The lists of slots projected for one stage (`Engine::project`),
+    /// likewise.
+    projected: Mutex<Derived<(i32, i32)>>,
 }
 
-/// A list of records, a record, and the list they make.
-struct Extended {
-    from: Arc<[u16]>,
-    rec: u16,
-    list: Arc<[u16]>,
+/// Lists made from lists by one step (a record added, a stage's slots
+/// kept), by the address of the list they were made from. An entry holds
+/// that list, so its address is its own while the entry lasts. The table
+/// serves one step at a time (one record, one stage: a layer's) and is
+/// emptied when the step changes.
+struct Derived<T> {
+    step: usize,
+    made: FxHashMap<usize, (Arc<[T]>, Arc<[T]>)>,
+}
+
+impl<T> Default for Derived<T> {
+    fn default() -> Self {
+        Derived {
+            step: usize::MAX,
+            made: FxHashMap::default(),
+        }
+    }
+}
+
+impl<T> Derived<T> {
+    /// The list made from `from` by `step`, as `make` makes it, unless it
+    /// was made already.
+    fn get(&mut self, from: &Arc<[T]>, step: usize, make: impl FnOnce() -> Arc<[T]>) -> Arc<[T]> {
+        if self.step != step {
+            self.step = step;
+            self.made.clear();
+        }
+        let id = list_id(from);
+        if let Some((_, list)) = self.made.get(&id) {
+            return list.clone();
+        }
+        let list = make();
+        self.made.insert(id, (from.clone(), list.clone()));
+        list
+    }
 }
 
 impl Lists {
     /// `loaded` and then `rec`, as one shared list.
     pub(super) fn loaded_with(&self, loaded: &Arc<[u16]>, rec: u16) -> Arc<[u16]> {
-        let mut last = self.extended.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(last) = last.as_ref() {
-            if Arc::ptr_eq(&last.from, loaded) && last.rec == rec {
-                return last.list.clone();
-            }
-        }
-        // Exactly: states are held by the hundred thousand.
-        let mut v = Vec::with_capacity(loaded.len() + 1);
-        v.extend_from_slice(loaded);
-        v.push(rec);
-        let list = shared(&self.loaded, v);
-        *last = Some(Extended {
-            from: loaded.clone(),
-            rec,
-            list: list.clone(),
-        });
-        list
+        let mut extended = self.extended.lock().unwrap_or_else(|p| p.into_inner());
+        extended.get(loaded, usize::from(rec), || {
+            // Exactly: states are held by the hundred thousand.
+            let mut v = Vec::with_capacity(loaded.len() + 1);
+            v.extend_from_slice(loaded);
+            v.push(rec);
+            shared(&self.loaded, v)
+        })
+    }
+
+    /// The slots of `slots` that stage `next` and later read, as `make`
+    /// makes them, unless they were made already.
+    fn projected(
+        &self,
+        slots: &Arc<[(i32, i32)]>,
+        next: usize,
+        make: impl FnOnce() -> Arc<[(i32, i32)]>,
+    ) -> Arc<[(i32, i32)]> {
+        let mut projected = self.projected.lock().unwrap_or_else(|p| p.into_inner());
+        projected.get(slots, next, make)
     }
 }
 
@@ -209,16 +245,21 @@ impl<'a> Engine<'a> {
 
     /// Drops what stage `next` and later cannot read.
     pub(super) fn project(&self, mut s: State, next: usize) -> State {
-        let needed = &self.facts.needed_slots[next];
-        // States are held by the hundred thousand: their vectors are made
-        // to measure (a filtered `collect` would leave room for four).
-        let slots = s.slots.iter().filter(|(slot, _)| needed.contains(*slot));
-        let count = slots.clone().count();
-        if count < s.slots.len() {
-            let mut kept = Vec::with_capacity(count);
-            kept.extend(slots.copied());
-            s.slots = shared(&self.lists.slots, kept);
-        }
+        s.slots = self.lists.projected(&s.slots, next, || {
+            let needed = &self.facts.needed_slots[next];
+            // States are held by the hundred thousand: their vectors are
+            // made to measure (a filtered `collect` would leave room for
+            // four).
+            let slots = s.slots.iter().filter(|(slot, _)| needed.contains(*slot));
+            let count = slots.clone().count();
+            if count < s.slots.len() {
+                let mut kept = Vec::with_capacity(count);
+                kept.extend(slots.copied());
+                shared(&self.lists.slots, kept)
+            } else {
+                s.slots.clone()
+            }
+        });
         let stays = |l: &Live| self.facts.live_until[l.record as usize] >= next as i64;
         let avoid = |l: &Live| {
             // A deferred run's joint chances are those of the levels
