@@ -941,7 +941,9 @@ fn the_page_starts_each_game_from_the_description_the_command_line_uses() {
     let imports: Vec<(&str, &str)> = samples
         .lines()
         .filter_map(|l| {
-            let (name, from) = l.strip_prefix("import ")?.split_once(" from '../../corpus/")?;
+            let (name, from) = l
+                .strip_prefix("import ")?
+                .split_once(" from '../../corpus/")?;
             Some((name, from.strip_suffix("';")?))
         })
         .collect();
