@@ -73,6 +73,7 @@ pub(crate) use facts::FutureMasks;
 use layer::Presents;
 pub(crate) use layer::{BranchInfo, Edge, FailKey, Layer, Present, PresentKey, To};
 use memo::Memo;
+use other_end::entry_classes;
 pub(crate) use other_end::{core_chance, CoreFacts};
 pub(crate) use spread::Spread;
 use spread::Spreads;
@@ -383,8 +384,9 @@ impl<'a> Engine<'a> {
             alpha_all,
             core,
         } = followed;
+        let (res, facts, placements) = (self.res, self.other_end.as_deref(), &self.memo.placements);
         let classes = |rec: usize, e: &Edge| match layers[rec].info(e) {
-            Some(info) => self.entry_classes(rec, info),
+            Some(info) => entry_classes(res, facts, placements, rec, info),
             None => [W::ZERO; ENDS],
         };
         let runs = DeferredRuns {

@@ -99,17 +99,6 @@ pub(crate) fn core_chance(
 }
 
 impl<'a> Engine<'a> {
-    /// [`core_chance`], with the placements so far.
-    pub(super) fn core_chance(&self, rec: usize, info: &Present, l: i32) -> W {
-        core_chance(
-            self.other_end.as_deref(),
-            &self.memo.placements,
-            rec,
-            info,
-            l,
-        )
-    }
-
     /// Whether the parent `owner` brings rule 11 to the entry level of a
     /// dungeon its branch leads to.
     pub(super) fn incoming_class(&self, owner: u32) -> usize {
@@ -119,25 +108,33 @@ impl<'a> Engine<'a> {
             END_PLAIN
         }
     }
+}
 
-    /// The chances of each other-end class that the entry level of dungeon
-    /// record `rec`, as an outcome `info` has it, brings to the parent
-    /// level its branch leaves from.
-    pub(super) fn entry_classes(&self, rec: usize, info: &Present) -> [W; ENDS] {
-        let mut out = [W::ZERO; ENDS];
-        if self.other_end.is_none() {
-            out[END_PLAIN] = W::ONE;
-            return out;
-        }
-        let d = &self.res.dungeons[rec];
-        if d.name == QUEST_DUNGEON {
-            out[END_QUEST] = W::ONE;
-            return out;
-        }
-        // A branch from an earlier dungeon: this one is not the first.
-        let core = self.core_chance(rec, info, info.entry);
-        out[END_NO_BONES] = core;
-        out[END_PLAIN] = W::ONE - core;
-        out
+/// The chances of each other-end class that the entry level of dungeon
+/// record `rec`, as an outcome `info` has it, brings to the parent level
+/// its branch leaves from (`facts` and `placements` as [`core_chance`]
+/// takes them). Apart from the engine: the backward pass asks from both
+/// threads, and the engine's list tables are one thread's.
+pub(super) fn entry_classes(
+    res: &Resolver,
+    facts: Option<&CoreFacts<'_>>,
+    placements: &[Arc<Placement>],
+    rec: usize,
+    info: &Present,
+) -> [W; ENDS] {
+    let mut out = [W::ZERO; ENDS];
+    if facts.is_none() {
+        out[END_PLAIN] = W::ONE;
+        return out;
     }
+    let d = &res.dungeons[rec];
+    if d.name == QUEST_DUNGEON {
+        out[END_QUEST] = W::ONE;
+        return out;
+    }
+    // A branch from an earlier dungeon: this one is not the first.
+    let core = core_chance(facts, placements, rec, info, info.entry);
+    out[END_NO_BONES] = core;
+    out[END_PLAIN] = W::ONE - core;
+    out
 }

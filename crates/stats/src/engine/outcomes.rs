@@ -194,25 +194,26 @@ impl<'a> Engine<'a> {
             });
             live.sort_by_key(|l| l.record);
         }
-        let mut next = State {
-            loaded: self.lists.loaded_with(&s.loaded, rec as u16),
-            live: live.into_boxed_slice(),
-            slots: s.slots.clone(),
-            floating_done: s.floating_done,
-            floating_bad: s.floating_bad,
-            dummy_done: s.dummy_done,
-            alts: s.alts.clone(),
-        };
         // Most outcomes keep no slot: the list is the one held already.
-        if !at.kept.is_empty() {
-            let mut slots = Vec::with_capacity(next.slots.len() + at.kept.len());
-            slots.extend_from_slice(&next.slots);
+        let slots = if at.kept.is_empty() {
+            s.slots.clone()
+        } else {
+            let mut slots = Vec::with_capacity(s.slots.len() + at.kept.len());
+            slots.extend_from_slice(&s.slots);
             for (&j, &v) in at.kept.iter().zip(key) {
                 slots.push((n_slots + j as i32, i32::from(v)));
             }
             slots.sort_unstable();
-            next.slots = shared(&self.lists.slots, slots);
+            shared(&self.lists.slots, slots)
+        };
+        State {
+            loaded: self.lists.loaded_with(&s.loaded, rec as u16),
+            live: live.into_boxed_slice(),
+            slots,
+            floating_done: s.floating_done,
+            floating_bad: s.floating_bad,
+            dummy_done: s.dummy_done,
+            alts: s.alts.clone(),
         }
-        next
     }
 }

@@ -6,7 +6,8 @@ use super::Engine;
 use crate::fxhash::FxHashMap;
 use crate::weight::W;
 use dgnkit_loader::Resolver;
-use std::sync::{Arc, Mutex};
+use std::cell::RefCell;
+use std::sync::Arc;
 
 /// A dungeon that may still be a branch's parent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,9 +125,9 @@ impl Eq for Interned {}
 
 /// One allocation for each distinct list the states hold: most of them
 /// load the same records and know the same slots (held once
-/// per state otherwise, much of the largest files' memory). Shared by the threads
-/// that read the engine, hence the locks (taken as states are made, on one
-/// thread).
+/// per state otherwise, much of the largest files' memory). Only the
+/// thread that makes the states reads them: no locks (a lock taken and
+/// released for each of a million outcomes cost more than the tables).
 #[derive(Default)]
 pub(super) struct Lists {
     pub(super) loaded: Distinct<u16>,
@@ -135,10 +136,10 @@ pub(super) struct Lists {
     /// The lists of records extended with one record, by the list
     /// extended: a layer's states load a few hundred distinct lists, and
     /// each state would otherwise build and look up its list.
-    extended: Mutex<Derived<u16>>,
+    extended: RefCell<Derived<u16>>,
     /// The lists of slots projected for one stage (`Engine::project`),
     /// likewise.
-    projected: Mutex<Derived<(i32, i32)>>,
+    projected: RefCell<Derived<(i32, i32)>>,
 }
 
 /// Lists made from lists by one step (a record added, a stage's slots
@@ -181,7 +182,7 @@ impl<T> Derived<T> {
 impl Lists {
     /// `loaded` and then `rec`, as one shared list.
     pub(super) fn loaded_with(&self, loaded: &Arc<[u16]>, rec: u16) -> Arc<[u16]> {
-        let mut extended = self.extended.lock().unwrap_or_else(|p| p.into_inner());
+        let mut extended = self.extended.borrow_mut();
         extended.get(loaded, usize::from(rec), || {
             // Exactly: states are held by the hundred thousand.
             let mut v = Vec::with_capacity(loaded.len() + 1);
@@ -199,16 +200,16 @@ impl Lists {
         next: usize,
         make: impl FnOnce() -> Arc<[(i32, i32)]>,
     ) -> Arc<[(i32, i32)]> {
-        let mut projected = self.projected.lock().unwrap_or_else(|p| p.into_inner());
+        let mut projected = self.projected.borrow_mut();
         projected.get(slots, next, make)
     }
 }
 
 /// The distinct lists of one kind made so far.
-pub(super) type Distinct<T> = Mutex<FxHashMap<Arc<[T]>, ()>>;
+pub(super) type Distinct<T> = RefCell<FxHashMap<Arc<[T]>, ()>>;
 
 pub(super) fn shared<T: Eq + std::hash::Hash>(lists: &Distinct<T>, v: Vec<T>) -> Arc<[T]> {
-    let mut lists = lists.lock().unwrap_or_else(|p| p.into_inner());
+    let mut lists = lists.borrow_mut();
     if let Some((list, ())) = lists.get_key_value(v.as_slice()) {
         return list.clone();
     }
