@@ -524,7 +524,23 @@ impl Judge<'_> {
                 }
             }
         }
+        if top == 0 {
+            return;
+        }
+        // Every level up to the top gets a cell: made the first time,
+        // then walked in order rather than looked up level by level.
+        let (first, last) = ((rec as u32, 1), (rec as u32, top as i32));
+        if acc.cells.range(first..=last).count() < top {
+            for l in 1..=top as i32 {
+                acc.cells.entry((rec as u32, l)).or_default();
+            }
+        }
+        let Acc { cells, places, .. } = acc;
+        let mut cells = cells.range_mut(first..=last);
         for l in 1..=top as i32 {
+            let Some((_, cell)) = cells.next() else {
+                break;
+            };
             let lu = l as usize;
             let (mut k, other) = here[lu];
             let empty_possible = class.empty_possible & (1u64 << lu) != 0;
@@ -543,9 +559,8 @@ impl Judge<'_> {
             };
             let ends = self.future(lu);
             let st = self.statics(l);
-            let cell = acc.cells.entry((rec as u32, l)).or_default();
             cell.add(base * class.p, k, &st, s, &ends, self.opts);
-            if let Some(places) = &mut acc.places {
+            if let Some(places) = places.as_mut() {
                 let place = places.entry((self.at.index, st.depth)).or_default();
                 place.bones.add(base * class.p, k, &st, s, &ends, self.opts);
                 place.note(rec as u32, l, base * class.p * s);
