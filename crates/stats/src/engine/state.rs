@@ -149,8 +149,12 @@ pub(super) struct Lists {
 /// emptied when the step changes.
 struct Derived<T> {
     step: usize,
-    made: FxHashMap<usize, (Arc<[T]>, Arc<[T]>)>,
+    made: FxHashMap<usize, MadeFrom<T>>,
 }
+
+/// The list an entry was made from (held for its address), and the list
+/// made.
+type MadeFrom<T> = (Arc<[T]>, Arc<[T]>);
 
 impl<T> Default for Derived<T> {
     fn default() -> Self {
