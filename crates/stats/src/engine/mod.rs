@@ -110,7 +110,7 @@ pub struct Enumeration {
     /// With dNetHack's bones rules, per layer, state and live dungeon: the
     /// levels a later branch may land on, and for each the chance of
     /// reaching the state with that level a no-bones level judged without
-    /// branch rules ([`Engine::core_chance`]). Which special level lies
+    /// branch rules ([`core_chance`]). Which special level lies
     /// where, beyond the levels kept in the state, has no effect on later
     /// draws, so given the state it is independent of everything after.
     pub core: Vec<Masses>,
