@@ -483,3 +483,47 @@ fn the_server_sends_a_gamelog_gzipped() {
     assert_eq!(f.state["levels"], json["levels"]);
     assert_eq!(f.state["tune"], json["tune"]);
 }
+
+/// The whole gamelog of a small description, pinned: every member of the
+/// top level, the start's objects and each draw's delta as dgnkit writes
+/// them (a change to the format shows here first).
+#[test]
+fn a_small_description_s_gamelog_is_pinned() {
+    let dir = std::env::temp_dir().join(format!("dgn-gamelog-pin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let def = dir.join("small.def");
+    std::fs::write(
+        &def,
+        "DUNGEON: \"The Dungeons of Doom\" \"D\" (5, 2)\n\
+         LEVEL: \"oracle\" \"O\" @ (2, 2)\n\
+         RNDLEVEL: \"bigrm\" \"B\" @ (3, 2) 40 2\n\
+         BRANCH: \"The Gnomish Mines\" @ (2, 2)\n\
+         DUNGEON: \"The Gnomish Mines\" \"M\" (3, 1)\n\
+         LEVEL: \"minetn\" \"T\" @ (2, 1)\n",
+    )
+    .expect("write the description");
+    let log = dir.join("small.json");
+    let out = dgn(&[
+        "layout",
+        "--target",
+        "native",
+        "--seed",
+        "7",
+        "--format",
+        "gamelog",
+        "-o",
+        log.to_str().expect("a UTF-8 path"),
+        def.to_str().expect("a UTF-8 path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&log).expect("the log");
+    let mut v: Value = serde_json::from_str(&text).expect("JSON");
+    // The description's path is the scratch folder's.
+    v["settings"]["file"] = Value::from("small.def");
+    insta::assert_snapshot!(serde_json::to_string_pretty(&v).expect("JSON"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
