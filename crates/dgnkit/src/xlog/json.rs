@@ -1,7 +1,7 @@
 //! JSON pieces written straight into a buffer: the per-game lines are the
 //! hot path of `--format json`, so they are not built through serde.
 
-use super::reader::{Span, Split};
+use super::reader::Split;
 
 /// Appends `bytes` as a JSON string (invalid UTF-8 replaced by U+FFFD).
 pub fn string(out: &mut String, bytes: &[u8]) {
@@ -70,24 +70,12 @@ pub fn fields(out: &mut Vec<u8>, line: &[u8]) {
 /// [`fields`] of a line already split: the hot path of
 /// `dgn xlog --format json`. Nearly every line is plain and keyed, so its
 /// keys and values are copied as they are, sixteen bytes at a time from
-/// the padded line, each store over the tail of the one before (room for
-/// them is reserved first, then the length set to what was written). Any
-/// other line goes field by field through [`string_bytes`].
+/// the padded line, each store over the tail of the one before (the
+/// buffer is grown first, then cut to what was written). Any other line
+/// goes field by field through [`string_bytes`].
 pub fn fields_split(out: &mut Vec<u8>, split: &Split) {
     let line = split.line();
-    let src = split.padded();
-    // What the stores below rely on, checked rather than assumed: each
-    // field is `key=value` within the line, and the line is padded by
-    // sixteen bytes, so that a block read from within a key or value
-    // stays in the padded line.
-    let fits = |s: &Span| {
-        let ((ks, ke), (vs, ve)) = s.parts();
-        ks <= ke && ke < vs && vs <= ve && ve <= line.len()
-    };
-    if !(split.plain() && split.keyed())
-        || src.len() < line.len() + 16
-        || !split.spans().iter().all(fits)
-    {
+    if !(split.plain() && split.keyed()) {
         for (i, s) in split.spans().iter().enumerate() {
             if i > 0 {
                 out.push(b',');
@@ -98,57 +86,49 @@ pub fn fields_split(out: &mut Vec<u8>, split: &Split) {
         }
         return;
     }
-    // `"key":"value"` and a comma each (a field's text is its key, `=`
-    // and value: five bytes more), and room for the last block stored.
-    let size: usize = split.spans().iter().map(|s| s.end - s.start + 6).sum();
-    out.reserve(size + 16);
+    let src = split.padded();
     let mark = out.len();
+    // `"key":"value"` and a comma each, and room for the last store.
+    let size: usize = split.spans().iter().map(|s| s.end - s.start + 6).sum();
+    out.resize(mark + size + 16, 0);
+    let buf = &mut out[mark..];
     let mut j = 0;
-    // SAFETY: `out` has room for `size + 16` bytes from `mark`. The text
-    // written is at most `size` bytes (`fits`: each field's key and value
-    // are its text less the `=`, and five bytes of quotes, colon and
-    // comma go with them), and no store reaches more than sixteen bytes
-    // past where the text written so far ends. Every block read starts
-    // within a key or value, or at its end, so within the line, and the
-    // line has sixteen bytes of padding after it in `src`.
-    #[allow(unsafe_code)]
-    unsafe {
-        let dst = out.as_mut_ptr().add(mark);
-        let from = src.as_ptr();
-        for (i, s) in split.spans().iter().enumerate() {
-            let ((ks, ke), (vs, ve)) = s.parts();
-            if i == 0 {
-                dst.add(j).write(b'"');
-                j += 1;
-            } else {
-                dst.add(j).copy_from_nonoverlapping(b",\"".as_ptr(), 2);
-                j += 2;
-            }
-            j = copy(dst, j, from, ks, ke);
-            dst.add(j).copy_from_nonoverlapping(b"\":\"".as_ptr(), 3);
-            j += 3;
-            j = copy(dst, j, from, vs, ve);
-            dst.add(j).write(b'"');
-            j += 1;
-        }
-        out.set_len(mark + j);
+    for (i, s) in split.spans().iter().enumerate() {
+        let ((ks, ke), (vs, ve)) = s.parts();
+        let lead: &[u8; 4] = if i == 0 { b"\"\0\0\0" } else { b",\"\0\0" };
+        put(buf, j, lead);
+        j += if i == 0 { 1 } else { 2 };
+        j = copy(buf, j, src, ks, ke);
+        put(buf, j, b"\":\"\0");
+        j += 3;
+        j = copy(buf, j, src, vs, ve);
+        put(buf, j, b"\"\0\0\0");
+        j += 1;
+    }
+    out.truncate(mark + j);
+}
+
+/// Stores four bytes at `j` (none past the buffer's end, which the
+/// buffer's size in [`fields_split`] keeps every store from).
+#[inline]
+fn put(buf: &mut [u8], j: usize, bytes: &[u8; 4]) {
+    if let Some(dst) = buf.get_mut(j..j + 4) {
+        dst.copy_from_slice(bytes);
     }
 }
 
-/// Copies `from[a..b]` to `dst + j`, sixteen bytes at a time; returns
-/// where it ends. One block holds nearly every key and value.
-///
-/// # Safety
-///
-/// `a <= b`, `from[a..b + 16]` is readable and `dst[j..j + b - a + 16]`
-/// writable.
+/// Copies `src[a..b]` to `j`, sixteen bytes at a time (`src` is padded);
+/// returns where it ends. One block holds nearly every key and value.
 #[inline]
-#[allow(unsafe_code)]
-unsafe fn copy(dst: *mut u8, j: usize, from: *const u8, a: usize, b: usize) -> usize {
-    let n = b - a;
+fn copy(buf: &mut [u8], j: usize, src: &[u8], a: usize, b: usize) -> usize {
+    let n = b.saturating_sub(a);
     let mut k = 0;
     loop {
-        dst.add(j + k).copy_from_nonoverlapping(from.add(a + k), 16);
+        if let (Some(dst), Some(from)) =
+            (buf.get_mut(j + k..j + k + 16), src.get(a + k..a + k + 16))
+        {
+            dst.copy_from_slice(from);
+        }
         k += 16;
         if k >= n {
             break;
