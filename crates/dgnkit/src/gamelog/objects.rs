@@ -147,14 +147,9 @@ pub(super) fn dungeon_delta(
     was: &DungeonFacts,
     now: &DungeonFacts,
 ) {
-    let mut body = Vec::new();
-    let mut o = Obj::new(&mut body);
-    dungeon_fields(&mut o, Some(was), now);
-    if o.is_empty() {
-        return;
-    }
-    o.end();
-    objects.key(format_args!("d{rec}")).extend_from_slice(&body);
+    changed(objects, format_args!("d{rec}"), |o| {
+        dungeon_fields(o, Some(was), now)
+    });
 }
 
 pub(super) fn level_object(w: &mut Vec<u8>, res: &Resolver, rec: usize, facts: &LevelFacts) {
@@ -202,14 +197,22 @@ fn level_fields(o: &mut Obj<'_>, rec: usize, was: Option<&LevelFacts>, now: &Lev
 /// The change of a level object from `was` to `now`, as the member
 /// `"l<rec>":{...}`; nothing when they show the same.
 pub(super) fn level_delta(objects: &mut Obj<'_>, rec: usize, was: &LevelFacts, now: &LevelFacts) {
+    changed(objects, format_args!("l{rec}"), |o| {
+        level_fields(o, rec, Some(was), now)
+    });
+}
+
+/// The member `"KEY":{...}` of `objects` holding what `fields` writes,
+/// unless it writes nothing (the object did not change).
+fn changed(objects: &mut Obj<'_>, key: std::fmt::Arguments<'_>, fields: impl FnOnce(&mut Obj<'_>)) {
     let mut body = Vec::new();
     let mut o = Obj::new(&mut body);
-    level_fields(&mut o, rec, Some(was), now);
+    fields(&mut o);
     if o.is_empty() {
         return;
     }
     o.end();
-    objects.key(format_args!("l{rec}")).extend_from_slice(&body);
+    objects.key(key).extend_from_slice(&body);
 }
 
 /// `p<rec>.<try>`: a placement try that holds.
