@@ -41,6 +41,15 @@ impl<'w> Obj<'w> {
         Obj { w, empty: true }
     }
 
+    /// A game object: its `id` and `gameObjectName` first, as every one
+    /// has them.
+    pub fn game_object(w: &'w mut Vec<u8>, kind: &str, id: std::fmt::Arguments<'_>) -> Obj<'w> {
+        let mut o = Obj::new(w);
+        o.id("id", id);
+        o.value("gameObjectName", kind);
+        o
+    }
+
     /// The key of the next member; its value is written next. Keys here
     /// are dgnkit's own (plain ASCII, nothing to escape).
     pub fn key(&mut self, key: std::fmt::Arguments<'_>) -> &mut Vec<u8> {
@@ -93,9 +102,7 @@ impl<'w> Obj<'w> {
 
 pub(super) fn dungeon_object(w: &mut Vec<u8>, res: &Resolver, rec: usize, facts: &DungeonFacts) {
     let d = &res.dungeons[rec];
-    let mut o = Obj::new(w);
-    o.id("id", format_args!("d{rec}"));
-    o.value("gameObjectName", "Dungeon");
+    let mut o = Obj::game_object(w, "Dungeon", format_args!("d{rec}"));
     o.value("record", &rec);
     o.value("name", &d.name);
     o.value("chance", &d.chance);
@@ -154,9 +161,7 @@ pub(super) fn dungeon_delta(
 
 pub(super) fn level_object(w: &mut Vec<u8>, res: &Resolver, rec: usize, facts: &LevelFacts) {
     let l = &res.levels[rec];
-    let mut o = Obj::new(w);
-    o.id("id", format_args!("l{rec}"));
-    o.value("gameObjectName", "Level");
+    let mut o = Obj::game_object(w, "Level", format_args!("l{rec}"));
     o.value("record", &rec);
     o.value("name", &l.name);
     o.reference("dungeon", format_args!("d{}", l.dungeon));
@@ -217,9 +222,7 @@ fn changed(objects: &mut Obj<'_>, key: std::fmt::Arguments<'_>, fields: impl FnO
 
 /// `p<rec>.<try>`: a placement try that holds.
 pub(super) fn placement_object(w: &mut Vec<u8>, rec: usize, (dlevel, try_): (i32, u32)) {
-    let mut o = Obj::new(w);
-    o.id("id", format_args!("p{rec}.{try_}"));
-    o.value("gameObjectName", "Placement");
+    let mut o = Obj::game_object(w, "Placement", format_args!("p{rec}.{try_}"));
     o.reference("level", format_args!("l{rec}"));
     o.value("dlevel", &dlevel);
     o.value("try", &try_);
@@ -232,9 +235,7 @@ pub(super) fn record_object(w: &mut Vec<u8>, res: &Resolver, rec: usize) {
         .dungeons
         .iter()
         .position(|d| (d.branches.0..d.branches.1).contains(&(rec as u32)));
-    let mut o = Obj::new(w);
-    o.id("id", format_args!("r{rec}"));
-    o.value("gameObjectName", "BranchRecord");
+    let mut o = Obj::game_object(w, "BranchRecord", format_args!("r{rec}"));
     o.value("record", &rec);
     match owner {
         Some(d) => o.reference("from", format_args!("d{d}")),
@@ -247,9 +248,7 @@ pub(super) fn record_object(w: &mut Vec<u8>, res: &Resolver, rec: usize) {
 }
 
 pub(super) fn branch_object(w: &mut Vec<u8>, (b, from, to): &Made) {
-    let mut o = Obj::new(w);
-    o.id("id", format_args!("b{}", b.id));
-    o.value("gameObjectName", "Branch");
+    let mut o = Obj::game_object(w, "Branch", format_args!("b{}", b.id));
     o.value("branch", &b.id);
     o.reference("record", format_args!("r{}", b.record));
     o.value("type", b.kind.name());
