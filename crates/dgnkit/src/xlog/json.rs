@@ -1,7 +1,11 @@
 //! JSON pieces written straight into a buffer: the per-game lines are the
 //! hot path of `--format json`, so they are not built through serde.
 
-use super::reader::Split;
+use super::reader::{Span, Split, PAD};
+
+// The copies in [`fields_split`] read a block of sixteen from any byte of
+// the line.
+const _: () = assert!(PAD >= 16);
 
 /// Appends `bytes` as a JSON string (invalid UTF-8 replaced by U+FFFD).
 pub fn string(out: &mut String, bytes: &[u8]) {
@@ -70,71 +74,96 @@ pub fn fields(out: &mut Vec<u8>, line: &[u8]) {
 /// [`fields`] of a line already split: the hot path of
 /// `dgn xlog --format json`. Nearly every line is plain and keyed, so its
 /// keys and values are copied as they are, sixteen bytes at a time from
-/// the padded line, each store over the tail of the one before (the
-/// buffer is grown first, then cut to what was written). Any other line
-/// goes field by field through [`string_bytes`].
+/// the padded line, each store over the tail of the one before (room is
+/// reserved first, and the length set to what was written). Any other
+/// line goes field by field through [`string_bytes`]. The copies are raw
+/// stores: with a bounds check on each block's two ends they were most of
+/// this function's instructions (callgrind: 14 % of the whole run).
 pub fn fields_split(out: &mut Vec<u8>, split: &Split) {
     let line = split.line();
-    if !(split.plain() && split.keyed()) {
-        for (i, s) in split.spans().iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            string_bytes(out, s.key(line));
-            out.push(b':');
-            string_bytes(out, s.value(line));
-        }
+    // Every span lies in the line ([`Split::fill`] makes them so); checked
+    // once a line all the same, as the copies below rely on it.
+    let within = |s: &Span| {
+        let ((ks, ke), (vs, ve)) = s.parts();
+        ks <= ke && ke < vs && vs <= ve && ve <= line.len()
+    };
+    if !(split.plain() && split.keyed() && split.spans().iter().all(within)) {
+        fields_escaped(out, split);
         return;
     }
     let src = split.padded();
+    let spans = split.spans();
+    // The spans are apart, so their keys and values are at most the
+    // line; each adds five or six bytes of quotes, colon and comma, and
+    // the last block or store runs over by at most fifteen.
+    let size = line.len() + 6 * spans.len() + 16;
+    out.reserve(size);
     let mark = out.len();
-    // `"key":"value"` and a comma each, and room for the last store.
-    let size: usize = split.spans().iter().map(|s| s.end - s.start + 6).sum();
-    out.resize(mark + size + 16, 0);
-    let buf = &mut out[mark..];
-    let mut j = 0;
-    for (i, s) in split.spans().iter().enumerate() {
-        let ((ks, ke), (vs, ve)) = s.parts();
-        let lead: &[u8; 4] = if i == 0 { b"\"\0\0\0" } else { b",\"\0\0" };
-        put(buf, j, lead);
-        j += if i == 0 { 1 } else { 2 };
-        j = copy(buf, j, src, ks, ke);
-        put(buf, j, b"\":\"\0");
-        j += 3;
-        j = copy(buf, j, src, vs, ve);
-        put(buf, j, b"\"\0\0\0");
-        j += 1;
+    // SAFETY: `out` has `size` bytes spare from `mark`, and what is
+    // written stays within it (above). Each key and value is read from a
+    // start within the line in blocks of sixteen, reaching at most
+    // fifteen bytes past the line, into its `PAD` bytes of padding. The
+    // bytes stored past the final length are left out of it.
+    #[allow(unsafe_code)]
+    unsafe {
+        let base = out.as_mut_ptr().add(mark);
+        let from = src.as_ptr();
+        let mut d = base;
+        for (i, s) in spans.iter().enumerate() {
+            let ((ks, ke), (vs, ve)) = s.parts();
+            if i == 0 {
+                d.cast::<[u8; 4]>().write_unaligned(*b"\"\0\0\0");
+                d = d.add(1);
+            } else {
+                d.cast::<[u8; 4]>().write_unaligned(*b",\"\0\0");
+                d = d.add(2);
+            }
+            d = copy(d, from, ks, ke);
+            d.cast::<[u8; 4]>().write_unaligned(*b"\":\"\0");
+            d = d.add(3);
+            d = copy(d, from, vs, ve);
+            d.cast::<[u8; 4]>().write_unaligned(*b"\"\0\0\0");
+            d = d.add(1);
+        }
+        out.set_len(mark + d.offset_from(base) as usize);
     }
-    out.truncate(mark + j);
 }
 
-/// Stores four bytes at `j` (none past the buffer's end, which the
-/// buffer's size in [`fields_split`] keeps every store from).
+/// Copies `from[a..b]` to `d` sixteen bytes at a time; returns where the
+/// copy ends. One block holds nearly every key and value.
+///
+/// # Safety
+/// `from` is readable to `b` plus fifteen, `d` writable to `b - a` plus
+/// fifteen.
 #[inline]
-fn put(buf: &mut [u8], j: usize, bytes: &[u8; 4]) {
-    if let Some(dst) = buf.get_mut(j..j + 4) {
-        dst.copy_from_slice(bytes);
-    }
-}
-
-/// Copies `src[a..b]` to `j`, sixteen bytes at a time (`src` is padded);
-/// returns where it ends. One block holds nearly every key and value.
-#[inline]
-fn copy(buf: &mut [u8], j: usize, src: &[u8], a: usize, b: usize) -> usize {
-    let n = b.saturating_sub(a);
+#[allow(unsafe_code)]
+unsafe fn copy(d: *mut u8, from: *const u8, a: usize, b: usize) -> *mut u8 {
+    let n = b - a;
     let mut k = 0;
-    loop {
-        if let (Some(dst), Some(from)) =
-            (buf.get_mut(j + k..j + k + 16), src.get(a + k..a + k + 16))
-        {
-            dst.copy_from_slice(from);
+    while k < n {
+        // SAFETY: `k < n`, so the block starts before `b`.
+        unsafe {
+            d.add(k)
+                .cast::<[u8; 16]>()
+                .write_unaligned(from.add(a + k).cast::<[u8; 16]>().read_unaligned());
         }
         k += 16;
-        if k >= n {
-            break;
-        }
     }
-    j + n
+    // SAFETY: `d + n` is within what the caller made writable.
+    unsafe { d.add(n) }
+}
+
+/// [`fields_split`] field by field, each key and value escaped.
+fn fields_escaped(out: &mut Vec<u8>, split: &Split) {
+    let line = split.line();
+    for (i, s) in split.spans().iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        string_bytes(out, s.key(line));
+        out.push(b':');
+        string_bytes(out, s.value(line));
+    }
 }
 
 /// A finite number as JSON (Rust's shortest round-trip form, which never
@@ -195,6 +224,34 @@ mod tests {
             let got: serde_json::Map<String, serde_json::Value> =
                 serde_json::from_str(&fast).unwrap_or_else(|e| panic!("{fast}: {e}"));
             assert_eq!(got, slow, "{fast}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The copied fields are the escaped ones, on plain keyed lines
+        /// (the ones copied) of every length, whose keys and values span
+        /// no block, one or several.
+        #[test]
+        fn copied_fields_are_the_escaped_ones(
+            fields in proptest::collection::vec(
+                // No `:` in a value: a line without a tab is split on it.
+                ("[a-z0-9_]{1,20}", "[ -!#-9;-\\[\\]-~]{0,40}"),
+                0..30,
+            )
+        ) {
+            let line = fields
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join("\t");
+            let mut split = Split::default();
+            split.fill(line.as_bytes());
+            proptest::prop_assert!(split.plain() && split.keyed());
+            let mut copied = b"{".to_vec();
+            fields_split(&mut copied, &split);
+            let mut escaped = b"{".to_vec();
+            fields_escaped(&mut escaped, &split);
+            proptest::prop_assert_eq!(copied, escaped);
         }
     }
 

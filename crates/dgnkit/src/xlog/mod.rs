@@ -78,6 +78,10 @@ pub struct Game<'a> {
     pub release: &'static Release,
     /// Why the release is not the line's own (an index into the notes).
     note: Option<u32>,
+    /// The release's [`Release::id`], and the game's index into
+    /// [`Xlog::ruled_out`]: found once a line.
+    release_id: usize,
+    ruled_out: usize,
     table: usize,
     place: usize,
     pub dnum: i64,
@@ -123,6 +127,10 @@ pub struct Xlog {
     /// only if the game is another line's.
     split: reader::Split,
     split_of: (usize, usize),
+    /// The last few [`Plan`]s made, each with its line's keys, newest
+    /// first: a file mixes a few kinds of line (a field written only
+    /// sometimes, a release's new field).
+    plans: Vec<(reader::Keys, Plan)>,
     /// The line fields `--where` compares, and whether a game's line had
     /// each: one that none had is most likely misspelt.
     filter_fields: Vec<(String, bool)>,
@@ -133,18 +141,74 @@ pub struct Xlog {
     answered: Vec<(Vec<u8>, identify::Seen, Answer)>,
 }
 
-/// The release answering a line and the index of its note, or why none.
-type Answer = Result<(&'static Release, Option<u32>), String>;
+/// What [`Xlog::read`] takes from a line's keys: the fields that tell
+/// games apart, and which field holds each of the six it reads (the last
+/// of a key's fields, if it has several). A file's lines nearly all have
+/// the same keys, so a plan is made once for a run of them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Plan {
+    seen: identify::Seen,
+    version: Option<u16>,
+    dnum: Option<u16>,
+    lev: Option<u16>,
+    death: Option<u16>,
+    flags: Option<u16>,
+    mode: Option<u16>,
+}
+
+impl Plan {
+    fn of(split: &reader::Split, raw: &[u8]) -> Plan {
+        let mut p = Plan::default();
+        if split.separator() == b'\t' {
+            p.seen.note_tab();
+        }
+        // Dispatched on the key's first byte and length first: a line has
+        // some 26 fields and these six are all that is read here.
+        for (i, span) in split.spans().iter().enumerate() {
+            let k = span.key(raw);
+            p.seen.note(k);
+            let slot = match (k.first(), k.len()) {
+                (Some(b'v'), 7) => &mut p.version,
+                (Some(b'd'), 9) if key_is(k, b"deathdnum") => &mut p.dnum,
+                (Some(b'd'), 8) => &mut p.lev,
+                (Some(b'd'), 5) => &mut p.death,
+                (Some(b'f'), 5) => &mut p.flags,
+                (Some(b'm'), 4) => &mut p.mode,
+                _ => continue,
+            };
+            let want: &[u8] = match k.len() {
+                7 => b"version",
+                9 => b"deathdnum",
+                8 => b"deathlev",
+                5 if k[0] == b'd' => b"death",
+                5 => b"flags",
+                _ => b"mode",
+            };
+            if key_is(k, want) {
+                // A line is at most `MAX_LINE` bytes, so fewer fields.
+                *slot = u16::try_from(i).ok();
+            }
+        }
+        p
+    }
+}
+
+/// The release answering a line, its [`Release::id`] and the index of its
+/// note, or why none.
+type Answer = Result<(&'static Release, usize, Option<u32>), String>;
 
 /// More distinct (version, fields seen) pairs than this are answered
 /// without keeping them.
 const ANSWERED_KEPT: usize = 64;
 
+/// How many [`Plan`]s are kept.
+const PLANS_KEPT: usize = 4;
+
 const ENDS: usize = 7;
 const MODES: usize = Mode::ALL.len();
 
-fn ruled_out_index(release: &Release, end: End, mode: Mode) -> usize {
-    (release.id() * ENDS + end as usize) * MODES + mode as usize
+fn ruled_out_index(release_id: usize, end: End, mode: Mode) -> usize {
+    (release_id * ENDS + end as usize) * MODES + mode as usize
 }
 
 impl Xlog {
@@ -153,7 +217,7 @@ impl Xlog {
             .iter()
             .flat_map(|r| {
                 summary::END_ORDER.iter().flat_map(move |&e| {
-                    Mode::ALL.map(|m| (ruled_out_index(r, e, m), ending::ruled_out(r, e, m)))
+                    Mode::ALL.map(|m| (ruled_out_index(r.id(), e, m), ending::ruled_out(r, e, m)))
                 })
             })
             .fold(
@@ -176,6 +240,7 @@ impl Xlog {
             notes: Vec::new(),
             totals: summary::Totals::default(),
             split: reader::Split::default(),
+            plans: Vec::new(),
             split_of: (0, 0),
             first_keys: Vec::new(),
             answered: Vec::new(),
@@ -190,11 +255,11 @@ impl Xlog {
     }
 
     /// The table for lines of `release`, computed on first use.
-    fn table(&mut self, release: &Release) -> usize {
+    fn table(&mut self, release: &Release, release_id: usize) -> usize {
         let id = if self.opts.file.is_some() {
             RELEASES.len()
         } else {
-            release.id()
+            release_id
         };
         if self.tables[id].is_none() {
             let (file, target, computed) = match &self.opts.file {
@@ -249,7 +314,7 @@ impl Xlog {
 
     /// The chance that the game left bones and why.
     pub fn bones(&self, g: &Game<'_>) -> (f64, Cow<'_, str>) {
-        match &self.ruled_out[ruled_out_index(g.release, g.end, g.mode)] {
+        match &self.ruled_out[g.ruled_out] {
             Some(why) => (0.0, Cow::Borrowed(why.as_str())),
             None => {
                 let a = self.place(g);
@@ -302,49 +367,42 @@ impl Xlog {
     }
 
     fn parse<'a>(&mut self, line: u64, raw: &'a [u8]) -> Result<Game<'a>, String> {
-        let mut version = None;
-        let mut dnum = None;
-        let mut lev = None;
-        let mut death = None;
-        let mut flags = None;
-        let mut mode = None;
-        let mut seen = identify::Seen::default();
         self.split.fill(raw);
         self.split_of = (raw.as_ptr() as usize, raw.len());
-        if reader::separator(raw) == b'\t' {
-            seen.note_tab();
-        }
-        // Dispatched on the key's first byte and length first: a line has
-        // some 26 fields and these six are all that is read here.
-        for span in self.split.spans() {
-            let (k, v) = (span.key(raw), span.value(raw));
-            seen.note(k);
-            let slot = match (k.first(), k.len()) {
-                (Some(b'v'), 7) => &mut version,
-                (Some(b'd'), 9) if key_is(k, b"deathdnum") => &mut dnum,
-                (Some(b'd'), 8) => &mut lev,
-                (Some(b'd'), 5) => &mut death,
-                (Some(b'f'), 5) => &mut flags,
-                (Some(b'm'), 4) => &mut mode,
-                _ => continue,
-            };
-            let want: &[u8] = match k.len() {
-                7 => b"version",
-                9 => b"deathdnum",
-                8 => b"deathlev",
-                5 if k[0] == b'd' => b"death",
-                5 => b"flags",
-                _ => b"mode",
-            };
-            if key_is(k, want) {
-                *slot = Some(v);
+        let plan = match self.plans.iter().find(|(k, _)| self.split.has_keys(k)) {
+            Some(&(_, plan)) => plan,
+            None => {
+                let plan = Plan::of(&self.split, raw);
+                if self.plans.len() < PLANS_KEPT {
+                    self.plans.push(Default::default());
+                }
+                // The oldest goes.
+                self.plans.rotate_right(1);
+                if self.split.keys_into(&mut self.plans[0].0) {
+                    self.plans[0].1 = plan;
+                }
+                plan
             }
-        }
+        };
+        let spans = self.split.spans();
+        let field = |at: Option<u16>| {
+            at.and_then(|i| spans.get(usize::from(i)))
+                .map(|s| s.value(raw))
+        };
+        let (version, dnum, lev, death, flags, mode) = (
+            field(plan.version),
+            field(plan.dnum),
+            field(plan.lev),
+            field(plan.death),
+            field(plan.flags),
+            field(plan.mode),
+        );
+        let seen = plan.seen;
         let missing = |what: &str| {
             format!("missing field `{what}` (a truncated line, or not an xlogfile line)")
         };
         let version = version.ok_or_else(|| missing("version"))?;
-        let (release, note) = self.answer(version, seen)?;
+        let (release, release_id, note) = self.answer(version, seen)?;
         let number = |what: &str, v: Option<&[u8]>| -> Result<i64, String> {
             let v = v.ok_or_else(|| missing(what))?;
             let n = reader::parse_int(v).ok_or_else(|| {
@@ -361,7 +419,7 @@ impl Xlog {
         let death = death.ok_or_else(|| missing("death"))?;
         let end = ending::classify(death);
         let mode = ending::mode(release, flags, mode)?;
-        let table = self.table(release);
+        let table = self.table(release, release_id);
         let t = self.table_ref(table);
         if let Some(why) = &t.refused {
             return Err(why.clone());
@@ -384,6 +442,8 @@ impl Xlog {
             version,
             release,
             note,
+            release_id,
+            ruled_out: ruled_out_index(release_id, end, mode),
             table,
             place,
             dnum,
@@ -403,7 +463,7 @@ impl Xlog {
             return a.clone();
         }
         let a = release::answer(version, seen, self.opts.target, self.opts.game)
-            .map(|a| (a.release, a.note.map(|n| self.note(n))));
+            .map(|a| (a.release, a.release.id(), a.note.map(|n| self.note(n))));
         if self.answered.len() < ANSWERED_KEPT {
             self.answered.push((version.to_vec(), seen, a.clone()));
         }
@@ -481,9 +541,9 @@ impl Xlog {
         }
         self.totals.ends[g.end as usize] += 1;
         self.totals.modes[g.mode as usize] += 1;
-        *self.totals.releases.entry(g.release.name).or_default() += 1;
+        self.totals.count_release(g.release_id);
         if g.end.is_death() {
-            let bones_mode = self.ruled_out[ruled_out_index(g.release, g.end, g.mode)].is_none();
+            let bones_mode = self.ruled_out[g.ruled_out].is_none();
             if let Some(t) = self.tables[g.table].as_mut() {
                 let c = &mut t.counts[g.place];
                 c.deaths += 1;
@@ -491,7 +551,7 @@ impl Xlog {
                     c.bones_deaths += 1;
                 }
             }
-            *self.totals.depths.entry(g.depth as i32).or_default() += 1;
+            self.totals.count_depth(g.depth);
         }
     }
 
@@ -549,7 +609,7 @@ impl Xlog {
         out.extend_from_slice(num.format(g.depth).as_bytes());
         out.push(b',');
         out.extend_from_slice(a.json.as_bytes());
-        let bones = match &self.ruled_out_json[ruled_out_index(g.release, g.end, g.mode)] {
+        let bones = match &self.ruled_out_json[g.ruled_out] {
             Some(j) => j,
             None if g.mode == Mode::Unrecorded => &a.bones_json_unrecorded,
             None => &a.bones_json,

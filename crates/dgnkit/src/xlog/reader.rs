@@ -176,11 +176,24 @@ pub fn fields(line: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
 #[derive(Clone, Debug, Default)]
 pub struct Split {
     spans: Vec<Span>,
+    sep: u8,
     plain: bool,
     keyed: bool,
     /// The line and [`PAD`] plain bytes: blocks of sixteen are read from
     /// any offset in the line without a shorter last one.
     padded: Vec<u8>,
+}
+
+/// A line's keys in order, and its separator: the lines of one file
+/// nearly all have the same, so what a reader makes of a line's keys is
+/// made once and kept beside them ([`Split::has_keys`]). Keys of up to
+/// fifteen bytes, each one number: comparing a line's keys is then a
+/// compare a field.
+#[derive(Clone, Debug, Default)]
+pub struct Keys {
+    /// 0 while it holds no line's keys (no line has it as separator).
+    sep: u8,
+    words: Vec<u128>,
 }
 
 /// How many bytes [`Split::padded`] has after the line.
@@ -218,6 +231,7 @@ impl Split {
     /// Splits `line` (with its [`separator`]), replacing what was there.
     pub fn fill(&mut self, line: &[u8]) {
         let sep = separator(line);
+        self.sep = sep;
         self.spans.clear();
         self.padded.clear();
         self.padded.extend_from_slice(line);
@@ -278,6 +292,55 @@ impl Split {
 
     pub fn spans(&self) -> &[Span] {
         &self.spans
+    }
+
+    /// The line's [`separator`].
+    pub fn separator(&self) -> u8 {
+        self.sep
+    }
+
+    /// A key as one number: its bytes (zero past its end) and its length
+    /// in the top byte, or `None` when it is longer than fifteen bytes.
+    #[inline]
+    fn key_word(&self, s: &Span) -> Option<u128> {
+        let n = s.eq.wrapping_sub(s.start);
+        // A field without `=` has an empty key.
+        let n = if n > self.padded.len() { 0 } else { n };
+        if n > 15 {
+            return None;
+        }
+        let block: [u8; 16] = self.padded.get(s.start..s.start + 16)?.try_into().ok()?;
+        let bytes = u128::from_le_bytes(block) & ((1u128 << (8 * n)) - 1);
+        Some(bytes | (n as u128) << 120)
+    }
+
+    /// Whether this line's keys and separator are the ones `keys` holds.
+    pub fn has_keys(&self, keys: &Keys) -> bool {
+        keys.sep == self.sep
+            && keys.words.len() == self.spans.len()
+            && self
+                .spans
+                .iter()
+                .zip(&keys.words)
+                .all(|(s, &w)| self.key_word(s) == Some(w))
+    }
+
+    /// Makes `keys` this line's keys and separator; `false` (and `keys`
+    /// holds none) when a key is longer than fifteen bytes.
+    pub fn keys_into(&self, keys: &mut Keys) -> bool {
+        keys.sep = self.sep;
+        keys.words.clear();
+        for s in &self.spans {
+            match self.key_word(s) {
+                Some(w) => keys.words.push(w),
+                None => {
+                    keys.sep = 0;
+                    keys.words.clear();
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Every byte of the line is printable ASCII other than `"` and `\\`,

@@ -22,9 +22,52 @@ pub(crate) struct Totals {
     pub ends: [u64; 7],
     /// Per [`Mode`] (its discriminant).
     pub modes: [u64; Mode::ALL.len()],
-    pub releases: BTreeMap<&'static str, u64>,
-    /// Deaths per depth.
-    pub depths: BTreeMap<i32, u64>,
+    /// Per release, by [`super::release::Release::id`]: counted by index,
+    /// as a map's look-up by name was a twentieth of `dgn xlog`'s time.
+    pub releases: Vec<u64>,
+    /// Deaths per depth, from -128 (a depth is a signed byte).
+    pub depths: Vec<u64>,
+}
+
+impl Totals {
+    pub fn count_release(&mut self, id: usize) {
+        if self.releases.len() <= id {
+            self.releases.resize(id + 1, 0);
+        }
+        self.releases[id] += 1;
+    }
+
+    /// Counts a death at `depth` (-128 to 127, as the reader checks).
+    pub fn count_depth(&mut self, depth: i64) {
+        if self.depths.is_empty() {
+            self.depths.resize(256, 0);
+        }
+        if let Some(n) = usize::try_from(depth + 128)
+            .ok()
+            .and_then(|i| self.depths.get_mut(i))
+        {
+            *n += 1;
+        }
+    }
+
+    fn release_map(&self) -> BTreeMap<String, u64> {
+        let all = &*super::release::RELEASES;
+        let mut map = BTreeMap::new();
+        for (id, &n) in self.releases.iter().enumerate() {
+            if let (Some(r), true) = (all.get(id), n > 0) {
+                *map.entry(r.name.to_string()).or_default() += n;
+            }
+        }
+        map
+    }
+
+    fn depth_map(&self) -> BTreeMap<i32, u64> {
+        (-128..)
+            .zip(&self.depths)
+            .filter(|(_, &n)| n > 0)
+            .map(|(d, &n)| (d, n))
+            .collect()
+    }
 }
 
 /// An expected count over the games (a sum of probabilities).
@@ -159,18 +202,15 @@ impl Summary {
                 }
             }
         }
-        let mut deadliest: Vec<(i32, u64)> = t.depths.iter().map(|(&d, &n)| (d, n)).collect();
+        let depths = t.depth_map();
+        let mut deadliest: Vec<(i32, u64)> = depths.iter().map(|(&d, &n)| (d, n)).collect();
         deadliest.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         deadliest.truncate(10);
         Summary {
             games: t.games,
             bad_lines: t.bad,
             filtered_out: t.filtered,
-            releases: t
-                .releases
-                .iter()
-                .map(|(k, v)| ((*k).to_string(), *v))
-                .collect(),
+            releases: t.release_map(),
             answered_with_another: x
                 .notes
                 .iter()
@@ -204,7 +244,7 @@ impl Summary {
             specials: ranked(specials),
             deaths_on_bones_levels: on_bones_levels,
             expected_bones: expected,
-            depths: t.depths.clone(),
+            depths,
             deadliest,
             unknown_fields: x.unknown_fields(),
         }

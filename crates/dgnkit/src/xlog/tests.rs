@@ -179,7 +179,7 @@ fn vlads_tower_differs_between_3_6_0_and_3_6_1() {
     let mut x = Xlog::new(Options::default());
     let table = |x: &mut Xlog, version: &str| {
         let r = for_version(version.as_bytes(), None, |_| false).unwrap();
-        let id = x.table(r);
+        let id = x.table(r, r.id());
         x.table_ref(id)
             .answers
             .places
@@ -1225,4 +1225,60 @@ fn an_unproven_games_lines_are_refused() {
         "{e}"
     );
     assert!(tables_for(&script, Target::NetHack36.game(), None).is_ok());
+}
+
+/// A line is read the same after any other: what [`Xlog`] keeps of the
+/// last line's keys ([`Plan`]) is made anew when the keys change (a field
+/// more or less, moved, twice, renamed to another game's, longer than a
+/// key kept, another separator).
+#[test]
+fn lines_read_alike_after_any_other() {
+    use proptest::prelude::*;
+    let base = line("3.6.6", 0, 12, "killed by a soldier ant", Some("0x4"));
+    let swapped = base.replacen("deathlev=12\tmaxlvl=12", "maxlvl=12\tdeathlev=12", 1);
+    let pool: Vec<String> = vec![
+        base.clone(),
+        line("3.6.6", 2, 3, "killed by a gnome lord", None),
+        line("3.4.3", 0, 5, "quit", None),
+        swapped,
+        format!("{base}\tdeathlev=4"),
+        format!("{base}\ttnntachieve0=0x1"),
+        format!("{base}\tkilled_archangels=0"),
+        base.replacen("deathdnum=0", "deathdnum=2", 1),
+        base.replacen("version=3.6.6", "version=3.7.0", 1),
+        base.replacen("flags=0x4", "flags=0x1", 1),
+        base.replacen("deathdnum=0\t", "", 1),
+        base.replacen("death=", "xdeath=", 1),
+        base.replacen("deathlev=", "deathlvl=", 1),
+        base.replacen("flags=", "flagz=", 1),
+    ];
+    let read = |x: &mut Xlog, n: u64, l: &str| -> String {
+        match x.read(n, l.as_bytes()) {
+            Ok(Some(g)) => {
+                let mut out = Vec::new();
+                x.json(&g, &mut out);
+                String::from_utf8(out).unwrap()
+            }
+            Ok(None) => "none".into(),
+            Err(e) => e.error,
+        }
+    };
+    let alone: Vec<String> = pool
+        .iter()
+        .map(|l| read(&mut Xlog::new(Options::default()), 1, l))
+        .collect();
+    assert!(
+        alone.iter().any(|a| a.starts_with('{')) && alone.iter().any(|a| a.starts_with("missing"))
+    );
+    let shared = std::cell::RefCell::new(Xlog::new(Options::default()));
+    proptest::test_runner::TestRunner::default()
+        .run(&proptest::collection::vec(0..pool.len(), 1..12), |picks| {
+            let mut x = shared.borrow_mut();
+            for i in picks {
+                let got = read(&mut x, 1, &pool[i]);
+                prop_assert_eq!(&got, &alone[i], "{}", pool[i]);
+            }
+            Ok(())
+        })
+        .unwrap();
 }
