@@ -482,7 +482,9 @@ pub fn field<'a>(line: &'a [u8], key: &[u8]) -> Option<&'a [u8]> {
     fields(line).find(|(k, _)| *k == key).map(|(_, v)| v)
 }
 
-/// A decimal integer (optionally signed), or `0x` hexadecimal.
+/// A decimal integer (optionally signed), or `0x` hexadecimal; `None`
+/// beyond `i64` (a flags field of seventeen hex digits once overflowed
+/// here: a panic in a debug build, a wrong value in a release).
 pub fn parse_int(v: &[u8]) -> Option<i64> {
     let (neg, digits) = match v {
         [b'-', rest @ ..] => (true, rest),
@@ -493,13 +495,13 @@ pub fn parse_int(v: &[u8]) -> Option<i64> {
         [b'0', b'x' | b'X', rest @ ..] => (16, rest),
         _ => (10, digits),
     };
-    if digits.is_empty() || digits.len() > 18 {
+    if digits.is_empty() {
         return None;
     }
     let mut n: i64 = 0;
     for &b in digits {
         let d = (b as char).to_digit(radix)?;
-        n = n * i64::from(radix) + i64::from(d);
+        n = n.checked_mul(i64::from(radix))?.checked_add(i64::from(d))?;
     }
     Some(if neg { -n } else { n })
 }
@@ -677,5 +679,8 @@ mod tests {
         assert_eq!(parse_int(b"12a"), None);
         assert_eq!(parse_int(b""), None);
         assert_eq!(parse_int(b"99999999999999999999"), None);
+        assert_eq!(parse_int(b"0x7fffffffffffffff"), Some(i64::MAX));
+        assert_eq!(parse_int(b"0x8000000000000000"), None);
+        assert_eq!(parse_int(b"0x1BBBBBBBBBBBBBBB0"), None);
     }
 }

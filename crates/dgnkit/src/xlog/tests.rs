@@ -1282,3 +1282,34 @@ fn lines_read_alike_after_any_other() {
         })
         .unwrap();
 }
+
+/// libFuzzer's `xlog_reader` input of 2026-11-29 (`crash-43a241f4`): a
+/// `flags` of seventeen hex digits overflowed `parse_int` (a panic in the
+/// fuzzer's debug build, a wrong mode in a release). Every line is now a
+/// game, a bad line or blank.
+#[test]
+fn fuzz_long_hex_flags_are_a_bad_line() {
+    const INPUT: &[u8] =
+        b"how  and bo_senp > 0.=5\tdeathlev=20\tdeath=killed by a jackal\tflags=0x0\trole=Val\
+          \nversion=DNH-3.23.0\tdeathdnum=9\tdeathlev=-5\tdeath=quit\tflags=0x1BBBBBBBBBBBBBBB\
+          0\tdeat\x00e\nversion=4.4.11.\tde1.13.0\tdeathdnumlev=deathdev=-3\tdeath=qw  and bo_\
+          senp > 0.0\tdeat\x00e\nversion=4.4.11.\t\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\
+          \x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\
+          \x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\
+          \x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\
+          \x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\
+          \x00\x00de1.13.0\tdeathdnumlev=deathdev=-3\tdeath=quit\tflauit\tfla1s=0x2\trole=Val\
+          \n";
+    assert_eq!(INPUT.len(), 436);
+    let mut x = Xlog::new(Options::default());
+    for (n, raw) in INPUT.split(|&b| b == b'\n').enumerate() {
+        if let Ok(Some(g)) = x.read(n as u64 + 1, raw) {
+            let mut out = Vec::new();
+            x.json(&g, &mut out);
+            serde_json::from_slice::<serde_json::Value>(&out).unwrap();
+        }
+    }
+    let line = line("3.6.6", 0, 5, "quit", Some("0x1BBBBBBBBBBBBBBB0"));
+    let bad = x.read(9, line.as_bytes()).unwrap_err();
+    assert!(bad.error.contains("flags"), "{}", bad.error);
+}
