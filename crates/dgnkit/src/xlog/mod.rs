@@ -185,7 +185,8 @@ impl Plan {
                 _ => b"mode",
             };
             if key_is(k, want) {
-                // A line is at most `MAX_LINE` bytes, so fewer fields.
+                // A line has at most `MAX_LINE` (64 KiB) bytes, so fewer
+                // than 65,536 fields: the index fits.
                 *slot = u16::try_from(i).ok();
             }
         }
