@@ -379,9 +379,8 @@ impl Xlog {
                 }
                 // The oldest goes.
                 self.plans.rotate_right(1);
-                if self.split.keys_into(&mut self.plans[0].0) {
-                    self.plans[0].1 = plan;
-                }
+                self.split.keys_into(&mut self.plans[0].0);
+                self.plans[0].1 = plan;
                 plan
             }
         };

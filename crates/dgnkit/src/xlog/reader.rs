@@ -325,22 +325,17 @@ impl Split {
                 .all(|(s, &w)| self.key_word(s) == Some(w))
     }
 
-    /// Makes `keys` this line's keys and separator; `false` (and `keys`
-    /// holds none) when a key is longer than fifteen bytes.
-    pub fn keys_into(&self, keys: &mut Keys) -> bool {
-        keys.sep = self.sep;
+    /// Makes `keys` this line's keys and separator, or none (matching no
+    /// line) when a key is longer than fifteen bytes.
+    pub fn keys_into(&self, keys: &mut Keys) {
         keys.words.clear();
-        for s in &self.spans {
-            match self.key_word(s) {
-                Some(w) => keys.words.push(w),
-                None => {
-                    keys.sep = 0;
-                    keys.words.clear();
-                    return false;
-                }
-            }
+        keys.words
+            .extend(self.spans.iter().map_while(|s| self.key_word(s)));
+        keys.sep = self.sep;
+        if keys.words.len() < self.spans.len() {
+            keys.sep = 0;
+            keys.words.clear();
         }
-        true
     }
 
     /// Every byte of the line is printable ASCII other than `"` and `\\`,
