@@ -369,6 +369,22 @@ impl Acc {
         }
     }
 
+    /// Moves into this one what `part` holds of dungeon record `rec`: its
+    /// [`DAcc`], its levels', the branches into it and its cells, which
+    /// this one has not been given yet. Judging one dungeon's outcomes
+    /// touches nothing else ([`crate::exact`]), so a part judged apart holds
+    /// the very sums this one would have made.
+    pub fn take_dungeon(&mut self, res: &Resolver, rec: usize, mut part: Acc) {
+        debug_assert!(part.failures.is_empty() && part.places.is_none());
+        self.dungeons[rec] = std::mem::take(&mut part.dungeons[rec]);
+        let (l0, l1) = res.dungeons[rec].levels;
+        for l in l0 as usize..l1 as usize {
+            self.levels[l] = std::mem::take(&mut part.levels[l]);
+        }
+        self.branches.append(&mut part.branches);
+        self.cells.append(&mut part.cells);
+    }
+
     pub fn fail(&mut self, key: FailKey, w: W, example: impl FnOnce() -> String) {
         match self.failures.get_mut(&key) {
             Some((acc, _)) => *acc += w,

@@ -90,17 +90,16 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
     let preds = predecessors(run, all);
     let madman = madman_records(res, opts).ok().flatten();
     let file = FileKinds::new(res, opts);
-    // Grouping a layer's outcomes (`Alike`) reads only the run: on the
-    // largest files two other threads group the layers while this one
-    // judges the groups, in layer order as one thread would.
-    let mut judge = |i: usize, grouped: Grouped| {
-        let layer = &run.layers[i];
-        for (ei, p) in grouped.fails {
-            if let To::Fail(key) = &layer.edges[ei].to {
-                acc.fail((**key).clone(), p, || example(res, run, &preds, i, ei));
-            }
-        }
-        for g in &grouped.groups {
+    // Grouping a layer's outcomes (`Alike`) reads only the run, and judging
+    // them touches only their dungeon's part of `acc` (its record, its
+    // levels, the branches into it, its cells). On the largest files two
+    // other threads each take whole layers, group them and judge them into
+    // an `Acc` of the layer's own, which this one takes in layer order:
+    // every sum is the one a single thread makes. Places are per dungeon
+    // index, which any dungeon may take: with them, the threads only group
+    // and this one judges.
+    let judge_one = |acc: &mut Acc, i: usize, groups: &[Group]| {
+        for g in groups {
             let at = Outcome {
                 i,
                 index: g.index,
@@ -109,26 +108,34 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
                 a: g.a,
                 t: g.t,
             };
-            present(res, run, opts, (madman, &file), &mut acc, &at);
+            present(res, run, opts, (madman, &file), acc, &at);
+        }
+    };
+    let fail_all = |acc: &mut Acc, i: usize, fails: Vec<(usize, W)>| {
+        let layer = &run.layers[i];
+        for (ei, p) in fails {
+            if let To::Fail(key) = &layer.edges[ei].to {
+                acc.fail((**key).clone(), p, || example(res, run, &preds, i, ei));
+            }
         }
     };
     let layers: Vec<usize> = (0..run.layers.len())
         .filter(|&i| !run.layers[i].edges.is_empty())
         .collect();
     let edges: usize = run.layers.iter().map(|l| l.edges.len()).sum();
-    // Two threads group the layers, each taking the next one not taken
-    // once done with its last (the layers' sizes vary a hundredfold), as
-    // far ahead of the judging as they get: what is sent is only the
-    // groups, a few megabytes for all the layers of the largest files.
-    // This one judges them in layer order. Should no thread start,
-    // nothing has been judged yet and this one does it all.
+    // Each thread takes the next layer not taken once done with its last
+    // (the layers' sizes vary a hundredfold), as far ahead of this one as
+    // it gets. Should no thread start, nothing has been judged yet and
+    // this one does it all.
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let apart = !places;
     let piped = edges >= PIPELINE_AT
+        && !crate::halves::is_alone()
         && std::thread::scope(|scope| {
-            let (tx, rx) = std::sync::mpsc::channel::<(usize, Grouped)>();
+            let (tx, rx) = std::sync::mpsc::channel::<(usize, Grouped, Option<Acc>)>();
             let mut started = false;
             for _ in 0..2 {
-                let (tx, next, layers) = (tx.clone(), &next, &layers);
+                let (tx, next, layers, judge_one) = (tx.clone(), &next, &layers, &judge_one);
                 let spawned = std::thread::Builder::new()
                     .name("dgnkit-stats".into())
                     .spawn_scoped(scope, move || loop {
@@ -136,8 +143,18 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
                         let Some(&i) = layers.get(k) else {
                             break;
                         };
+                        if run.stop.is_set() {
+                            break;
+                        }
+                        let mut grouped = group(run, all, i);
+                        let part = apart.then(|| {
+                            let mut part = Acc::new(res);
+                            judge_one(&mut part, i, &grouped.groups);
+                            grouped.groups = Vec::new();
+                            part
+                        });
                         // A judge that stopped early hangs up.
-                        if run.stop.is_set() || tx.send((k, group(run, all, i))).is_err() {
+                        if tx.send((k, grouped, part)).is_err() {
                             break;
                         }
                     });
@@ -148,14 +165,20 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
                 return false;
             }
             // The layers that came before their turn.
-            let mut early: Vec<Option<Grouped>> = (0..layers.len()).map(|_| None).collect();
+            let mut early: Vec<Option<(Grouped, Option<Acc>)>> =
+                (0..layers.len()).map(|_| None).collect();
             let mut turn = 0;
-            for (k, grouped) in rx {
+            for (k, grouped, part) in rx {
                 if let Some(slot) = early.get_mut(k) {
-                    *slot = Some(grouped);
+                    *slot = Some((grouped, part));
                 }
-                while let Some(grouped) = early.get_mut(turn).and_then(Option::take) {
-                    judge(layers[turn], grouped);
+                while let Some((grouped, part)) = early.get_mut(turn).and_then(Option::take) {
+                    let i = layers[turn];
+                    fail_all(&mut acc, i, grouped.fails);
+                    match part {
+                        Some(part) => acc.take_dungeon(res, i, part),
+                        None => judge_one(&mut acc, i, &grouped.groups),
+                    }
                     turn += 1;
                 }
             }
@@ -167,7 +190,9 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
             if run.stop.is_set() {
                 break;
             }
-            judge(i, group(run, all, i));
+            let grouped = group(run, all, i);
+            fail_all(&mut acc, i, grouped.fails);
+            judge_one(&mut acc, i, &grouped.groups);
         }
     }
     let last = run.layers.len() - 1;
@@ -202,9 +227,9 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
     acc
 }
 
-/// Edges over all layers from which [`accumulate`] groups outcomes on a
-/// second thread.
-const PIPELINE_AT: usize = 16_384;
+/// Edges over all layers from which [`accumulate`] groups and judges
+/// outcomes on other threads.
+pub(crate) const PIPELINE_AT: usize = 16_384;
 
 /// One layer's outcomes grouped for judging, and its failures (edge, chance
 /// of reaching it) in edge order.

@@ -60,6 +60,57 @@ fn the_passes_beside_the_enumeration_give_what_one_thread_does() {
     }
 }
 
+/// The layers judged on two other threads, each into an `Acc` of its
+/// own (`exact::accumulate`), give, bit for bit, the statistics of one
+/// thread judging them all: on dNetHack 3.23, whose layers are many and
+/// large enough to be judged apart, with and without the places table.
+#[test]
+fn the_layers_judged_apart_give_what_one_thread_does() {
+    let target = dgnkit::options::Target::DNetHack;
+    let check = dgnkit::frontend::CheckOptions {
+        target,
+        dialect: target.game().dialect,
+        ..Default::default()
+    };
+    let script = dgnkit::frontend::analyze_fast(
+        include_bytes!("../../../../corpus/dnethack-3.23.def"),
+        &check,
+    )
+    .script
+    .expect("the built-in file compiles");
+    let opts = StatsOptions {
+        game: target.game().loader_game(),
+        bones: target.game().bones_options(),
+        ..StatsOptions::default()
+    };
+    let res = Resolver::for_game(&script, &opts.game, &opts.inputs).expect("resolves");
+    let run = engine::Engine::new(&res, false, Budget::default())
+        .with_bones(&opts.bones)
+        .run()
+        .expect("enumerable");
+    let edges: usize = run.layers.iter().map(|l| l.edges.len()).sum();
+    assert!(
+        edges >= exact::PIPELINE_AT,
+        "{edges} outcomes judge on one thread"
+    );
+    for places in [false, true] {
+        let judged = |alone: bool| {
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    if alone {
+                        crate::halves::alone();
+                    }
+                    let acc = exact::accumulate(&res, &run, &opts.bones, places);
+                    format!("{acc:?}")
+                })
+                .join()
+                .expect("no panic")
+            })
+        };
+        assert_eq!(judged(false), judged(true), "places: {places}");
+    }
+}
+
 /// A set [`Stop`] ends both the enumeration and the sampling, and the
 /// method says the statistics were stopped; an unset one changes nothing.
 #[test]
