@@ -3,6 +3,7 @@
 //! 1/samples, or an outcome's chance in tests), and turned into [`Stats`].
 
 use super::engine::FailKey;
+use super::fxhash::FxHashMap;
 use super::weight::W;
 use super::{
     BonesStat, BonesSummary, BranchStat, Dist, DungeonStat, FailureStat, GivenResult, LevelStat,
@@ -86,22 +87,24 @@ impl BonesAcc {
 
     /// Counts weight `x` under the decision `d` for a level at `depth`.
     fn decided(&mut self, x: PW, d: &Decision, depth: i32) {
+        self.counted(x, &Verdict::of(d), depth);
+    }
+
+    /// Counts weight `x` under the verdict `v` for a level at `depth`.
+    #[inline]
+    fn counted(&mut self, x: PW, v: &Verdict, depth: i32) {
         if !x.pos && x.w.is_zero() {
             return;
         }
-        let c = match d.rule {
-            Rule::DepthRoll if d.chance.0 == 0 => CAT_SHALLOW,
-            Rule::DepthRoll => CAT_ELIGIBLE,
-            r => r.category(),
-        };
+        let c = usize::from(v.cat);
         self.cat(c, x);
         if c == CAT_ELIGIBLE {
-            self.leave_sum += x.w * W::ratio(u64::from(d.chance.0), u64::from(d.chance.1));
+            self.leave_sum += x.w * v.leave;
             if x.pos {
                 widen(&mut self.leave_depth, depth);
             }
         }
-        if d.can_load && x.pos {
+        if v.can_load && x.pos {
             widen(&mut self.load_depth, depth);
         }
     }
@@ -109,9 +112,9 @@ impl BonesAcc {
     /// Adds one class of outcomes for one level. `kinds` weigh what lies
     /// there (already times the outcome's chance); `s` is the chance that
     /// the rest of the resolution succeeds and `ends` splits it by the
-    /// branches that end on this level. Every combination is judged by the
-    /// game's own [`decide`], so the categories follow whatever rules the
-    /// game has.
+    /// branches that end on this level; `verdicts` are the game's own
+    /// [`decide`] for every combination ([`Verdicts::of`] the level's
+    /// `st`), so the categories follow whatever rules the game has.
     pub fn add(
         &mut self,
         exists: W,
@@ -119,7 +122,7 @@ impl BonesAcc {
         st: &Static,
         s: W,
         ends: &Ends,
-        opts: &BonesOptions,
+        verdicts: &Verdicts,
     ) {
         self.exists += exists * s;
         let total = kinds
@@ -127,49 +130,32 @@ impl BonesAcc {
             .plus(kinds.portal)
             .plus(kinds.other)
             .plus(kinds.event);
-        self.bottom.add(st.bottom, total.times(s));
-        self.vibrating.add(st.vibrating, total.times(s));
+        let total_s = total.times(s);
+        self.bottom.add(st.bottom, total_s);
+        self.vibrating.add(st.vibrating, total_s);
         let branch = ends.branch.iter().fold(W::ZERO, |a, &w| a + w);
         if st.level > 1 {
             self.branch.add(true, total.times(branch));
             self.branch.add(false, total.times(ends.none));
         } else {
-            self.branch.add(false, total.times(s));
+            self.branch.add(false, total_s);
         }
-        let event = opts.rules.event_levels.first();
-        let lying = [
-            (kinds.none, true, false, false),
-            (kinds.portal, false, true, false),
-            (kinds.event, false, false, true),
-            (kinds.other, false, false, false),
-        ];
-        let situations = std::iter::once((ends.none, false, None))
-            .chain((0..ENDS).map(|c| (ends.branch[c], true, other_end(c))));
-        for (w_end, branch_level, other) in situations {
+        // A kind that is impossible and weighs nothing counts nothing in
+        // any situation: most levels hold one kind of the four.
+        let lying = [kinds.none, kinds.portal, kinds.event, kinds.other];
+        let held = |k: usize| lying[k].pos || !lying[k].w.is_zero();
+        let (mut kinds_held, mut n) = ([0usize; 4], 0);
+        for k in (0..4).filter(|&k| held(k)) {
+            kinds_held[n] = k;
+            n += 1;
+        }
+        let situations = std::iter::once(ends.none).chain(ends.branch);
+        for (w_end, row) in situations.zip(&verdicts.0) {
             if w_end.is_zero() {
                 continue;
             }
-            for &(kind, special_none, portal, is_event) in &lying {
-                let x = kind.times(w_end);
-                if !x.pos && x.w.is_zero() {
-                    continue;
-                }
-                let facts = LevelFacts {
-                    special_none,
-                    dungeon_none: st.dungeon_none,
-                    bottom: st.bottom,
-                    branch_level,
-                    level: st.level,
-                    main_dungeon: st.main_dungeon,
-                    vibrating: st.vibrating,
-                    portal,
-                    depth: st.depth,
-                    madman_home: if st.madman { Known::Yes } else { Known::No },
-                    other_end: other,
-                    event: if is_event { event } else { None },
-                };
-                let d = decide(&opts.rules, &facts);
-                self.decided(x, &d, st.depth);
+            for &k in &kinds_held[..n] {
+                self.counted(lying[k].times(w_end), &row[k], st.depth);
             }
         }
     }
@@ -257,6 +243,99 @@ pub const END_QUEST: usize = 1;
 pub const END_NO_BONES: usize = 2;
 
 /// The other end of class `c` as the rules read it.
+/// What [`BonesAcc`] reads of one [`Decision`]: its category, whether a
+/// stored bones file would load, and the chance of leaving bones.
+#[derive(Clone, Copy, Debug)]
+pub struct Verdict {
+    cat: u8,
+    can_load: bool,
+    leave: W,
+}
+
+impl Verdict {
+    fn of(d: &Decision) -> Verdict {
+        let cat = match d.rule {
+            Rule::DepthRoll if d.chance.0 == 0 => CAT_SHALLOW,
+            Rule::DepthRoll => CAT_ELIGIBLE,
+            r => r.category(),
+        };
+        Verdict {
+            cat: cat as u8,
+            can_load: d.can_load,
+            leave: W::ratio(u64::from(d.chance.0), u64::from(d.chance.1)),
+        }
+    }
+}
+
+/// The game's verdicts on a level with facts [`Static`], for each
+/// situation (no branch ending there, then the other end of each of
+/// [`ENDS`]) and each kind of what lies there (a special level marked
+/// "none", one with a magic portal, one awaiting an event, anything
+/// else). A level's facts take a handful of values over the tens of
+/// thousands of outcomes that add it, so they are judged once each
+/// ([`VerdictMemo`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Verdicts([[Verdict; 4]; 1 + ENDS]);
+
+impl Verdicts {
+    pub fn of(st: &Static, opts: &BonesOptions) -> Verdicts {
+        let event = opts.rules.event_levels.first();
+        // (special_none, portal, is_event), in the order of `add`'s kinds.
+        let lying = [
+            (true, false, false),
+            (false, true, false),
+            (false, false, true),
+            (false, false, false),
+        ];
+        Verdicts(std::array::from_fn(|situation| {
+            let (branch_level, other) = match situation {
+                0 => (false, None),
+                c => (true, other_end(c - 1)),
+            };
+            std::array::from_fn(|k| {
+                let (special_none, portal, is_event) = lying[k];
+                let facts = LevelFacts {
+                    special_none,
+                    dungeon_none: st.dungeon_none,
+                    bottom: st.bottom,
+                    branch_level,
+                    level: st.level,
+                    main_dungeon: st.main_dungeon,
+                    vibrating: st.vibrating,
+                    portal,
+                    depth: st.depth,
+                    madman_home: if st.madman { Known::Yes } else { Known::No },
+                    other_end: other,
+                    event: if is_event { event } else { None },
+                };
+                Verdict::of(&decide(&opts.rules, &facts))
+            })
+        }))
+    }
+}
+
+/// [`Verdicts`] per [`Static`] met so far, for one set of bones options.
+#[derive(Default)]
+pub struct VerdictMemo(FxHashMap<u128, Verdicts>);
+
+impl VerdictMemo {
+    pub fn of(&mut self, st: &Static, opts: &BonesOptions) -> &Verdicts {
+        // Packed: two words hash in two steps, the struct's seven fields
+        // in seven.
+        let flags = [
+            st.dungeon_none,
+            st.bottom,
+            st.vibrating,
+            st.main_dungeon,
+            st.madman,
+        ]
+        .iter()
+        .fold(0u128, |m, &f| m << 1 | u128::from(f));
+        let key = u128::from(st.depth as u32) | u128::from(st.level as u32) << 32 | flags << 64;
+        self.0.entry(key).or_insert_with(|| Verdicts::of(st, opts))
+    }
+}
+
 fn other_end(c: usize) -> Option<OtherEnd> {
     match c {
         END_QUEST => Some(OtherEnd {

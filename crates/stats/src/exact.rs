@@ -1,7 +1,7 @@
 //! Turns the enumeration into statistics: every outcome weighted by the
 //! chance of reaching it and the chance that the rest succeeds.
 
-use super::acc::{bump, Acc, Ends, Kinds, Static, ENDS, END_NO_BONES, END_PLAIN, PW};
+use super::acc::{bump, Acc, Ends, Kinds, Static, VerdictMemo, ENDS, END_NO_BONES, END_PLAIN, PW};
 use super::alike::{self, After, Alike, Group};
 use super::engine::{BackAt, BranchInfo, Edge, Enumeration, Present, To};
 use super::place::{Class, LEVELS};
@@ -98,7 +98,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
     // every sum is the one a single thread makes. Places are per dungeon
     // index, which any dungeon may take: with them, the threads only group
     // and this one judges.
-    let judge_one = |acc: &mut Acc, i: usize, groups: &[Group]| {
+    let judge_one = |acc: &mut Acc, memo: &mut VerdictMemo, i: usize, groups: &[Group]| {
         for g in groups {
             let at = Outcome {
                 i,
@@ -108,7 +108,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
                 a: g.a,
                 t: g.t,
             };
-            present(res, run, opts, (madman, &file), acc, &at);
+            present(res, run, opts, (madman, &file), (acc, memo), &at);
         }
     };
     let fail_all = |acc: &mut Acc, i: usize, fails: Vec<(usize, W)>| {
@@ -127,6 +127,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
     // (the layers' sizes vary a hundredfold), as far ahead of this one as
     // it gets. Should no thread start, nothing has been judged yet and
     // this one does it all.
+    let mut memo = VerdictMemo::default();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let apart = !places;
     let piped = edges >= PIPELINE_AT
@@ -136,6 +137,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
             let mut started = false;
             for _ in 0..2 {
                 let (tx, next, layers, judge_one) = (tx.clone(), &next, &layers, &judge_one);
+                let mut memo = VerdictMemo::default();
                 let spawned = std::thread::Builder::new()
                     .name("dgnkit-stats".into())
                     .spawn_scoped(scope, move || loop {
@@ -149,7 +151,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
                         let mut grouped = group(run, all, i);
                         let part = apart.then(|| {
                             let mut part = Acc::new(res);
-                            judge_one(&mut part, i, &grouped.groups);
+                            judge_one(&mut part, &mut memo, i, &grouped.groups);
                             grouped.groups = Vec::new();
                             part
                         });
@@ -177,7 +179,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
                     fail_all(&mut acc, i, grouped.fails);
                     match part {
                         Some(part) => acc.take_dungeon(res, i, part),
-                        None => judge_one(&mut acc, i, &grouped.groups),
+                        None => judge_one(&mut acc, &mut memo, i, &grouped.groups),
                     }
                     turn += 1;
                 }
@@ -192,7 +194,7 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
             }
             let grouped = group(run, all, i);
             fail_all(&mut acc, i, grouped.fails);
-            judge_one(&mut acc, i, &grouped.groups);
+            judge_one(&mut acc, &mut memo, i, &grouped.groups);
         }
     }
     let last = run.layers.len() - 1;
@@ -347,7 +349,7 @@ fn present(
     run: &Enumeration,
     opts: &BonesOptions,
     (madman, file): (Option<(u32, u32)>, &FileKinds),
-    acc: &mut Acc,
+    (acc, memo): (&mut Acc, &mut VerdictMemo),
     at: &Outcome<'_>,
 ) {
     let Outcome {
@@ -386,8 +388,8 @@ fn present(
         base: a * info.prefix,
         opts,
     };
-    judge.special_levels(acc, class);
-    judge.every_level(acc, class);
+    judge.special_levels(acc, memo, class);
+    judge.every_level(acc, memo, class);
 }
 
 /// Counts outcome `info` of dungeon record `rec`, of weight `ws` with the
@@ -491,7 +493,7 @@ impl Judge<'_> {
     }
 
     /// Each special level of the class: where it lies, and its bones.
-    fn special_levels(&self, acc: &mut Acc, class: &Class) {
+    fn special_levels(&self, acc: &mut Acc, memo: &mut VerdictMemo, class: &Class) {
         let (info, s, base) = (self.at.info, self.back.succ, self.base);
         let l0 = self.d.levels.0 as usize;
         for (j, row) in class.pos.iter().enumerate() {
@@ -525,14 +527,14 @@ impl Judge<'_> {
                     },
                 };
                 let (st, ends) = (self.statics(l as i32), self.future(l));
-                la.bones.add(x, k, &st, s, &ends, self.opts);
+                la.bones.add(x, k, &st, s, &ends, memo.of(&st, self.opts));
             }
         }
     }
 
     /// Every level of the dungeon: what lies there, from each level
     /// record's row (in record order, as a sum per level would take them).
-    fn every_level(&self, acc: &mut Acc, class: &Class) {
+    fn every_level(&self, acc: &mut Acc, memo: &mut VerdictMemo, class: &Class) {
         let (info, s, base) = (self.at.info, self.back.succ, self.base);
         let rec = self.at.i;
         let l0 = self.d.levels.0;
@@ -584,10 +586,11 @@ impl Judge<'_> {
             };
             let ends = self.future(lu);
             let st = self.statics(l);
-            cell.add(base * class.p, k, &st, s, &ends, self.opts);
+            let verdicts = memo.of(&st, self.opts);
+            cell.add(base * class.p, k, &st, s, &ends, verdicts);
             if let Some(places) = places.as_mut() {
                 let place = places.entry((self.at.index, st.depth)).or_default();
-                place.bones.add(base * class.p, k, &st, s, &ends, self.opts);
+                place.bones.add(base * class.p, k, &st, s, &ends, verdicts);
                 place.note(rec as u32, l, base * class.p * s);
                 for (j, row) in class.pos.iter().enumerate() {
                     if !row[lu].is_zero() {
