@@ -94,8 +94,8 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
     // them touches only their dungeon's part of `acc` (its record, its
     // levels, the branches into it, its cells). On the largest files two
     // other threads each take whole layers, group them and judge them into
-    // an `Acc` of the layer's own, which this one takes in layer order:
-    // every sum is the one a single thread makes. Places are per dungeon
+    // an `Acc` of the layer's own, which this one takes: every sum is the
+    // one a single thread makes. Places are per dungeon
     // index, which any dungeon may take: with them, the threads only group
     // and this one judges.
     let judge_one = |acc: &mut Acc, memo: &mut VerdictMemo, i: usize, groups: &[Group]| {
@@ -166,20 +166,24 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
             if !started {
                 return false;
             }
-            // The layers that came before their turn.
-            let mut early: Vec<Option<(Grouped, Option<Acc>)>> =
-                (0..layers.len()).map(|_| None).collect();
+            // The layers that came before their turn. A judged part holds
+            // sums no other layer touches, so it is taken as it comes rather
+            // than held; the failures, summed across layers, wait their turn.
+            let mut early: Vec<Option<(Grouped, bool)>> = (0..layers.len()).map(|_| None).collect();
             let mut turn = 0;
             for (k, grouped, part) in rx {
-                if let Some(slot) = early.get_mut(k) {
-                    *slot = Some((grouped, part));
+                let judged = part.is_some();
+                if let (Some(part), Some(&i)) = (part, layers.get(k)) {
+                    acc.take_dungeon(res, i, part);
                 }
-                while let Some((grouped, part)) = early.get_mut(turn).and_then(Option::take) {
+                if let Some(slot) = early.get_mut(k) {
+                    *slot = Some((grouped, judged));
+                }
+                while let Some((grouped, judged)) = early.get_mut(turn).and_then(Option::take) {
                     let i = layers[turn];
                     fail_all(&mut acc, i, grouped.fails);
-                    match part {
-                        Some(part) => acc.take_dungeon(res, i, part),
-                        None => judge_one(&mut acc, &mut memo, i, &grouped.groups),
+                    if !judged {
+                        judge_one(&mut acc, &mut memo, i, &grouped.groups);
                     }
                     turn += 1;
                 }
