@@ -143,19 +143,15 @@ impl BonesAcc {
         // A kind that is impossible and weighs nothing counts nothing in
         // any situation: most levels hold one kind of the four.
         let lying = [kinds.none, kinds.portal, kinds.event, kinds.other];
-        let held = |k: usize| lying[k].pos || !lying[k].w.is_zero();
-        let (mut kinds_held, mut n) = ([0usize; 4], 0);
-        for k in (0..4).filter(|&k| held(k)) {
-            kinds_held[n] = k;
-            n += 1;
-        }
         let situations = std::iter::once(ends.none).chain(ends.branch);
         for (w_end, row) in situations.zip(&verdicts.0) {
             if w_end.is_zero() {
                 continue;
             }
-            for &k in &kinds_held[..n] {
-                self.counted(lying[k].times(w_end), &row[k], st.depth);
+            for (kind, v) in lying.iter().zip(row) {
+                if kind.pos || !kind.w.is_zero() {
+                    self.counted(kind.times(w_end), v, st.depth);
+                }
             }
         }
     }
@@ -242,7 +238,6 @@ pub const END_QUEST: usize = 1;
 /// The other end is itself a no-bones level (rule 12).
 pub const END_NO_BONES: usize = 2;
 
-/// The other end of class `c` as the rules read it.
 /// What [`BonesAcc`] reads of one [`Decision`]: its category, whether a
 /// stored bones file would load, and the chance of leaving bones.
 #[derive(Clone, Copy, Debug)]
@@ -336,6 +331,7 @@ impl VerdictMemo {
     }
 }
 
+/// The other end of class `c` as the rules read it.
 fn other_end(c: usize) -> Option<OtherEnd> {
     match c {
         END_QUEST => Some(OtherEnd {

@@ -95,9 +95,9 @@ pub fn accumulate(res: &Resolver, run: &Enumeration, opts: &BonesOptions, places
     // levels, the branches into it, its cells). On the largest files two
     // other threads each take whole layers, group them and judge them into
     // an `Acc` of the layer's own, which this one takes: every sum is the
-    // one a single thread makes. Places are per dungeon
-    // index, which any dungeon may take: with them, the threads only group
-    // and this one judges.
+    // one a single thread makes. Places are per dungeon index, which any
+    // dungeon may take: with them, the threads only group and this one
+    // judges.
     let judge_one = |acc: &mut Acc, memo: &mut VerdictMemo, i: usize, groups: &[Group]| {
         for g in groups {
             let at = Outcome {
