@@ -43,12 +43,12 @@ fn serve(rx: Receiver<Task>) {
                 // Each computation starts from a heap without the last
                 // one's free pages, which a computation of another shape
                 // would otherwise leave around its own.
-                release();
+                dgnkit::stats::release_free_memory();
                 freed = true;
             }
             Err(RecvTimeoutError::Timeout) => {
                 if freed {
-                    release();
+                    dgnkit::stats::release_free_memory();
                     freed = false;
                 }
             }
@@ -72,16 +72,6 @@ pub(crate) fn one_heap() {
     // call at any time from any thread.
     unsafe {
         libc::mallopt(libc::M_ARENA_MAX, 1);
-    }
-}
-
-/// Returns the heaps' free memory to the system (glibc keeps it otherwise).
-fn release() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns free chunks to the system; it is
-    // safe to call at any time from any thread.
-    unsafe {
-        libc::malloc_trim(0);
     }
 }
 

@@ -40,6 +40,7 @@ mod exact;
 mod follow;
 mod fxhash;
 mod halves;
+mod heap;
 mod mix;
 mod place;
 mod runs;
@@ -50,6 +51,7 @@ mod weight;
 
 pub use engine::TooLarge;
 pub use evidence::{Allowed, Constraint, Evidence, Given, GivenResult, Predicate, Prop, Subject};
+pub use heap::release_free_memory;
 pub use weight::W;
 
 pub use verdict::{

@@ -344,6 +344,7 @@ impl<'a> Engine<'a> {
         self.memo.forget_search();
         self.lists = Lists::default();
         self.spreads.forget_memos();
+        crate::heap::release_free_memory();
         let Some(followed) = followed else {
             // Only should the thread have lost its job before starting.
             return Err(TooLarge {
