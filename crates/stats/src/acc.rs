@@ -316,17 +316,21 @@ pub struct VerdictMemo(FxHashMap<u128, Verdicts>);
 impl VerdictMemo {
     pub fn of(&mut self, st: &Static, opts: &BonesOptions) -> &Verdicts {
         // Packed: two words hash in two steps, the struct's seven fields
-        // in seven.
-        let flags = [
-            st.dungeon_none,
-            st.bottom,
-            st.vibrating,
-            st.main_dungeon,
-            st.madman,
-        ]
-        .iter()
-        .fold(0u128, |m, &f| m << 1 | u128::from(f));
-        let key = u128::from(st.depth as u32) | u128::from(st.level as u32) << 32 | flags << 64;
+        // in seven. Every field is named, so a field added to `Static`
+        // cannot be left out of the key.
+        let &Static {
+            level,
+            depth,
+            dungeon_none,
+            bottom,
+            vibrating,
+            main_dungeon,
+            madman,
+        } = st;
+        let flags = [dungeon_none, bottom, vibrating, main_dungeon, madman]
+            .iter()
+            .fold(0u128, |m, &f| m << 1 | u128::from(f));
+        let key = u128::from(depth as u32) | u128::from(level as u32) << 32 | flags << 64;
         self.0.entry(key).or_insert_with(|| Verdicts::of(st, opts))
     }
 }
